@@ -1,0 +1,65 @@
+"""Checks of the study config that a JSON schema cannot express.
+
+The schema (``workflow/schemas/config.schema.yaml``) checks keys and types; this module
+checks that names refer to things that exist and that sizes fit the data, before any job runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from mixlib.datasets import bundled_dataset, sequence_column
+from mixlib.datasets.parsers import parse_user_csv
+from mixlib.splits import role_sizes
+
+
+def dataset_rows(name: str, spec: Mapping[str, Any], base_dir: str | Path = ".") -> int | None:
+    """Rows of a configured data set, or ``None`` when only a download would tell (``url``)."""
+    source = spec.get("source", "bundled")
+    if source == "bundled":
+        return bundled_dataset(spec.get("bundled_name", name)).n_rows
+    if source == "csv":
+        path = Path(base_dir) / spec["path"]
+        if not path.is_file():
+            raise ValueError(f"datasets.{name}.path: no file at {path}.")
+        frame = parse_user_csv(
+            path.read_text(encoding="utf-8"), spec["class_column"],
+            spec.get("missing_values", []), spec.get("drop_columns", []),
+            source=f"datasets.{name} ({spec['path']})",
+        )
+        return len(frame)
+    return None
+
+
+def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
+    """Raise ``ValueError`` naming the key if the config refers to what does not exist.
+
+    Checks: every bundled data set is shipped; ``encoding`` is set only on sequence data;
+    every split names a configured data set and asks for no more rows than it has.
+    """
+    datasets = config.get("datasets", {})
+    rows = {}
+    for name, spec in datasets.items():
+        if spec.get("source", "bundled") == "bundled":
+            try:
+                bundled_dataset(spec.get("bundled_name", name))
+            except ValueError as exc:
+                key = "bundled_name" if "bundled_name" in spec else "source"
+                raise ValueError(f"datasets.{name}.{key}: {exc}") from None
+        if "encoding" in spec and sequence_column(name, spec) is None:
+            raise ValueError(
+                f"datasets.{name}.encoding: only sequence data (splice) have an encoding; "
+                f"{name!r} is numeric."
+            )
+        rows[name] = dataset_rows(name, spec, base_dir)
+    for split_name, split in config.get("splits", {}).items():
+        dataset = split["dataset"]
+        if dataset not in datasets:
+            raise ValueError(
+                f"splits.{split_name}.dataset: unknown data set {dataset!r}; "
+                f"the config's data sets are {sorted(datasets)}."
+            )
+        if rows[dataset] is not None:
+            role_sizes(split["roles"], rows[dataset], where=f"splits.{split_name}.roles")

@@ -1,0 +1,41 @@
+"""Data sets: shipped copies, sources (bundled, URL, user CSV), parsers and encoders.
+
+Quick use::
+
+    from mixlib.datasets import load_xy
+    X, y = load_xy("splice", encoding="onehot")   # (3190, 240) float64, str labels
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mixlib.datasets.encoders import encode_sequences, feature_matrix, prepare_table
+from mixlib.datasets.registry import BUNDLED, CLASS_COLUMN, bundled_dataset
+from mixlib.datasets.sources import FetchError, load_bundled, load_source, sequence_column
+
+__all__ = [
+    "BUNDLED", "CLASS_COLUMN", "FetchError", "bundled_dataset", "encode_sequences",
+    "feature_matrix", "load_bundled", "load_source", "load_xy", "prepare_table",
+    "sequence_column",
+]
+
+
+def load_xy(name: str, encoding: str = "onehot") -> tuple[np.ndarray, np.ndarray]:
+    """A shipped data set as arrays, for tests, benchmarks and interactive use.
+
+    Parameters
+    ----------
+    name : str
+        One of ``splice``, ``heart_cleveland``, ``wine``.
+    encoding : {"onehot", "ordinal"}
+        How sequences are coded (ignored for numeric data).
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features), float64, NaN where a value is missing
+    y : ndarray of shape (n_samples,), str class labels
+    """
+    raw = load_bundled(name)
+    prepared = prepare_table(raw, bundled_dataset(name).sequence_column, encoding)
+    return feature_matrix(prepared)

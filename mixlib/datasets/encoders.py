@@ -1,0 +1,100 @@
+"""Turn normalised raw tables into numeric feature matrices (the ``prepare`` stage)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mixlib.datasets.registry import CLASS_COLUMN
+
+BASES = "ACGT"
+IUPAC_CODES: dict[str, str] = {
+    "A": "A", "C": "C", "G": "G", "T": "T",
+    "R": "AG", "Y": "CT", "S": "CG", "W": "AT", "K": "GT", "M": "AC",
+    "B": "CGT", "D": "AGT", "H": "ACT", "V": "ACG", "N": "ACGT",
+}
+"""Each IUPAC nucleotide code and the bases it stands for."""
+
+ENCODINGS = ("onehot", "ordinal")
+
+
+def _base_weights() -> np.ndarray:
+    """Table of shape (256, 4): row ``ord(code)`` spreads one unit over the code's bases."""
+    table = np.full((256, len(BASES)), np.nan)
+    for code, bases in IUPAC_CODES.items():
+        table[ord(code)] = [1.0 / len(bases) if b in bases else 0.0 for b in BASES]
+    return table
+
+
+_WEIGHTS = _base_weights()
+
+
+def encode_sequences(sequences: pd.Series, encoding: str = "onehot") -> pd.DataFrame:
+    """Encode equal-length nucleotide sequences as numbers.
+
+    Parameters
+    ----------
+    sequences : pandas.Series of str, length n_samples
+        Sequences over the IUPAC alphabet, all of the same length L.
+    encoding : {"onehot", "ordinal"}
+        ``onehot``: 4 columns per position (``p01_A`` ... ``pL_T``); a base gives 1 in its
+        column, an ambiguity code spreads one unit evenly over the bases it stands for
+        (N = 1/4 each, R = A/G = 1/2 each, D = A/G/T = 1/3 each). ``ordinal``: one column per
+        position with A, C, G, T = 0, 1, 2, 3 and an ambiguity code the mean of its bases'
+        values (N = 1.5). The ordinal code puts G "between" C and T, which matters for
+        isotropic kernels; one-hot puts all four bases at the same distance.
+
+    Returns
+    -------
+    pandas.DataFrame of shape (n_samples, 4 L) or (n_samples, L), float64.
+    """
+    if encoding not in ENCODINGS:
+        raise ValueError(f"Unknown encoding {encoding!r}; expected one of {list(ENCODINGS)}.")
+    strings = sequences.astype(str).str.upper().to_numpy()
+    lengths = {len(s) for s in strings}
+    if len(lengths) != 1:
+        raise ValueError(f"Sequences must all have the same length, got lengths {sorted(lengths)}.")
+    (length,) = lengths
+    codes = np.frombuffer("".join(strings).encode("ascii", errors="replace"), dtype=np.uint8)
+    weights = _WEIGHTS[codes]
+    if np.isnan(weights).any():
+        flat = int(np.flatnonzero(np.isnan(weights[:, 0]))[0])
+        raise ValueError(
+            f"Sequence {flat // length} has the symbol {chr(codes[flat])!r} at position "
+            f"{flat % length + 1}, which is not an IUPAC nucleotide code {sorted(IUPAC_CODES)}."
+        )
+    weights = weights.reshape(len(strings), length, len(BASES))
+    positions = [f"p{i + 1:02d}" for i in range(length)]
+    if encoding == "onehot":
+        columns = [f"{p}_{b}" for p in positions for b in BASES]
+        return pd.DataFrame(weights.reshape(len(strings), -1), columns=columns)
+    ordinal = weights @ np.arange(len(BASES), dtype=np.float64)
+    return pd.DataFrame(ordinal, columns=positions)
+
+
+def prepare_table(raw: pd.DataFrame, sequence_column: str | None = None,
+                  encoding: str = "onehot") -> pd.DataFrame:
+    """The prepared table: ``row_id``, numeric features, then ``class``.
+
+    Sequence data are encoded by :func:`encode_sequences`; numeric features are passed through
+    unchanged (standardisation depends on the split, so it happens later, with statistics of
+    the training rows only). Missing values stay NaN: imputation is its own stage.
+    """
+    if CLASS_COLUMN not in raw.columns:
+        raise ValueError(f"The raw table has no {CLASS_COLUMN!r} column.")
+    if sequence_column is not None:
+        features = encode_sequences(raw[sequence_column], encoding)
+    else:
+        features = raw.drop(columns=[CLASS_COLUMN]).astype(np.float64).reset_index(drop=True)
+    prepared = pd.concat(
+        [pd.DataFrame({"row_id": np.arange(len(raw))}), features], axis=1
+    )
+    prepared[CLASS_COLUMN] = raw[CLASS_COLUMN].astype(str).to_numpy()
+    return prepared
+
+
+def feature_matrix(prepared: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Split a prepared table into ``X`` (float64, NaN where missing) and ``y`` (str labels)."""
+    X = prepared.drop(columns=["row_id", CLASS_COLUMN]).to_numpy(dtype=np.float64)
+    y = prepared[CLASS_COLUMN].to_numpy(dtype=str)
+    return X, y

@@ -1,0 +1,52 @@
+"""The data sets the project knows by name: their shipped copies and UCI formats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+CLASS_COLUMN = "class"
+"""Name of the class column in every normalised raw table (always the last column)."""
+
+
+@dataclass(frozen=True)
+class BundledDataset:
+    """A data set shipped with :mod:`mixlib` as a gzipped, normalised CSV.
+
+    Attributes
+    ----------
+    name : str
+        Registry key, also the stem of the shipped file ``data/<name>.csv.gz``.
+    n_rows : int
+        Number of rows of the shipped copy (checked by the tests).
+    uci_format : str
+        Name of the parser for the canonical UCI file (see :mod:`mixlib.datasets.parsers`).
+    sequence_column : str or None
+        For sequence data, the column holding one string per row; ``None`` for numeric data.
+    """
+
+    name: str
+    n_rows: int
+    uci_format: str
+    sequence_column: str | None = None
+
+    def open_binary(self):
+        """Open the shipped gzipped CSV for reading (a binary file object)."""
+        return resources.files("mixlib.datasets").joinpath("data", f"{self.name}.csv.gz").open("rb")
+
+
+BUNDLED: dict[str, BundledDataset] = {
+    "splice": BundledDataset("splice", 3190, "uci_splice", sequence_column="sequence"),
+    "heart_cleveland": BundledDataset("heart_cleveland", 303, "uci_cleveland"),
+    "wine": BundledDataset("wine", 178, "uci_wine"),
+}
+
+
+def bundled_dataset(name: str) -> BundledDataset:
+    """Look up a shipped data set, with an error that lists the known names."""
+    try:
+        return BUNDLED[name]
+    except KeyError:
+        raise ValueError(
+            f"Unknown bundled data set {name!r}; the shipped data sets are {sorted(BUNDLED)}."
+        ) from None

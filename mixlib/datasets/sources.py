@@ -1,0 +1,111 @@
+"""Where raw data come from: the shipped copy, a checksummed URL, or a user's CSV."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import logging
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from mixlib.datasets.parsers import parse_uci, parse_user_csv, read_normalised_csv
+from mixlib.datasets.registry import bundled_dataset
+
+log = logging.getLogger(__name__)
+
+DOWNLOAD_TIMEOUT_S = 60
+
+
+class FetchError(RuntimeError):
+    """A download failed or its checksum did not match."""
+
+
+def load_bundled(name: str) -> pd.DataFrame:
+    """The shipped copy of data set ``name`` as a normalised raw table."""
+    info = bundled_dataset(name)
+    with info.open_binary() as handle, gzip.open(handle, "rt", encoding="utf-8") as text:
+        return read_normalised_csv(text, info.sequence_column)
+
+
+def download(url: str, sha256: str, timeout: float = DOWNLOAD_TIMEOUT_S) -> bytes:
+    """Download ``url`` into memory and check its SHA-256 digest.
+
+    Raises
+    ------
+    FetchError
+        On any network or HTTP error, or if the digest differs from ``sha256``. Nothing is
+        written anywhere, so a failed download leaves no file behind.
+    """
+    log.info("downloading %s", url)
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            payload = response.read()
+    except urllib.error.HTTPError as exc:
+        raise FetchError(f"Download of {url} failed: HTTP {exc.code} {exc.reason}.") from exc
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise FetchError(f"Download of {url} failed: {reason}. Are you online?") from exc
+    digest = hashlib.sha256(payload).hexdigest()
+    if digest != sha256.lower():
+        raise FetchError(
+            f"Checksum mismatch for {url}: expected sha256 {sha256}, got {digest}. "
+            "The file changed upstream or the config's sha256 is wrong; nothing was written."
+        )
+    log.info("downloaded %d bytes, sha256 verified", len(payload))
+    return payload
+
+
+def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> pd.DataFrame:
+    """Load data set ``name`` as described by its config entry ``spec``.
+
+    Parameters
+    ----------
+    name : str
+        The data set's key in the config (used in messages).
+    spec : dict
+        ``source`` is ``bundled`` (optional ``bundled_name``, default ``name``), ``url``
+        (``url``, ``sha256``, ``format``) or ``csv`` (``path``, ``class_column``, optional
+        ``missing_values`` and ``drop_columns``).
+    base_dir : path
+        Directory that relative CSV paths are resolved against.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The normalised raw table: features (or one sequence column), then ``class``.
+    """
+    source = spec.get("source", "bundled")
+    if source == "bundled":
+        return load_bundled(spec.get("bundled_name", name))
+    if source == "url":
+        payload = download(spec["url"], spec["sha256"])
+        return parse_uci(payload.decode("utf-8", errors="strict"), spec["format"])
+    if source == "csv":
+        path = Path(base_dir) / spec["path"]
+        if not path.is_file():
+            raise FileNotFoundError(f"datasets.{name}.path: no file at {path}.")
+        return parse_user_csv(
+            path.read_text(encoding="utf-8"),
+            class_column=spec["class_column"],
+            missing_values=spec.get("missing_values", []),
+            drop_columns=spec.get("drop_columns", []),
+            source=f"datasets.{name} ({spec['path']})",
+        )
+    raise ValueError(f"datasets.{name}.source: unknown source {source!r}; expected bundled, url or csv.")
+
+
+def sequence_column(name: str, spec: dict[str, Any]) -> str | None:
+    """The sequence column of a data set, or ``None`` for numeric data.
+
+    Only the shipped splice data and UCI files in the ``uci_splice`` format are sequences.
+    """
+    source = spec.get("source", "bundled")
+    if source == "bundled":
+        return bundled_dataset(spec.get("bundled_name", name)).sequence_column
+    if source == "url" and spec.get("format") == "uci_splice":
+        return "sequence"
+    return None

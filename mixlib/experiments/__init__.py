@@ -1,0 +1,1 @@
+"""One pure function per pipeline rule: tables and parameters in, a tidy DataFrame out."""

@@ -1,0 +1,114 @@
+"""The data stages: fetch, prepare, split, summary, and assembling arrays for experiments."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mixlib.datasets import CLASS_COLUMN, load_source, prepare_table, sequence_column
+from mixlib.preprocessing import standardise
+from mixlib.splits import TRAINING_ROLES, split_table
+
+
+def fetch_dataset(name: str, spec: Mapping[str, Any], base_dir: str | Path = ".") -> pd.DataFrame:
+    """The ``fetch`` rule: the data set's normalised raw table from its configured source."""
+    return load_source(name, dict(spec), base_dir)
+
+
+def prepare_dataset(raw: pd.DataFrame, name: str, spec: Mapping[str, Any]) -> pd.DataFrame:
+    """The ``prepare`` rule: ``row_id``, numeric features (sequences encoded), ``class``."""
+    return prepare_table(raw, sequence_column(name, dict(spec)), spec.get("encoding", "onehot"))
+
+
+def uses_standardisation(name: str, spec: Mapping[str, Any]) -> bool:
+    """Whether a data set's features are standardised (``standardise: auto`` = numeric data)."""
+    setting = spec.get("standardise", "auto")
+    if setting == "auto":
+        return sequence_column(name, dict(spec)) is None
+    return bool(setting)
+
+
+def make_split(prepared: pd.DataFrame, split_name: str, split_spec: Mapping[str, Any],
+               seed: int, repeats: int) -> pd.DataFrame:
+    """The ``split`` rule: roles of every row for each repeat (see :func:`mixlib.splits.split_table`)."""
+    return split_table(
+        prepared[CLASS_COLUMN].to_numpy(dtype=str), prepared["row_id"].to_numpy(),
+        split_spec["roles"], seed=seed, split_name=split_name, repeats=repeats,
+        stratify=bool(split_spec.get("stratify", False)),
+    )
+
+
+def summarise_datasets(prepared: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The ``data_summary`` rule: rows, features, class counts and missing cells per feature.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy: columns ``dataset``, ``quantity`` (``rows``, ``features``, ``class_count``,
+        ``missing_cells``), ``item`` (class label or feature name; ``all`` for totals), ``value``.
+    """
+    records = []
+    for name, table in prepared.items():
+        features = table.drop(columns=["row_id", CLASS_COLUMN])
+        records.append((name, "rows", "all", len(table)))
+        records.append((name, "features", "all", features.shape[1]))
+        counts = table[CLASS_COLUMN].value_counts().sort_index()
+        records.extend((name, "class_count", label, int(n)) for label, n in counts.items())
+        missing = features.isna().sum()
+        records.extend((name, "missing_cells", column, int(n)) for column, n in missing.items())
+    return pd.DataFrame(records, columns=["dataset", "quantity", "item", "value"])
+
+
+def assemble(prepared: pd.DataFrame, split: pd.DataFrame, repeat: int, *,
+             substitutes: pd.DataFrame | None = None,
+             standardise_features: bool = True) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Arrays of each role for one repeat of a split: what every experiment rule starts from.
+
+    Parameters
+    ----------
+    prepared : pandas.DataFrame
+        The prepared table (``row_id``, features, ``class``).
+    split : pandas.DataFrame
+        The split table (``repeat``, ``row_id``, ``role``).
+    repeat : int
+    substitutes : pandas.DataFrame, optional
+        Imputed values (``repeat``, ``row_id``, ``feature``, ``value``) that replace missing
+        cells of this repeat before standardisation.
+    standardise_features : bool
+        Standardise with the mean and deviation of the training roles
+        (:data:`mixlib.splits.TRAINING_ROLES`) of this repeat.
+
+    Returns
+    -------
+    dict
+        role -> ``(X, y)``, rows in ``row_id`` order; ``unused`` rows are left out.
+    """
+    roles = split.loc[split["repeat"] == repeat].set_index("row_id")["role"]
+    if roles.empty:
+        raise ValueError(f"The split has no repeat {repeat}.")
+    table = prepared.set_index("row_id")
+    missing_ids = roles.index.difference(table.index)
+    if len(missing_ids):
+        raise ValueError(f"The split names rows absent from the data: {missing_ids[:5].tolist()}.")
+    table = table.loc[roles.index]
+    features = table.drop(columns=[CLASS_COLUMN])
+    X = features.to_numpy(dtype=np.float64, copy=True)
+    if substitutes is not None and len(substitutes):
+        these = substitutes.loc[substitutes["repeat"] == repeat]
+        rows = table.index.get_indexer(these["row_id"])
+        cols = features.columns.get_indexer(these["feature"])
+        if (rows < 0).any() or (cols < 0).any():
+            raise ValueError("The substitutes name rows or features absent from the data.")
+        X[rows, cols] = these["value"].to_numpy(dtype=np.float64)
+    role_values = roles.to_numpy()
+    if standardise_features:
+        X, _, _ = standardise(X, np.isin(role_values, TRAINING_ROLES))
+    y = table[CLASS_COLUMN].to_numpy(dtype=str)
+    return {
+        role: (X[role_values == role], y[role_values == role])
+        for role in pd.unique(role_values) if role != "unused"
+    }

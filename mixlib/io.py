@@ -1,0 +1,68 @@
+"""Reading and atomically writing the pipeline's tables and figures.
+
+Every write goes to a temporary file in the destination folder, then ``os.replace`` moves it
+into place: a job that crashes half-way never leaves a truncated table for later rules.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from mixlib.datasets.registry import CLASS_COLUMN
+
+
+def _atomic_write(path: str | Path, write: Callable[[Path], None]) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    tmp = Path(tmp_name)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_table(frame: pd.DataFrame, path: str | Path) -> None:
+    """Write ``frame`` as a tidy TSV (no index column, empty cell for NaN), atomically."""
+    _atomic_write(
+        path, lambda tmp: frame.to_csv(tmp, sep="\t", index=False, lineterminator="\n", na_rep="")
+    )
+
+
+def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
+    """Write ``frame`` as CSV (no index column, empty cell for NaN), atomically."""
+    _atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, lineterminator="\n", na_rep=""))
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """Read a TSV written by :func:`write_table`; the ``class`` and ``role`` columns stay text."""
+    return pd.read_csv(
+        path, sep="\t", keep_default_na=False, na_values=[""],
+        dtype={CLASS_COLUMN: str, "role": str, "dataset": str},
+    )
+
+
+def save_figure(figure, png_path: str | Path, svg_path: str | Path | None = None) -> None:
+    """Save a matplotlib figure as PNG (and SVG), atomically and byte-reproducibly.
+
+    Metadata that would change from run to run (creation date, software version) are left out
+    and the SVG ids use a fixed salt, so the same tables give the same files.
+    """
+    import matplotlib
+
+    matplotlib.rcParams["svg.hashsalt"] = "mixstudy"
+    _atomic_write(
+        png_path, lambda tmp: figure.savefig(tmp, format="png", metadata={"Software": None})
+    )
+    if svg_path is not None:
+        _atomic_write(
+            svg_path,
+            lambda tmp: figure.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None}),
+        )

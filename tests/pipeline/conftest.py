@@ -1,0 +1,42 @@
+"""Run the Snakemake DAG in a scratch copy of the workflow."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def copy_workflow(destination: Path) -> Path:
+    """Copy what a run needs (Snakefile, workflow/, config/) into ``destination``."""
+    destination.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "Snakefile", destination / "Snakefile")
+    for folder in ("workflow", "config"):
+        shutil.copytree(ROOT / folder, destination / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return destination
+
+
+def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run ``python -m snakemake ARGS`` in ``workdir``; on failure show its output and logs."""
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", *args], cwd=workdir, capture_output=True, text=True,
+    )
+    if check and result.returncode != 0:
+        logs = "\n".join(
+            f"--- {path.relative_to(workdir)}\n{path.read_text()[-3000:]}"
+            for path in sorted((workdir / "results" / "logs").rglob("*.log"))
+        ) if (workdir / "results" / "logs").exists() else ""
+        pytest.fail(f"snakemake {' '.join(args)} failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}\n{logs}")
+    return result
+
+
+@pytest.fixture(scope="session")
+def test_run(tmp_path_factory) -> Path:
+    """The whole DAG of config/test.yaml, run once per test session."""
+    workdir = copy_workflow(tmp_path_factory.mktemp("run_a"))
+    snakemake(workdir, "--cores", "2", "--configfile", "config/test.yaml")
+    return workdir

@@ -1,0 +1,69 @@
+"""Assembling an experiment's arrays: roles, substitutes, standardisation on training rows."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mixlib.experiments.data import assemble, summarise_datasets
+from mixlib.preprocessing import standardise
+
+
+def _prepared():
+    return pd.DataFrame({
+        "row_id": [10, 11, 12, 13, 14],
+        "f1": [1.0, 2.0, 3.0, 100.0, np.nan],
+        "f2": [5.0, 5.0, 5.0, 7.0, 1.0],
+        "class": ["a", "b", "a", "b", "a"],
+    })
+
+
+def _split():
+    return pd.DataFrame({
+        "repeat": [0] * 5,
+        "row_id": [10, 11, 12, 13, 14],
+        "role": ["train", "train", "train", "test", "unused"],
+    })
+
+
+def test_standardisation_uses_training_rows_only():
+    arrays = assemble(_prepared(), _split(), 0)
+    X_train, y_train = arrays["train"]
+    np.testing.assert_allclose(X_train.mean(axis=0), [0.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(X_train[:, 0].std(), 1.0)
+    # The test row (f1 = 100) is scaled with the training statistics, not its own.
+    np.testing.assert_allclose(arrays["test"][0][0, 0], (100 - 2) / np.std([1, 2, 3]))
+    # f2 is constant on the training rows: centred, not divided by zero.
+    np.testing.assert_allclose(arrays["test"][0][0, 1], 2.0)
+    assert y_train.tolist() == ["a", "b", "a"]
+    assert "unused" not in arrays
+
+
+def test_substitutes_fill_missing_cells_before_standardisation():
+    split = _split().assign(role=["train", "train", "train", "test", "test"])
+    substitutes = pd.DataFrame({"repeat": [0], "row_id": [14], "feature": ["f1"], "value": [2.0]})
+    X_test = assemble(_prepared(), split, 0, substitutes=substitutes)["test"][0]
+    np.testing.assert_allclose(X_test[1, 0], 0.0)
+    raw = assemble(_prepared(), split, 0, standardise_features=False)["test"][0]
+    assert np.isnan(raw[1, 0])
+
+
+def test_assemble_errors_are_clear():
+    with pytest.raises(ValueError, match="no repeat 3"):
+        assemble(_prepared(), _split(), 3)
+    bad = _split().assign(row_id=[10, 11, 12, 13, 99])
+    with pytest.raises(ValueError, match=r"absent from the data: \[99\]"):
+        assemble(_prepared(), bad, 0)
+
+
+def test_standardise_rejects_features_never_observed_in_training_rows():
+    X = np.array([[np.nan, 1.0], [np.nan, 2.0], [3.0, 3.0]])
+    with pytest.raises(ValueError, match=r"Features \[0\] have no observed value"):
+        standardise(X, np.array([True, True, False]))
+
+
+def test_summary_counts_rows_features_classes_and_missing_cells():
+    summary = summarise_datasets({"toy": _prepared()})
+    values = {(q, i): v for q, i, v in summary[["quantity", "item", "value"]].itertuples(index=False)}
+    assert values[("rows", "all")] == 5 and values[("features", "all")] == 2
+    assert values[("class_count", "a")] == 3 and values[("class_count", "b")] == 2
+    assert values[("missing_cells", "f1")] == 1 and values[("missing_cells", "f2")] == 0

@@ -1,0 +1,84 @@
+"""Config validation: the JSON schema (keys, types) and the semantic checks (names, sizes)."""
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+from mixlib.config import check_config
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
+
+
+def _config(name="config.yaml"):
+    return yaml.safe_load((ROOT / "config" / name).read_text())
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "test.yaml"])
+def test_shipped_configs_are_valid(name):
+    config = _config(name)
+    validate(config, SCHEMA)
+    check_config(config, ROOT)
+
+
+def test_schema_fills_defaults():
+    config = _config()
+    config["datasets"]["wine"] = {}
+    del config["splits"]["bacteria"]["stratify"]
+    validate(config, SCHEMA)
+    assert config["datasets"]["wine"]["source"] == "bundled"
+    assert config["splits"]["bacteria"]["stratify"] is False
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda c: c.update(seeed=1), "seeed"),
+        (lambda c: c.update(repeats="ten"), "ten"),
+        (lambda c: c["datasets"]["splice"].update(encoding="binary"), "binary"),
+        (lambda c: c["splits"]["bacteria"]["roles"].update(labeled=3), "labeled"),
+        (lambda c: c["datasets"].update(x={"source": "url", "url": "http://h/x"}), "sha256"),
+        (lambda c: c["datasets"].update(x={"source": "csv", "path": "a.csv"}), "class_column"),
+    ],
+)
+def test_schema_errors_name_the_bad_key_or_value(edit, message):
+    config = _config()
+    edit(config)
+    with pytest.raises(WorkflowError, match=message):
+        validate(config, SCHEMA)
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda c: c["splits"]["bacteria"].update(dataset="bacteria"),
+         r"splits.bacteria.dataset: unknown data set 'bacteria'"),
+        (lambda c: c["splits"]["dna_mlp"]["roles"].update(train=3000),
+         r"splits.dna_mlp.roles: the roles ask for 3300 rows .* only 3190"),
+        (lambda c: c["datasets"].update(iris={"source": "bundled"}),
+         r"datasets.iris.source: Unknown bundled data set 'iris'"),
+        (lambda c: c["datasets"]["wine"].update(encoding="onehot"),
+         r"datasets.wine.encoding: only sequence data"),
+        (lambda c: c["datasets"].update(mine={"source": "csv", "path": "no/such.csv", "class_column": "c"}),
+         r"datasets.mine.path: no file"),
+    ],
+)
+def test_semantic_errors_name_the_key(edit, message):
+    config = copy.deepcopy(_config())
+    edit(config)
+    with pytest.raises(ValueError, match=message):
+        check_config(config, ROOT)
+
+
+def test_csv_split_sizes_are_checked_against_the_file(tmp_path):
+    (tmp_path / "mine.csv").write_text("a,c\n1,x\n2,y\n3,x\n")
+    config = {
+        "datasets": {"mine": {"source": "csv", "path": "mine.csv", "class_column": "c"}},
+        "splits": {"s": {"dataset": "mine", "roles": {"train": 2, "test": 2}}},
+    }
+    with pytest.raises(ValueError, match=r"splits.s.roles: the roles ask for 4 rows .* only 3"):
+        check_config(config, tmp_path)

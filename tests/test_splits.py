@@ -1,0 +1,76 @@
+"""Seeded splits: sizes, disjoint roles, stratification, reproducibility."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mixlib.seeding import generator
+from mixlib.splits import assign_roles, role_sizes, split_table
+
+Y = np.array(["a"] * 164 + ["b"] * 139)
+ROW_IDS = np.arange(len(Y)) + 1000
+BACTERIA = {"labelled": 36, "unlabelled": 100, "test": "rest"}
+
+
+def test_role_sizes_resolve_rest_and_reject_oversized_splits():
+    assert role_sizes(BACTERIA, 303) == {"labelled": 36, "unlabelled": 100, "test": 167}
+    with pytest.raises(ValueError, match=r"splits.x.roles: the roles ask for 400 rows .* only 303"):
+        role_sizes({"train": 300, "test": 100}, 303, where="splits.x.roles")
+    with pytest.raises(ValueError, match="only one role may be 'rest'"):
+        role_sizes({"train": "rest", "test": "rest"}, 10)
+    with pytest.raises(ValueError, match=r"unknown role\(s\) \['holdout'\]"):
+        role_sizes({"holdout": 3}, 10)
+
+
+def test_every_row_gets_exactly_one_role_with_the_asked_sizes():
+    table = split_table(Y, ROW_IDS, BACTERIA, seed=1, split_name="bacteria", repeats=3)
+    assert len(table) == 3 * len(Y)
+    for _, repeat in table.groupby("repeat"):
+        assert sorted(repeat["row_id"]) == sorted(ROW_IDS)
+        assert repeat["role"].value_counts().to_dict() == {"test": 167, "unlabelled": 100, "labelled": 36}
+
+
+def test_rows_no_role_asks_for_are_marked_unused():
+    roles = assign_roles(Y, {"train": 10, "test": 5}, generator(0, "t"))
+    assert (roles == "unused").sum() == len(Y) - 15
+
+
+def test_stratified_roles_keep_class_proportions():
+    roles = assign_roles(Y, BACTERIA, generator(3, "s"), stratify=True)
+    labelled = Y[roles == "labelled"]
+    # 36 * 164/303 = 19.5 -> 19 or 20 of class a.
+    assert (labelled == "a").sum() in (19, 20)
+    unlabelled = Y[roles == "unlabelled"]
+    assert abs((unlabelled == "a").sum() - 100 * 164 / 303) <= 1
+
+
+def test_stratified_split_never_takes_more_rows_of_a_class_than_exist():
+    y = np.array(["a"] * 5 + ["b"] * 95)
+    roles = assign_roles(y, {"train": 90, "test": 10}, generator(1), stratify=True)
+    assert pd.Series(roles).value_counts().to_dict() == {"train": 90, "test": 10}
+    assert (y[roles == "test"] == "a").sum() in (0, 1)
+
+
+def test_same_seed_same_bytes_other_seed_other_split():
+    def as_bytes(seed):
+        return split_table(Y, ROW_IDS, BACTERIA, seed=seed, split_name="bacteria",
+                           repeats=2, stratify=True).to_csv(sep="\t", index=False).encode()
+
+    assert as_bytes(5) == as_bytes(5)
+    assert as_bytes(5) != as_bytes(6)
+
+
+def test_repeats_and_split_names_draw_different_roles():
+    table = split_table(Y, ROW_IDS, BACTERIA, seed=1, split_name="a", repeats=2)
+    first, second = (t["role"].to_numpy() for _, t in table.groupby("repeat"))
+    assert (first != second).any()
+    other = split_table(Y, ROW_IDS, BACTERIA, seed=1, split_name="b", repeats=1)
+    assert (other["role"].to_numpy() != first).any()
+
+
+def test_generator_depends_only_on_seed_and_keys():
+    assert generator(1, "x", 2).random() == generator(1, "x", 2).random()
+    assert generator(1, "x", 2).random() != generator(1, "x", 3).random()
+    assert generator(1, "x").random() != generator(2, "x").random()
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        generator(-1)

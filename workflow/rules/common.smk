@@ -1,0 +1,50 @@
+# Config validation, wildcard constraints and the small input functions every stage uses.
+
+import os
+
+from snakemake.utils import validate
+
+from mixlib.config import check_config
+
+# Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+# Keys and types (names the offending key), then names and sizes, before any job runs.
+validate(config, schema="../schemas/config.schema.yaml")
+check_config(config, base_dir=".")
+
+DATASETS = sorted(config["datasets"])
+SPLITS = sorted(config["splits"])
+
+
+wildcard_constraints:
+    dataset="|".join(DATASETS),
+    split="|".join(SPLITS) if SPLITS else "(?!)",
+
+
+# Targets of `rule all`; each stage's rule file appends what it produces.
+ALL_TARGETS = []
+
+
+def source_spec(wildcards):
+    """The keys of a data set's config entry that say where its raw data come from."""
+    spec = config["datasets"][wildcards.dataset]
+    keys = ("source", "bundled_name", "url", "sha256", "format", "path", "class_column",
+            "missing_values", "drop_columns")
+    return {key: spec[key] for key in keys if key in spec}
+
+
+def user_csv(wildcards):
+    """A user's CSV file as an input of `fetch`, so editing the file reruns the data stages."""
+    spec = config["datasets"][wildcards.dataset]
+    return [spec["path"]] if spec.get("source") == "csv" else []
+
+
+def prepared_table(dataset):
+    return f"results/data/{dataset}.prepared.tsv"
+
+
+def split_dataset_table(wildcards):
+    """The prepared table of the data set a split draws from."""
+    return prepared_table(config["splits"][wildcards.split]["dataset"])

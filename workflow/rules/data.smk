@@ -1,0 +1,97 @@
+# Data stages: fetch -> prepare (parse, encode) -> split (seeded roles), and a summary.
+
+
+rule fetch:
+    input:
+        user_csv,
+    output:
+        "resources/data/{dataset}.csv",
+    log:
+        "results/logs/fetch/{dataset}.log",
+    params:
+        spec=source_spec,
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=15,
+    script:
+        "../scripts/fetch.py"
+
+
+rule prepare:
+    input:
+        "resources/data/{dataset}.csv",
+    output:
+        "results/data/{dataset}.prepared.tsv",
+    log:
+        "results/logs/prepare/{dataset}.log",
+    params:
+        spec=lambda wildcards: config["datasets"][wildcards.dataset],
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/prepare.py"
+
+
+rule split:
+    input:
+        split_dataset_table,
+    output:
+        "results/splits/{split}.split.tsv",
+    log:
+        "results/logs/split/{split}.log",
+    params:
+        spec=lambda wildcards: config["splits"][wildcards.split],
+        seed=config["seed"],
+        repeats=config["repeats"],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/split.py"
+
+
+rule data_summary:
+    input:
+        expand(prepared_table("{dataset}"), dataset=DATASETS),
+    output:
+        "results/tables/data_summary.tsv",
+    log:
+        "results/logs/data_summary/all.log",
+    params:
+        datasets=DATASETS,
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/data_summary.py"
+
+
+rule data_summary_figure:
+    input:
+        "results/tables/data_summary.tsv",
+    output:
+        png=report(
+            "results/figures/data_summary.png",
+            caption="../report/data_summary.rst",
+            category="Data",
+        ),
+        svg="results/figures/data_summary.svg",
+    log:
+        "results/logs/data_summary_figure/all.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/data_summary_figure.py"
+
+
+ALL_TARGETS.extend(
+    expand("results/splits/{split}.split.tsv", split=SPLITS)
+    + ["results/tables/data_summary.tsv", "results/figures/data_summary.png"]
+)

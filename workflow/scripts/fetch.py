@@ -1,0 +1,8 @@
+from mixlib.experiments.data import fetch_dataset
+from mixlib.io import write_csv
+from mixlib.workflow import logged_job
+
+with logged_job(snakemake) as log:
+    raw = fetch_dataset(snakemake.wildcards.dataset, snakemake.params.spec)
+    log.info("%d rows, %d columns", *raw.shape)
+    write_csv(raw, snakemake.output[0])
