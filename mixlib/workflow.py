@@ -44,3 +44,23 @@ def logged_job(smk: Any) -> Iterator[logging.Logger]:
     finally:
         root.removeHandler(handler)
         handler.close()
+
+
+def load_repeats(smk: Any, standardise_features: bool) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """The arrays of every repeat of an experiment's split, from the job's named inputs.
+
+    The job must have the inputs ``prepared``, ``split`` and ``substitutes`` (see
+    ``split_inputs`` in ``workflow/rules/common.smk``). Element ``r`` of the result is
+    :func:`mixlib.experiments.data.assemble` of repeat ``r``: role -> ``(X, y)``.
+    """
+    from mixlib.experiments.data import assemble
+    from mixlib.io import read_table
+
+    prepared = read_table(smk.input.prepared)
+    split = read_table(smk.input.split)
+    substitutes = read_table(smk.input.substitutes)
+    return [
+        assemble(prepared, split, int(repeat), substitutes=substitutes,
+                 standardise_features=standardise_features)
+        for repeat in sorted(split["repeat"].unique())
+    ]

@@ -5,6 +5,7 @@ import os
 from snakemake.utils import validate
 
 from mixlib.config import check_config
+from mixlib.experiments.data import uses_standardisation
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -48,3 +49,18 @@ def prepared_table(dataset):
 def split_dataset_table(wildcards):
     """The prepared table of the data set a split draws from."""
     return prepared_table(config["splits"][wildcards.split]["dataset"])
+
+
+def split_inputs(split):
+    """What an experiment on ``split`` reads: prepared data, roles, imputed substitutes."""
+    return {
+        "prepared": prepared_table(config["splits"][split]["dataset"]),
+        "split": f"results/splits/{split}.split.tsv",
+        "substitutes": f"results/impute/{split}.substitutes.tsv",
+    }
+
+
+def standardises(split):
+    """Whether the features of ``split``'s data set are standardised (see config/README.md)."""
+    dataset = config["splits"][split]["dataset"]
+    return uses_standardisation(dataset, config["datasets"][dataset])

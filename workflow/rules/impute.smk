@@ -1,0 +1,24 @@
+# Imputation: substitutes for the missing cells of every repeat of a split (report ch. 4).
+
+
+rule impute:
+    input:
+        prepared=split_dataset_table,
+        split="results/splits/{split}.split.tsv",
+    output:
+        "results/impute/{split}.substitutes.tsv",
+    log:
+        "results/logs/impute/{split}.log",
+    params:
+        method=config["impute"]["method"],
+        n_components=config["impute"]["n_components"],
+        seed=config["seed"],
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    script:
+        "../scripts/impute.py"
+
+
+ALL_TARGETS.extend(expand("results/impute/{split}.substitutes.tsv", split=SPLITS))

@@ -1,0 +1,12 @@
+from mixlib.experiments.substitutes import impute_split
+from mixlib.io import read_table, write_table
+from mixlib.workflow import logged_job
+
+with logged_job(snakemake):
+    params = snakemake.params
+    substitutes = impute_split(
+        read_table(snakemake.input.prepared), read_table(snakemake.input.split),
+        method=params.method, n_components=params.n_components, seed=params.seed,
+        split_name=snakemake.wildcards.split,
+    )
+    write_table(substitutes, snakemake.output[0])
