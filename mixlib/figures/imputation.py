@@ -1,0 +1,45 @@
+"""Imputation study figure: error of each imputation method against the missing rate."""
+
+from __future__ import annotations
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from mixlib.figures import new_figure
+
+_PANELS = (
+    ("rmse_test", "RMSE on hidden test cells\n(standardised units)"),
+    ("mae_test", "MAE on hidden test cells\n(standardised units)"),
+    ("test_error", "test error of the mixture\nclassifier (fraction)"),
+)
+
+
+def imputation_figure(results: pd.DataFrame) -> Figure:
+    """RMSE, MAE and classifier test error against the missing rate, one line per method.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        The table of :func:`mixlib.experiments.imputation.imputation_study`: columns
+        ``repeat``, ``missing_rate``, ``method``, ``metric``, ``value``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Three panels (RMSE and MAE of the test rows, imputed without their labels, and test
+        error); lines are means over repeats, bands +/- one standard deviation.
+    """
+    fig, axes = new_figure(1, len(_PANELS), figsize=(12.0, 4.0))
+    for ax, (metric, label) in zip(axes, _PANELS):
+        table = results[results["metric"] == metric]
+        stats = table.groupby(["method", "missing_rate"])["value"].agg(["mean", "std"]).reset_index()
+        for i, (method, group) in enumerate(stats.groupby("method", sort=True)):
+            rate = 100.0 * group["missing_rate"]
+            std = group["std"].fillna(0.0)
+            ax.plot(rate, group["mean"], "o-", color=f"C{i}", label=method, markersize=3)
+            ax.fill_between(rate, group["mean"] - std, group["mean"] + std, color=f"C{i}", alpha=0.15, linewidth=0)
+        ax.set_xlabel("missing values (% of cells, MCAR)")
+        ax.set_ylabel(label)
+    axes[0].legend()
+    fig.suptitle(f"Imputation methods over {results['repeat'].nunique()} repeats (band: +/- 1 sd)")
+    return fig

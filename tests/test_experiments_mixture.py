@@ -1,0 +1,136 @@
+"""Tests of the mixture experiments (em_trace, kernel_map, imputation_study) and their figures."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle
+
+from mixlib.experiments.imputation import imputation_study, make_imputer
+from mixlib.experiments.mixture import em_trace, kernel_map, principal_axes
+from mixlib.figures.fig3_3 import fig3_3
+from mixlib.figures.fig3_4 import fig3_4
+from mixlib.figures.imputation import imputation_figure
+from mixlib.mixture import MixtureClassifier
+
+
+@pytest.fixture
+def two_classes():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(0, 1, (30, 4)), rng.normal(3, 1, (30, 4))])
+    y = np.array(["a"] * 30 + ["b"] * 30)
+    return X, y
+
+
+def test_em_trace_table(two_classes):
+    X, y = two_classes
+    params = {"n_repeats": 3, "n_labelled": 20, "tol": 1e-5}
+    trace = em_trace(X, y, 2, params, 1)
+    assert list(trace.columns) == [
+        "repeat", "class", "n_components", "n_labelled", "iteration", "mean_log_likelihood",
+        "n_iter", "converged",
+    ]
+    assert set(trace["repeat"]) == {0, 1, 2} and set(trace["n_labelled"]) == {20}
+    for (_, label), run in trace.groupby(["repeat", "class"]):
+        # iterations 0..n_iter, non-decreasing likelihood, last row = the fitted model
+        np.testing.assert_array_equal(run["iteration"], np.arange(run["n_iter"].iloc[0] + 1))
+        assert (np.diff(run["mean_log_likelihood"]) >= -1e-9).all()
+        assert np.isfinite(run["mean_log_likelihood"]).all()
+    pd.testing.assert_frame_equal(trace, em_trace(X, y, 2, params, 1))
+    assert not trace.equals(em_trace(X, y, 2, params, 2))
+
+
+def test_em_trace_matches_a_direct_fit(two_classes):
+    X, y = two_classes
+    trace = em_trace(X, y, 3, {"n_repeats": 1}, 5)
+    clf = MixtureClassifier(3, random_state=np.random.default_rng(5)).fit(X, y)
+    for c, label in enumerate(clf.classes_):
+        run = trace[trace["class"] == label]["mean_log_likelihood"].to_numpy()
+        np.testing.assert_allclose(run[:-1], clf.mixtures_[c].lower_bounds_)
+        assert run[-1] == pytest.approx(clf.mixtures_[c].score(X[y == label]))
+
+
+def test_principal_axes_match_the_covariance_eigenvectors(two_classes):
+    X, _ = two_classes
+    mean, axes = principal_axes(X)
+    values, vectors = np.linalg.eigh(np.cov(X.T))
+    for i in range(2):
+        top = vectors[:, -1 - i]
+        assert abs(axes[i] @ top) == pytest.approx(1.0)
+    np.testing.assert_allclose(axes @ axes.T, np.eye(2), atol=1e-12)
+    assert (axes[np.arange(2), np.abs(axes).argmax(1)] > 0).all()
+
+
+def test_kernel_map_table(two_classes):
+    X, y = two_classes
+    table = kernel_map(X, y, 3, {"tol": 1e-5}, 0)
+    kernels, points = table[table["kind"] == "kernel"], table[table["kind"] == "point"]
+    assert len(kernels) == 6 and len(points) == len(X)
+    assert (kernels["sigma"] > 0).all()
+    np.testing.assert_allclose(kernels.groupby("class")["weight"].sum(), 1.0)
+    assert points["sigma"].isna().all() and (points["kernel"] == -1).all()
+    mean, axes = principal_axes(X)
+    np.testing.assert_allclose(points[["pc1", "pc2"]].to_numpy(), (X - mean) @ axes.T)
+    clf = MixtureClassifier(3, tol=1e-5, random_state=np.random.default_rng(0)).fit(X, y)
+    np.testing.assert_allclose(
+        kernels[["pc1", "pc2"]].to_numpy(),
+        (np.vstack([m.means_ for m in clf.mixtures_]) - mean) @ axes.T,
+    )
+    pd.testing.assert_frame_equal(table, kernel_map(X, y, 3, {"tol": 1e-5}, 0))
+    with pytest.raises(ValueError, match="at least 2 features"):
+        kernel_map(X[:, :1], y, 2, {}, 0)
+
+
+def test_imputation_study_table():
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(0, 1, (25, 3)), rng.normal(2, 1, (25, 3))])
+    y = np.repeat([0, 1], 25)
+    methods = ["mean", "class_mean", "kernel_mode:2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = imputation_study(X, y, [0.0, 0.2], methods, 2, 3, classifier_params={"n_components": 1})
+        again = imputation_study(X, y, [0.0, 0.2], methods, 2, 3, classifier_params={"n_components": 1})
+    pd.testing.assert_frame_equal(table, again)
+    assert list(table.columns) == ["repeat", "missing_rate", "method", "metric", "value", "n_hidden"]
+    errors = table[table["metric"] == "test_error"]
+    assert len(errors) == 2 * 2 * 3 and errors["value"].between(0, 1).all()
+    assert set(table.loc[table["missing_rate"] == 0.0, "metric"]) == {"test_error"}
+    rmse = table[table["metric"].str.startswith("rmse")]
+    assert (rmse["value"] > 0).all() and (rmse["n_hidden"] > 0).all()
+    # the same mask for every method; class-free mean = class mean on test rows (no labels)
+    by = table.set_index(["repeat", "missing_rate", "method", "metric"])["value"]
+    for repeat in (0, 1):
+        assert by[(repeat, 0.2, "mean", "rmse_test")] == pytest.approx(by[(repeat, 0.2, "class_mean", "rmse_test")])
+    # the complete-data error does not depend on the (absent) imputation
+    assert errors[errors["missing_rate"] == 0.0].groupby("repeat")["value"].nunique().eq(1).all()
+
+
+def test_imputation_study_errors():
+    X, y = np.ones((10, 2)), np.repeat([0, 1], 5)
+    with pytest.raises(ValueError, match="Unknown imputation method 'median'"):
+        imputation_study(X, y, [0.1], ["median"], 1, 0)
+    with pytest.raises(ValueError, match=r"missing rates must lie in \[0, 1\), got 1.5"):
+        imputation_study(X, y, [1.5], ["mean"], 1, 0)
+    X[0, 0] = np.nan
+    with pytest.raises(ValueError, match="X_complete contains NaN"):
+        imputation_study(X, y, [0.1], ["mean"], 1, 0)
+    assert make_imputer("kernel_mode:3", np.random.default_rng(0)).n_components == 3
+
+
+def test_figures_draw_from_the_tables(two_classes):
+    X, y = two_classes
+    fig = fig3_3(em_trace(X, y, 2, {"n_repeats": 2}, 0))
+    assert isinstance(fig, Figure) and fig.axes[0].get_xlabel() == "EM iteration"
+    fig = fig3_4(kernel_map(X, y, 2, {}, 0))
+    circles = [p for p in fig.axes[0].patches if isinstance(p, Circle)]
+    assert len(circles) == 4
+    table = pd.DataFrame({
+        "repeat": [0, 1] * 6, "missing_rate": [0.1] * 6 + [0.2] * 6,
+        "method": ["mean", "mean", "kernel_mode:2", "kernel_mode:2"] * 3,
+        "metric": (["rmse_test"] * 4 + ["mae_test"] * 4 + ["test_error"] * 4)[:12],
+        "value": np.linspace(0.1, 0.9, 12),
+    })
+    fig = imputation_figure(table)
+    assert len(fig.axes) == 3 and all(len(ax.lines) >= 1 for ax in fig.axes)
