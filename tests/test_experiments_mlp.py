@@ -1,0 +1,102 @@
+"""Tests of the fig. 6.2 experiment (mlp_sweep_point) and of its figure."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from mixlib.experiments.mlp import DEFAULT_PARAMS, METRICS, mlp_sweep_point
+from mixlib.figures.fig6_2 import fig6_2
+from mixlib.mlp import MLPClassifier
+
+
+def tiny_data(seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((60, 5))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(60) > 0, "IE", "N")
+    return X[:40], y[:40], X[40:], y[40:]
+
+
+PARAMS = {"n_epochs": 8, "learning_rate": 0.05, "patience": 3}
+# 8 epochs are often too few for early stopping to trigger on these tiny problems; the warning
+# itself is tested in test_mlp.py
+no_convergence_warning = pytest.mark.filterwarnings(
+    "ignore::mixlib.exceptions.ConvergenceWarning"
+)
+
+
+@no_convergence_warning
+@pytest.mark.parametrize("regime", ["plain", "early_stopping", "weight_decay"])
+def test_sweep_point_table(regime):
+    data = tiny_data()
+    table = mlp_sweep_point(*data, regime, 3, PARAMS, np.random.default_rng(1), n_repeats=3)
+    expected_columns = ["regime", "hidden_size", "repeat", *DEFAULT_PARAMS, "metric", "value"]
+    assert list(table.columns) == expected_columns
+    assert len(table) == 3 * len(METRICS)
+    assert isinstance(table.index, pd.RangeIndex)
+    assert set(table["regime"]) == {regime} and set(table["hidden_size"]) == {3}
+    assert sorted(set(table["repeat"])) == [0, 1, 2]
+    assert table["n_epochs"].eq(8).all() and table["batch_size"].eq(1).all()
+    wide = table.pivot(index="repeat", columns="metric", values="value")
+    assert wide[["train_error", "test_error"]].stack().between(0, 1).all()
+    assert (wide["best_epoch"] <= wide["epochs_run"]).all()
+    assert (wide["epochs_run"] <= 8).all() and (wide["best_epoch"] >= 1).all()
+    if regime != "early_stopping":
+        assert (wide["epochs_run"] == 8).all() and (wide["best_epoch"] == 8).all()
+
+
+def test_sweep_point_values_are_those_of_the_estimator():
+    """Repeat i is an MLPClassifier seeded with the i-th spawned child of rng."""
+    X_tr, y_tr, X_te, y_te = tiny_data(2)
+    table = mlp_sweep_point(X_tr, y_tr, X_te, y_te, "plain", 2, PARAMS, 5, n_repeats=2,
+                            first_repeat=4)
+    child = np.random.default_rng(5).spawn(2)[1]
+    params = {**DEFAULT_PARAMS, **PARAMS}
+    model = MLPClassifier(hidden_size=2, regime="plain", random_state=child, **params)
+    model.fit(X_tr, y_tr)
+    row = table[(table["repeat"] == 5) & (table["metric"] == "test_error")]
+    assert row["value"].item() == pytest.approx(1 - model.score(X_te, y_te))
+    assert sorted(set(table["repeat"])) == [4, 5]
+
+
+@no_convergence_warning
+def test_sweep_point_is_deterministic_from_seed():
+    data = tiny_data(3)
+    a = mlp_sweep_point(*data, "early_stopping", 2, PARAMS, np.random.default_rng(7), n_repeats=2)
+    b = mlp_sweep_point(*data, "early_stopping", 2, PARAMS, np.random.default_rng(7), n_repeats=2)
+    c = mlp_sweep_point(*data, "early_stopping", 2, PARAMS, np.random.default_rng(8), n_repeats=2)
+    pd.testing.assert_frame_equal(a, b)
+    assert not a["value"].equals(c["value"])
+
+
+def test_sweep_point_rejects_bad_arguments():
+    data = tiny_data()
+    with pytest.raises(ValueError, match="unknown MLP parameter\\(s\\) \\['epochs'\\]"):
+        mlp_sweep_point(*data, "plain", 2, {"epochs": 3}, 0)
+    with pytest.raises(ValueError, match="regime must be one of"):
+        mlp_sweep_point(*data, "dropout", 2, None, 0)
+    with pytest.raises(ValueError, match="n_repeats must be an int >= 1, got 0"):
+        mlp_sweep_point(*data, "plain", 2, None, 0, n_repeats=0)
+
+
+def test_fig6_2_draws_one_test_and_one_training_curve_per_regime():
+    rows = []
+    for regime in ("plain", "early_stopping", "weight_decay"):
+        for h in (1, 2, 4):
+            for repeat in range(3):
+                for metric, value in (("test_error", 0.1 + 0.01 * repeat), ("train_error", 0.02)):
+                    rows.append({"regime": regime, "hidden_size": h, "repeat": repeat,
+                                 "metric": metric, "value": value})
+    fig = fig6_2(pd.DataFrame(rows))
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log"
+    assert ax.get_xlabel() == "hidden units" and "%" in ax.get_ylabel()
+    solid = [line for line in ax.lines if line.get_linestyle() == "-"]
+    dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert len(solid) == 3 and len(dashed) == 3
+    np.testing.assert_allclose(solid[0].get_ydata(), [11.0, 11.0, 11.0])  # mean, in percent
+    np.testing.assert_allclose(dashed[0].get_ydata(), [2.0, 2.0, 2.0])
+    assert len(ax.collections) == 3  # one band per regime
+    with pytest.raises(ValueError, match="lacks column"):
+        fig6_2(pd.DataFrame({"regime": ["plain"]}))
