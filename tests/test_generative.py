@@ -1,0 +1,121 @@
+"""Gaussian generative classifiers against scikit-learn's QDA / LDA and the lecture's estimates."""
+
+import numpy as np
+import pytest
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
+
+from mixlib.generative import LinearGaussianClassifier, QuadraticGaussianClassifier
+from tests.sklearn_compat import sklearn_compatible
+
+# scikit-learn >= 1.8 (QDA with a ``solver``) estimates each class covariance by maximum
+# likelihood (divide by n_k); older versions divided by n_k - 1.
+SKLEARN_QDA_DDOF = 0 if "solver" in QuadraticDiscriminantAnalysis().get_params() else 1
+
+
+def _problem(seed, n=180, d=3):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    scales = rng.uniform(0.5, 2.0, size=(3, d))
+    rotation = np.linalg.qr(rng.normal(size=(d, d)))[0]
+    X = (rng.normal(size=(n, d)) * scales[y]) @ rotation + 1.5 * rng.normal(size=(3, d))[y]
+    Q = rng.normal(size=(60, d)) * 2.5
+    return X, np.array(["c1", "c2", "c3"])[y], Q
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_per_class_covariance_matches_qda(seed):
+    X, y, Q = _problem(seed)
+    ours = QuadraticGaussianClassifier(reg_covar=0.0, ddof=SKLEARN_QDA_DDOF).fit(X, y)
+    theirs = QuadraticDiscriminantAnalysis().fit(X, y)
+    np.testing.assert_allclose(ours.priors_, theirs.priors_)
+    np.testing.assert_allclose(ours.means_, theirs.means_, rtol=1e-12)
+    np.testing.assert_allclose(ours.predict_proba(Q), theirs.predict_proba(Q), rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(ours.predict(Q), theirs.predict(Q))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("solver", ["lsqr", "eigen", "svd"])
+def test_shared_covariance_matches_lda(seed, solver):
+    X, y, Q = _problem(seed)
+    ours = LinearGaussianClassifier(reg_covar=0.0).fit(X, y)
+    theirs = LinearDiscriminantAnalysis(solver=solver, store_covariance=True).fit(X, y)
+    np.testing.assert_allclose(ours.covariance_, theirs.covariance_, rtol=1e-10, atol=1e-13)
+    np.testing.assert_allclose(ours.predict_proba(Q), theirs.predict_proba(Q), rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(ours.predict(Q), theirs.predict(Q))
+
+
+def test_lecture_maximum_likelihood_estimates():
+    """mu_k and Sigma_k divide by N_k; the shared Sigma is the pooled within-class scatter / N."""
+    X, y, _ = _problem(3)
+    qda = QuadraticGaussianClassifier(reg_covar=0.0).fit(X, y)
+    lda = LinearGaussianClassifier(reg_covar=0.0).fit(X, y)
+    pooled = np.zeros((3, 3))
+    for k, label in enumerate(qda.classes_):
+        members = X[y == label]
+        np.testing.assert_allclose(qda.means_[k], members.mean(axis=0))
+        np.testing.assert_allclose(qda.covariances_[k], np.cov(members.T, bias=True), rtol=1e-12)
+        pooled += len(members) * np.cov(members.T, bias=True)
+        assert qda.priors_[k] == pytest.approx(len(members) / len(y))
+    np.testing.assert_allclose(lda.covariance_, pooled / len(y), rtol=1e-12)
+    # Not the total covariance around the global mean, which also holds the between-class spread.
+    assert not np.allclose(lda.covariance_, np.cov(X.T, bias=True), rtol=1e-2)
+
+
+def test_shared_covariance_posteriors_are_a_softmax_of_linear_functions():
+    """Seed 003: with a shared covariance, log p(x|C_k)p(C_k) = w_k.x + b_k + c(x)."""
+    X, y, Q = _problem(4)
+    model = LinearGaussianClassifier(reg_covar=0.0).fit(X, y)
+    scores = model.decision_function(Q)
+    softmax = np.exp(scores - scores.max(axis=1, keepdims=True))
+    softmax /= softmax.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(model.predict_proba(Q), softmax, rtol=1e-10, atol=1e-14)
+    inverse = np.linalg.inv(model.covariance_)
+    np.testing.assert_allclose(model.coef_, model.means_ @ inverse, rtol=1e-10)
+
+
+@pytest.mark.parametrize("model_class", [QuadraticGaussianClassifier, LinearGaussianClassifier])
+def test_integer_sample_weights_equal_repeated_rows(model_class):
+    X, y, Q = _problem(5, n=90)
+    counts = np.random.default_rng(5).integers(1, 4, size=len(y))
+    weighted = model_class(reg_covar=1e-8).fit(X, y, sample_weight=counts)
+    repeated = model_class(reg_covar=1e-8).fit(np.repeat(X, counts, axis=0), np.repeat(y, counts))
+    np.testing.assert_allclose(weighted.predict_proba(Q), repeated.predict_proba(Q), rtol=1e-9, atol=1e-14)
+
+
+@pytest.mark.parametrize("model_class", [QuadraticGaussianClassifier, LinearGaussianClassifier])
+def test_singular_one_hot_covariance_needs_the_ridge(model_class):
+    """One-hot columns of one attribute sum to 1: the covariance is singular without a ridge."""
+    rng = np.random.default_rng(6)
+    codes = rng.integers(0, 3, size=(120, 2))
+    X = np.hstack([np.eye(3)[codes[:, 0]], np.eye(3)[codes[:, 1]]])
+    y = np.where(codes[:, 0] == 0, "a", "b")
+    with pytest.raises(ValueError, match="not positive definite; increase reg_covar"):
+        model_class(reg_covar=0.0).fit(X, y)
+    model = model_class(reg_covar=1e-3).fit(X, y)
+    proba = model.predict_proba(X)
+    assert np.isfinite(proba).all() and model.score(X, y) == 1.0
+
+
+def test_priors_and_validation():
+    X, y, Q = _problem(7)
+    flat = LinearGaussianClassifier(priors=[0.2, 0.3, 0.5]).fit(X, y)
+    default = LinearGaussianClassifier().fit(X, y)
+    # Changing the priors shifts every log posterior by log(prior ratio), up to normalisation.
+    shift = flat.predict_log_proba(Q) - default.predict_log_proba(Q)
+    expected = np.log([0.2, 0.3, 0.5]) - np.log(default.priors_)
+    np.testing.assert_allclose(shift - shift[:, :1], np.tile(expected - expected[0], (len(Q), 1)), atol=1e-10)
+    with pytest.raises(ValueError, match="priors must be 3 positive numbers summing to 1"):
+        QuadraticGaussianClassifier(priors=[0.5, 0.5]).fit(X, y)
+    with pytest.raises(ValueError, match="reg_covar must be a non-negative float, got -1"):
+        QuadraticGaussianClassifier(reg_covar=-1).fit(X, y)
+    with pytest.raises(ValueError, match="ddof must be 0"):
+        LinearGaussianClassifier(ddof=2).fit(X, y)
+    with pytest.raises(ValueError, match="X has 2 features, fitted on 3"):
+        flat.predict(Q[:, :2])
+    assert sklearn_compatible(QuadraticGaussianClassifier)(reg_covar=0.1).fit(X, y).score(X, y) > 0.5
+
+
+@pytest.mark.parametrize("model_class", [QuadraticGaussianClassifier, LinearGaussianClassifier])
+def test_unfitted_model_raises(model_class):
+    with pytest.raises(RuntimeError, match="not fitted"):
+        model_class().predict(np.zeros((2, 3)))

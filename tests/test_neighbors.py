@@ -1,0 +1,266 @@
+"""kd-tree, brute-force search and k-NN classifier: against scipy/scikit-learn and seed 002."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy.spatial import cKDTree
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV
+from sklearn.neighbors import KNeighborsClassifier as SkKNeighborsClassifier
+
+from mixlib.neighbors import BruteForceNeighbors, KDTree, KNeighborsClassifier, default_n_neighbors
+from tests.sklearn_compat import sklearn_compatible
+
+METRICS = [("euclidean", 2), ("manhattan", 1), ("chebyshev", math.inf), ("minkowski", 3)]
+
+# Seed 002, example 3: x_1 .. x_10 (row i is x_{i+1}).
+SEED_POINTS = np.array([
+    [11, 0.5], [8.5, 6], [7, 8.5], [9, 4], [15, 1.5],
+    [14.5, 8], [3.5, 7], [3, 2.5], [14, 5.5], [2, 5],
+])
+
+
+def _nested(tree: KDTree, node: int = 0):
+    """(label of the node's point, left, right) with labels 1..10 as in the notes."""
+    if node < 0:
+        return None
+    if tree.node_axis_[node] < 0:  # leaf_size=1: a single point
+        assert tree.node_end_[node] - tree.node_start_[node] == 1
+        return (int(tree.index_[tree.node_start_[node]]) + 1, None, None)
+    label = int(tree.index_[tree.node_pivot_[node]]) + 1
+    return (label, _nested(tree, tree.node_left_[node]), _nested(tree, tree.node_right_[node]))
+
+
+def test_seed_example_tree_structure():
+    """Median splits alternating x / y give the tree of the exercise (upper median when even)."""
+    tree = KDTree(SEED_POINTS, leaf_size=1)
+    expected = (
+        4,  # x = 9 is the median (rank 5 of 0..9) of the abscissae
+        (2, (8, (10, None, None), None), (3, (7, None, None), None)),  # split on y = 6
+        (9, (5, (1, None, None), None), (6, None, None)),  # split on y = 5.5
+    )
+    assert _nested(tree) == expected
+    internal = tree.node_axis_ >= 0
+    assert tree.n_nodes == 10 and internal.sum() == 6
+
+
+@pytest.mark.parametrize(
+    ("query", "examined", "neighbours"),
+    [
+        # x = (4, 5): after the left subtree the queue holds x_10 (d^2 = 4) and x_7 (4.25);
+        # the plane x = 9 is at distance 5 > 2.06, so the right subtree is pruned.
+        ((4, 5), [4, 2, 8, 10, 3, 7], [10, 7]),
+        # y = (8, 1): the root's right subtree must be visited (plane x = 9 at distance 1),
+        # x_1 replaces x_2, then the plane y = 5.5 (distance 4.5 > sqrt(10)) prunes x_6.
+        ((8, 1), [4, 2, 8, 10, 3, 7, 9, 5, 1], [1, 4]),
+    ],
+)
+def test_seed_example_search_trace(query, examined, neighbours):
+    """The 2-NN searches of the exercise, detailed by hand with the notes' pruning rule."""
+    tree = KDTree(SEED_POINTS, leaf_size=1)
+    order, found = tree.query_trace(query, k=2)
+    assert (order + 1).tolist() == examined
+    assert (found + 1).tolist() == neighbours
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("leaf_size", [1, 7])
+@pytest.mark.parametrize(("metric", "p"), METRICS)
+def test_kdtree_matches_ckdtree(seed, leaf_size, metric, p):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(300, 3)) * [1.0, 3.0, 0.5]
+    Q = rng.normal(size=(60, 3)) * 2.0
+    k = 5
+    expected_d, expected_i = cKDTree(X).query(Q, k=k, p=p)
+    for searcher in (KDTree(X, leaf_size, metric=metric, p=p), BruteForceNeighbors(X, metric=metric, p=p)):
+        distances, indices = searcher.query(Q, k)
+        np.testing.assert_allclose(distances, expected_d, rtol=1e-13, atol=0)
+        # Continuous data: all distances distinct, so the indices must agree exactly.
+        assert (np.diff(expected_d, axis=1) > 0).all()
+        np.testing.assert_array_equal(indices, expected_i)
+    if metric == "euclidean":  # the BLAS distances, without the exact recomputation
+        distances, indices = BruteForceNeighbors(X).query(Q, k, exact=False)
+        np.testing.assert_allclose(distances, expected_d, rtol=1e-7)
+        np.testing.assert_array_equal(indices, expected_i)
+
+
+@pytest.mark.parametrize(("metric", "p"), METRICS)
+def test_kdtree_with_ties_returns_valid_neighbours(metric, p):
+    """On an integer grid (many equidistant points) the k distances still equal scipy's."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 4, size=(200, 2)).astype(float)
+    Q = rng.integers(0, 4, size=(30, 2)) + 0.5
+    expected_d, _ = cKDTree(X).query(Q, k=6, p=p)
+    for searcher in (KDTree(X, 4, metric=metric, p=p), BruteForceNeighbors(X, metric=metric, p=p)):
+        distances, indices = searcher.query(Q, 6)
+        np.testing.assert_allclose(distances, expected_d, rtol=1e-13)
+        assert all(len(set(row)) == 6 for row in indices.tolist())
+        diff = np.abs(X[indices] - Q[:, None, :])
+        np.testing.assert_allclose(np.linalg.norm(diff, ord=p, axis=2), distances, rtol=1e-13)
+
+
+def test_tree_invariants_and_pruning():
+    """Every internal node splits its block at the median along axis depth mod d; the search
+    of a low-dimensional query examines only a small part of the points."""
+    rng = np.random.default_rng(4)
+    X = rng.uniform(size=(2000, 2))
+    tree = KDTree(X, leaf_size=5)
+    stack = [(0, 0)]
+    while stack:
+        node, depth = stack.pop()
+        lo, hi = tree.node_start_[node], tree.node_end_[node]
+        if tree.node_axis_[node] < 0:
+            assert hi - lo <= 5
+            continue
+        j = tree.node_axis_[node]
+        assert j == depth % 2
+        mid = tree.node_pivot_[node]
+        assert mid == lo + (hi - lo) // 2
+        split = tree.data_[mid, j]
+        assert (tree.data_[lo:mid, j] <= split).all() and (tree.data_[mid + 1:hi, j] >= split).all()
+        for child, c_lo, c_hi in ((tree.node_left_[node], lo, mid), (tree.node_right_[node], mid + 1, hi)):
+            if c_hi > c_lo:
+                assert (tree.node_start_[child], tree.node_end_[child]) == (c_lo, c_hi)
+                stack.append((child, depth + 1))
+            else:
+                assert child == -1
+    np.testing.assert_array_equal(tree.data_, X[tree.index_])
+    examined, _ = tree.query_trace([0.5, 0.5], k=3)
+    assert len(examined) < 100
+
+
+def test_query_validation():
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    with pytest.raises(ValueError, match="k=11 exceeds"):
+        KDTree(X).query(X, 11)
+    with pytest.raises(ValueError, match="metric must be one of"):
+        BruteForceNeighbors(X, metric="cosine")
+    with pytest.raises(ValueError, match="p must be a real number >= 1"):
+        KDTree(X, metric="minkowski", p=0.5)
+    with pytest.raises(ValueError, match="leaf_size must be a positive int"):
+        KDTree(X, leaf_size=0)
+    with pytest.raises(ValueError, match="X has 3 features"):
+        KDTree(X).query(np.zeros((1, 3)))
+
+
+def test_default_n_neighbors_is_the_nearest_odd_to_sqrt_n():
+    for n in range(1, 2000):
+        k = default_n_neighbors(n)
+        assert k % 2 == 1 and k <= n
+        best = min(range(1, n + 2, 2), key=lambda odd: abs(odd - math.sqrt(n)))
+        assert abs(k - math.sqrt(n)) == pytest.approx(abs(best - math.sqrt(n)))
+
+
+def _blobs(seed, n=240, n_classes=3, d=4):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n)
+    X = rng.normal(size=(n, d)) + 1.5 * rng.normal(size=(n_classes, d))[y]
+    labels = np.array(["alpha", "beta", "gamma", "delta"])[:n_classes]
+    return X, labels[y], rng.normal(size=(80, d)) * 1.5
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("algorithm", ["kd_tree", "brute"])
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+@pytest.mark.parametrize(("metric", "p"), METRICS[:3])
+def test_classifier_matches_sklearn(seed, algorithm, weights, metric, p):
+    X, y, Q = _blobs(seed)
+    ours = KNeighborsClassifier(n_neighbors=7, weights=weights, metric=metric, p=p, algorithm=algorithm)
+    ours.fit(X, y)
+    sk_metric = {"euclidean": "euclidean", "manhattan": "manhattan", "chebyshev": "chebyshev"}[metric]
+    theirs = SkKNeighborsClassifier(n_neighbors=7, weights=weights, metric=sk_metric, algorithm="brute")
+    theirs.fit(X, y)
+    np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+    proba = ours.predict_proba(Q)
+    np.testing.assert_allclose(proba, theirs.predict_proba(Q), rtol=1e-12, atol=1e-15)
+    top_two = np.sort(proba, axis=1)[:, -2:]
+    tie_free = top_two[:, 1] - top_two[:, 0] > 1e-9
+    assert tie_free.sum() > 60
+    np.testing.assert_array_equal(ours.predict(Q)[tie_free], theirs.predict(Q)[tie_free])
+
+
+def test_default_k_and_auto_algorithm():
+    X, y, Q = _blobs(2, n=150)
+    model = KNeighborsClassifier().fit(X, y)
+    assert model.n_neighbors_ == 13  # sqrt(150) = 12.2
+    assert isinstance(model.index_, BruteForceNeighbors)
+    theirs = SkKNeighborsClassifier(n_neighbors=13).fit(X, y)
+    np.testing.assert_allclose(model.predict_proba(Q), theirs.predict_proba(Q))
+    many = np.random.default_rng(2).normal(size=(16384, 2))
+    labels = np.where(many[:, 0] > 0, "right", "left")
+    assert isinstance(KNeighborsClassifier().fit(many, labels).index_, KDTree)
+
+
+def test_tie_break_takes_the_nearest_tied_neighbour():
+    # k=2 on the line: neighbours of 0.2 are 0 ('b', distance 0.2) and 0.5 ('a', 0.3): a tie,
+    # broken for 'b' (scikit-learn would take the first class, 'a').
+    X = np.array([[0.0], [0.5], [1.0]])
+    y = np.array(["b", "a", "c"])
+    assert KNeighborsClassifier(n_neighbors=2).fit(X, y).predict([[0.2]]).tolist() == ["b"]
+    # k=5: votes a:2, b:2, c:1; the nearest point is 'c' (not tied), the next one 'b'.
+    X = np.array([[0.0], [0.1], [0.2], [0.3], [0.4], [0.5]])
+    y = np.array(["c", "b", "a", "a", "b", "c"])
+    assert KNeighborsClassifier(n_neighbors=5).fit(X, y).predict([[0.0]]).tolist() == ["b"]
+
+
+def test_points_tied_with_the_kth_neighbour_all_vote():
+    # k=3 around 0: 'a' at 0.1 and 0.2, then three 'b' at distance 1 (one of them duplicated).
+    X = np.array([[0.1], [0.2], [-1.0], [1.0], [1.0]])
+    y = np.array(["a", "a", "b", "b", "b"])
+    all_ties = KNeighborsClassifier(n_neighbors=3, ties="all").fit(X, y)
+    np.testing.assert_allclose(all_ties.predict_proba([[0.0]]), [[0.4, 0.6]])
+    assert all_ties.predict([[0.0]]).tolist() == ["b"]
+    by_index = KNeighborsClassifier(n_neighbors=3, ties="index", algorithm="brute").fit(X, y)
+    np.testing.assert_allclose(by_index.predict_proba([[0.0]]), [[2 / 3, 1 / 3]])
+
+
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+def test_all_ties_rule_ignores_row_order_and_algorithm(weights):
+    """On one-hot data most queries have ties at the k-th distance; with ties="all" the votes
+    depend neither on the order of the training rows nor on the search structure."""
+    rng = np.random.default_rng(7)
+    codes = rng.integers(0, 4, size=(150, 6))
+    X = np.eye(4)[codes].reshape(150, 24)
+    y = np.where(codes[:, 0] + rng.integers(0, 2, 150) > 2, "hi", "lo")
+    Q = np.eye(4)[rng.integers(0, 4, size=(40, 6))].reshape(40, 24)
+    reference = KNeighborsClassifier(9, weights=weights, algorithm="brute").fit(X, y)
+    _, indices, mask = reference._voters(Q)
+    assert (mask.sum(axis=1) > 9).mean() > 0.5  # ties are frequent here
+    expected = reference.predict_proba(Q)
+    order = rng.permutation(150)
+    for algorithm, rows in (("kd_tree", np.arange(150)), ("brute", order), ("kd_tree", order)):
+        model = KNeighborsClassifier(9, weights=weights, algorithm=algorithm, leaf_size=4).fit(X[rows], y[rows])
+        np.testing.assert_allclose(model.predict_proba(Q), expected, rtol=1e-12)
+
+
+def test_distance_weights_exact_match_and_sample_weight():
+    X, y, _ = _blobs(5, n=60)
+    model = KNeighborsClassifier(n_neighbors=5, weights="distance").fit(X, y)
+    proba = model.predict_proba(X)  # each point is at distance 0 of itself only
+    np.testing.assert_array_equal(model.classes_[proba.argmax(axis=1)], y)
+    np.testing.assert_array_equal(proba.max(axis=1), 1.0)
+    weight = np.random.default_rng(5).uniform(0.1, 3.0, size=60)
+    Q = X[:10] + 0.3
+    weighted = KNeighborsClassifier(n_neighbors=5).fit(X, y, sample_weight=weight)
+    _, indices = weighted.kneighbors(Q)
+    votes = np.stack([[weight[row][y[row] == c].sum() for c in weighted.classes_] for row in indices])
+    np.testing.assert_allclose(weighted.predict_proba(Q), votes / votes.sum(axis=1, keepdims=True))
+
+
+def test_classifier_validation_and_sklearn_meta_estimators():
+    X, y, _ = _blobs(6, n=90)
+    with pytest.raises(ValueError, match="weights must be 'uniform' or 'distance', got 'gaussian'"):
+        KNeighborsClassifier(weights="gaussian").fit(X, y)
+    with pytest.raises(ValueError, match="ties must be 'all' or 'index', got 'random'"):
+        KNeighborsClassifier(ties="random").fit(X, y)
+    with pytest.raises(ValueError, match="algorithm must be"):
+        KNeighborsClassifier(algorithm="ball_tree").fit(X, y)
+    with pytest.raises(ValueError, match="k=91 exceeds"):
+        KNeighborsClassifier(n_neighbors=91).fit(X, y)
+    with pytest.raises(RuntimeError, match="not fitted"):
+        KNeighborsClassifier().predict(X)
+    Sk = sklearn_compatible(KNeighborsClassifier)
+    assert clone(Sk(n_neighbors=3)).get_params()["n_neighbors"] == 3
+    search = GridSearchCV(Sk(), {"n_neighbors": [1, 5, 9]}, cv=3).fit(X, y)
+    assert search.best_params_["n_neighbors"] in (1, 5, 9)
