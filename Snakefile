@@ -18,6 +18,10 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/impute.smk"
+include: "workflow/rules/mixture.smk"
+include: "workflow/rules/imputation.smk"
+include: "workflow/rules/mlp.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:

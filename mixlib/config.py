@@ -37,7 +37,8 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
 
     Checks: every bundled data set is shipped; ``encoding`` is set only on sequence data;
-    every split names a configured data set and asks for no more rows than it has.
+    every split names a configured data set and asks for no more rows than it has; every
+    stage names splits and data sets that exist, and its split has the roles it uses.
     """
     datasets = config.get("datasets", {})
     rows = {}
@@ -63,3 +64,40 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
             )
         if rows[dataset] is not None:
             role_sizes(split["roles"], rows[dataset], where=f"splits.{split_name}.roles")
+    _check_stage_references(config)
+
+
+# Stage keys that name a split, and the roles that split must have.
+SPLIT_REFERENCES = {
+    ("mixture", "split"): ("labelled",),
+    ("mlp", "split"): ("train", "test"),
+}
+# Stage keys that name a list of data sets.
+DATASET_LIST_REFERENCES = [("imputation_study", "datasets")]
+
+
+def _check_stage_references(config: Mapping[str, Any]) -> None:
+    """Every split or data set a stage names exists, and a split has the roles the stage uses."""
+    splits = config.get("splits", {})
+    for (section, key), roles in SPLIT_REFERENCES.items():
+        if section not in config:
+            continue
+        name = config[section][key]
+        if name not in splits:
+            raise ValueError(
+                f"{section}.{key}: unknown split {name!r}; the config's splits are {sorted(splits)}."
+            )
+        absent = [role for role in roles if role not in splits[name]["roles"]]
+        if absent:
+            raise ValueError(
+                f"{section}.{key}: split {name!r} has no role {absent}; {section} needs the "
+                f"roles {list(roles)}."
+            )
+    datasets = config.get("datasets", {})
+    for section, key in DATASET_LIST_REFERENCES:
+        for name in config.get(section, {}).get(key, []):
+            if name not in datasets:
+                raise ValueError(
+                    f"{section}.{key}: unknown data set {name!r}; the config's data sets are "
+                    f"{sorted(datasets)}."
+                )

@@ -64,3 +64,32 @@ def load_repeats(smk: Any, standardise_features: bool) -> list[dict[str, tuple[n
                  standardise_features=standardise_features)
         for repeat in sorted(split["repeat"].unique())
     ]
+
+
+def _resolve(reference: str):
+    """The object named ``"package.module:attribute"``."""
+    import importlib
+
+    module_name, _, attribute = reference.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def draw_figure(smk: Any) -> None:
+    """A figure rule: read every input table, call ``params.draw``, save PNG and SVG.
+
+    ``params.draw`` names the figure function as ``"mixlib.figures.module:function"``; it is
+    called with the input tables in the order of the rule's inputs.
+    """
+    from mixlib.io import read_table, save_figure
+
+    figure = _resolve(smk.params.draw)(*(read_table(path) for path in smk.input))
+    save_figure(figure, smk.output.png, smk.output.svg)
+
+
+def concat_tables(smk: Any) -> None:
+    """An aggregation rule: the input tables (one per sweep point) stacked into one table."""
+    import pandas as pd
+
+    from mixlib.io import read_table, write_table
+
+    write_table(pd.concat([read_table(path) for path in smk.input], ignore_index=True), smk.output[0])

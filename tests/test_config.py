@@ -65,6 +65,11 @@ def test_schema_errors_name_the_bad_key_or_value(edit, message):
          r"datasets.wine.encoding: only sequence data"),
         (lambda c: c["datasets"].update(mine={"source": "csv", "path": "no/such.csv", "class_column": "c"}),
          r"datasets.mine.path: no file"),
+        (lambda c: c["mlp"].update(split="dna"), r"mlp.split: unknown split 'dna'"),
+        (lambda c: c["mixture"].update(split="dna_mlp"),
+         r"mixture.split: split 'dna_mlp' has no role \['labelled'\]"),
+        (lambda c: c["imputation_study"].update(datasets=["heart"]),
+         r"imputation_study.datasets: unknown data set 'heart'"),
     ],
 )
 def test_semantic_errors_name_the_key(edit, message):

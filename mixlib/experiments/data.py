@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +11,7 @@ import pandas as pd
 
 from mixlib.datasets import CLASS_COLUMN, load_source, prepare_table, sequence_column
 from mixlib.preprocessing import standardise
+from mixlib.seeding import generator
 from mixlib.splits import TRAINING_ROLES, split_table
 
 
@@ -112,3 +113,17 @@ def assemble(prepared: pd.DataFrame, split: pd.DataFrame, repeat: int, *,
         role: (X[role_values == role], y[role_values == role])
         for role in pd.unique(role_values) if role != "unused"
     }
+
+
+def over_repeats(repeats: Sequence[Mapping[str, tuple[np.ndarray, np.ndarray]]],
+                 run: Callable[[Mapping[str, tuple[np.ndarray, np.ndarray]], np.random.Generator, int], pd.DataFrame],
+                 seed: int, *keys: str | int) -> pd.DataFrame:
+    """Run one experiment on every repeat of a split and stack the tables.
+
+    Repeat ``r`` calls ``run(arrays_r, generator(seed, *keys, r), r)``, so each repeat has its
+    own generator that depends only on the seed, the job's keys and ``r``.
+    """
+    return pd.concat(
+        [run(arrays, generator(seed, *keys, r), r) for r, arrays in enumerate(repeats)],
+        ignore_index=True,
+    )

@@ -64,3 +64,7 @@ def standardises(split):
     """Whether the features of ``split``'s data set are standardised (see config/README.md)."""
     dataset = config["splits"][split]["dataset"]
     return uses_standardisation(dataset, config["datasets"][dataset])
+
+
+# Tables the claims of the report are measured from (name -> path); stages add theirs.
+CLAIM_TABLES = {}

@@ -83,12 +83,14 @@ rule data_summary_figure:
         svg="results/figures/data_summary.svg",
     log:
         "results/logs/data_summary_figure/all.log",
+    params:
+        draw="mixlib.figures.data_summary:draw_data_summary",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/data_summary_figure.py"
+        "../scripts/figure.py"
 
 
 ALL_TARGETS.extend(

@@ -1,0 +1,71 @@
+# Beyond the report: does kernel-mode imputation beat the mean? (report ch. 4's claim)
+
+IMPUTATION_STUDY = config["imputation_study"]
+
+
+rule imputation_study_point:
+    input:
+        lambda wildcards: prepared_table(wildcards.dataset),
+    output:
+        "results/imputation/{dataset}.rate{rate}.tsv",
+    log:
+        "results/logs/imputation_study_point/{dataset}.rate{rate}.log",
+    params:
+        methods=IMPUTATION_STUDY["methods"],
+        classifier=IMPUTATION_STUDY["classifier"],
+        repeats=config["repeats"],
+        seed=config["seed"],
+    wildcard_constraints:
+        rate=r"0(\.\d+)?",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=20,
+    script:
+        "../scripts/imputation_study_point.py"
+
+
+rule imputation_study:
+    input:
+        expand(
+            "results/imputation/{{dataset}}.rate{rate}.tsv",
+            rate=IMPUTATION_STUDY["missing_rates"],
+        ),
+    output:
+        "results/tables/imputation_study.{dataset}.tsv",
+    log:
+        "results/logs/imputation_study/{dataset}.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/concat_tables.py"
+
+
+rule imputation_figure:
+    input:
+        "results/tables/imputation_study.{dataset}.tsv",
+    output:
+        png=report(
+            "results/figures/imputation_{dataset}.png",
+            caption="../report/imputation.rst",
+            category="Beyond the report",
+            labels={"figure": "imputation study", "data set": "{dataset}", "sweep": "missing rate"},
+        ),
+        svg="results/figures/imputation_{dataset}.svg",
+    log:
+        "results/logs/imputation_figure/{dataset}.log",
+    params:
+        draw="mixlib.figures.imputation:imputation_figure",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figure.py"
+
+
+ALL_TARGETS.extend(
+    expand("results/figures/imputation_{dataset}.png", dataset=IMPUTATION_STUDY["datasets"])
+)

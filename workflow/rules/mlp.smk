@@ -1,0 +1,72 @@
+# MLP hidden-size sweeps under three training regimes (report ch. 2 and 6; fig. 6.2).
+
+MLP = config["mlp"]
+
+
+rule mlp_sweep_point:
+    input:
+        unpack(lambda wildcards: split_inputs(wildcards.split)),
+    output:
+        "results/mlp/{split}/{regime}.h{hidden}.tsv",
+    log:
+        "results/logs/mlp_sweep_point/{split}.{regime}.h{hidden}.log",
+    params:
+        training=MLP["training"],
+        seed=config["seed"],
+        standardise=lambda wildcards: standardises(wildcards.split),
+    wildcard_constraints:
+        regime="plain|early_stopping|weight_decay",
+        hidden=r"\d+",
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=30,
+    script:
+        "../scripts/mlp_sweep_point.py"
+
+
+rule mlp_sweep:
+    input:
+        expand(
+            "results/mlp/{split}/{regime}.h{hidden}.tsv",
+            split=MLP["split"],
+            regime=MLP["regimes"],
+            hidden=MLP["hidden_sizes"],
+        ),
+    output:
+        "results/tables/mlp_sweep.tsv",
+    log:
+        "results/logs/mlp_sweep/all.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/concat_tables.py"
+
+
+rule fig6_2:
+    input:
+        "results/tables/mlp_sweep.tsv",
+    output:
+        png=report(
+            "results/figures/fig6_2.png",
+            caption="../report/fig6_2.rst",
+            category="Report figures",
+            labels={"figure": "6.2", "model": "MLP", "sweep": "hidden size"},
+        ),
+        svg="results/figures/fig6_2.svg",
+    log:
+        "results/logs/fig6_2/all.log",
+    params:
+        draw="mixlib.figures.fig6_2:fig6_2",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figure.py"
+
+
+CLAIM_TABLES["mlp_sweep"] = "results/tables/mlp_sweep.tsv"
+ALL_TARGETS.extend(["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png"])

@@ -1,0 +1,11 @@
+from mixlib.experiments.imputation import imputation_study_job
+from mixlib.io import read_table, write_table
+from mixlib.workflow import logged_job
+
+with logged_job(snakemake):
+    params, wildcards = snakemake.params, snakemake.wildcards
+    table = imputation_study_job(
+        read_table(snakemake.input[0]), float(wildcards.rate), params.methods, params.repeats,
+        params.classifier, params.seed, wildcards.dataset,
+    )
+    write_table(table, snakemake.output[0])
