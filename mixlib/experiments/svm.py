@@ -1,0 +1,337 @@
+"""SVM experiments of seed 004: refined (C, sigma) grid search by cross-validation, refit of
+the best point, multiple kernel learning, and SVDD one-class detectors.
+
+Pipeline granularity: one job per (data set, grid level) runs :func:`svm_grid_level` and
+spreads its grid cells over ``n_jobs`` worker processes; level ``l`` reads the tables of levels
+``0 .. l-1`` to centre its grid. :func:`svm_refit_best` reads all levels. Inputs are the arrays
+of :func:`mixlib.experiments.data.assemble` (imputed, standardised where configured).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mixlib.evaluation import (
+    best_grid_point,
+    class_rates,
+    confusion_matrix,
+    evaluate_grid,
+    grid_level_axes,
+    stratified_folds,
+)
+from mixlib.mkl import MKLSVC
+from mixlib.svdd import SVDD
+from mixlib.svm import SVC
+
+logger = logging.getLogger(__name__)
+
+#: Grid-search settings unless ``params`` overrides them (splice one-hot: squared distances
+#: up to 120, so sigma from 1 to 30 covers the useful widths).
+GRID_DEFAULTS: dict[str, Any] = {
+    "kernel": "gaussian",
+    "log10_C_range": (-1.0, 3.0),
+    "log10_sigma_range": (-0.5, 1.5),
+    "n_points": 5,
+    "n_folds": 5,
+    "alpha": 0.05,
+    "tol": 1e-3,
+}
+GRID_METRICS = ("cv_error", "cv_std", "ci_low", "ci_high")
+
+#: MKL settings unless ``params`` overrides them.
+MKL_DEFAULTS: dict[str, Any] = {
+    "C": 10.0,
+    "sigmas": (1.0, 2.0, 4.0, 8.0, 16.0),
+    "linear": False,
+    "tol": 1e-4,
+    "mkl_max_iter": 30,
+    "gap_tol": 1e-2,
+}
+
+#: SVDD settings unless ``params`` overrides them: ``nu`` is the target outlier fraction on
+#: the training rows of a class (``C = 1 / (n_c nu)``).
+#: (sigma = 12 on splice one-hot: narrower balls leave the rows almost orthogonal in feature
+#: space, all on the sphere).
+SVDD_DEFAULTS: dict[str, Any] = {"nu": 0.1, "sigma": 12.0, "tol": 1e-3}
+
+
+def _merge(defaults: dict[str, Any], params: dict[str, Any] | None, what: str) -> dict[str, Any]:
+    unknown = set(params or {}) - set(defaults)
+    if unknown:
+        raise ValueError(f"unknown {what} parameter(s) {sorted(unknown)}; expected keys among "
+                         f"{sorted(defaults)}.")
+    return {**defaults, **(params or {})}
+
+
+def _grid_wide(table: pd.DataFrame) -> pd.DataFrame:
+    """Long grid table -> one row per (level, log10_C, log10_sigma), a column per metric."""
+    return (table.pivot_table(index=["level", "log10_C", "log10_sigma"], columns="metric",
+                              values="value")
+            .reset_index().rename_axis(columns=None))
+
+
+def svm_grid_level(
+    X_train: np.ndarray,
+    y_train: np.ndarray,
+    level: int,
+    previous: pd.DataFrame | None,
+    params: dict[str, Any] | None,
+    rng: np.random.Generator | int,
+    *,
+    dataset: str = "data",
+    n_jobs: int = 1,
+) -> pd.DataFrame:
+    """Cross-validated error of every ``(C, sigma)`` of one level of the refined grid.
+
+    Parameters
+    ----------
+    X_train : ndarray of shape (n_train, n_features)
+        Training inputs without NaN (e.g. splice one-hot, 1000 rows).
+    y_train : ndarray of shape (n_train,)
+    level : int
+        0 for the coarse grid; ``l >= 1`` refines around the best point of ``previous``
+        (:func:`mixlib.evaluation.grid_level_axes`).
+    previous : pandas.DataFrame or None
+        Concatenated tables of this function for levels ``0 .. level-1`` of the same data set
+        (None for level 0).
+    params : dict or None
+        Overrides of :data:`GRID_DEFAULTS`: ``kernel`` (only "gaussian": the grid is over
+        its width sigma), ``log10_C_range``,
+        ``log10_sigma_range`` (coarse-grid ends, decades), ``n_points`` (per axis, >= 4),
+        ``n_folds`` (K), ``alpha`` (1 - confidence level), ``tol`` (SMO tolerance).
+    rng : numpy.random.Generator or int
+        Draws the stratified folds. Pass the same seed for every level of a data set: every
+        level then uses the same folds (and the levels stay comparable).
+    dataset : str
+        Value of the ``dataset`` column.
+    n_jobs : int
+        Worker processes over the grid cells (give the job's ``threads``). SMO is a Python
+        loop holding the GIL, so processes, not threads; the result does not depend on it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy, ``4 * n_points^2`` rows, no index, columns ``dataset``, ``method`` ("svm"),
+        ``kernel``, ``level``, ``log10_C``, ``log10_sigma``, ``C``, ``sigma``, ``n_folds``,
+        ``alpha``, ``metric``, ``value``. Metrics: ``cv_error`` (mean fold error ``e``, a
+        fraction), ``cv_std`` (``s``), ``ci_low`` and ``ci_high``
+        (``e -/+ t_{alpha/2, K-1} s / sqrt(K)``).
+    """
+    p = _merge(GRID_DEFAULTS, params, "grid")
+    if p["kernel"] != "gaussian":
+        raise ValueError(f"the (C, sigma) grid needs kernel='gaussian', got {p['kernel']!r}.")
+    best = None
+    if level > 0:
+        if previous is None or previous.empty:
+            raise ValueError(f"level {level} needs the tables of the previous levels.")
+        earlier = previous[previous["level"] < level]
+        best = best_grid_point(_grid_wide(earlier))
+    log_C, log_sigma = grid_level_axes(level, tuple(p["log10_C_range"]),
+                                       tuple(p["log10_sigma_range"]), p["n_points"], best)
+    folds = stratified_folds(np.asarray(y_train), p["n_folds"], rng)
+    start = time.perf_counter()
+    wide = evaluate_grid(SVC(kernel="gaussian", tol=p["tol"]), X_train, y_train, log_C, log_sigma,
+                         folds, alpha=p["alpha"], n_jobs=n_jobs)
+    logger.info("%s grid level %d: %d cells x %d folds in %.1f s", dataset, level, len(wide),
+                p["n_folds"], time.perf_counter() - start)
+    long = wide.melt(id_vars=["log10_C", "log10_sigma", "C", "sigma"],
+                     value_vars=list(GRID_METRICS), var_name="metric", value_name="value")
+    long.insert(0, "dataset", dataset)
+    long.insert(1, "method", "svm")
+    long.insert(2, "kernel", "gaussian")
+    long.insert(3, "level", int(level))
+    long.insert(8, "n_folds", int(p["n_folds"]))
+    long.insert(9, "alpha", float(p["alpha"]))
+    return long
+
+
+def svm_refit_best(
+    X_train: np.ndarray,
+    y_train: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    grid: pd.DataFrame,
+    params: dict[str, Any] | None = None,
+    *,
+    dataset: str = "data",
+) -> pd.DataFrame:
+    """Refit the best ``(C, sigma)`` of all grid levels on the training rows; score on test.
+
+    Parameters
+    ----------
+    X_train, y_train : ndarrays of shapes (n_train, n_features) and (n_train,)
+    X_test, y_test : ndarrays of shapes (n_test, n_features) and (n_test,)
+    grid : pandas.DataFrame
+        Concatenated tables of :func:`svm_grid_level` for every level of this data set.
+    params : dict or None
+        Overrides of :data:`GRID_DEFAULTS` (only ``tol`` is used here).
+    dataset : str
+        Value of the ``dataset`` column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy, no index, columns ``dataset``, ``method`` ("svm"), ``kernel``, ``level`` (of the
+        best point), ``log10_C``, ``log10_sigma``, ``C``, ``sigma``, ``class`` ("all" or a
+        class label), ``metric``, ``value``. Metrics with ``class == "all"``: ``cv_error``,
+        ``ci_low``, ``ci_high`` (of the best point), ``train_error``, ``test_error``
+        (fractions), ``n_support`` (support vectors); per class: ``sensitivity``,
+        ``specificity``, ``precision`` on the test rows (NaN if undefined).
+    """
+    p = _merge(GRID_DEFAULTS, params, "grid")
+    wide = _grid_wide(grid)
+    log_C, log_sigma = best_grid_point(wide)
+    best = wide[(wide["log10_C"] == log_C) & (wide["log10_sigma"] == log_sigma)].iloc[0]
+    model = SVC(C=10.0**log_C, sigma=10.0**log_sigma, tol=p["tol"]).fit(X_train, y_train)
+    predicted = model.predict(X_test)
+    values = {"cv_error": best["cv_error"], "ci_low": best["ci_low"],
+              "ci_high": best["ci_high"],
+              "train_error": float(np.mean(model.predict(X_train) != y_train)),
+              "test_error": float(np.mean(predicted != y_test)),
+              "n_support": float(len(model.support_))}
+    logger.info("%s best log10 C = %.3f, log10 sigma = %.3f: CV %.4f [%.4f, %.4f], test %.4f",
+                dataset, log_C, log_sigma, values["cv_error"], values["ci_low"],
+                values["ci_high"], values["test_error"])
+    rows = [("all", metric, float(value)) for metric, value in values.items()]
+    rates = class_rates(confusion_matrix(y_test, predicted, model.classes_))
+    for label, (_, rate) in zip(model.classes_, rates.iterrows()):
+        rows.extend((str(label), metric, float(rate[metric])) for metric in rates.columns)
+    table = pd.DataFrame(rows, columns=["class", "metric", "value"])
+    setting = {"dataset": dataset, "method": "svm", "kernel": "gaussian",
+               "level": int(best["level"]), "log10_C": log_C, "log10_sigma": log_sigma,
+               "C": 10.0**log_C, "sigma": 10.0**log_sigma}
+    for position, (column, value) in enumerate(setting.items()):
+        table.insert(position, column, value)
+    return table
+
+
+def _kernel_label(spec: dict[str, Any]) -> str:
+    return "linear" if spec["kernel"] == "linear" else f"gaussian sigma={spec['sigma']:g}"
+
+
+def mkl_run(
+    X_train: np.ndarray,
+    y_train: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    params: dict[str, Any] | None = None,
+    *,
+    dataset: str = "data",
+) -> pd.DataFrame:
+    """Multiple kernel learning over Gaussian kernels of several widths, against each kernel
+    alone.
+
+    Parameters
+    ----------
+    X_train, y_train : ndarrays of shapes (n_train, n_features) and (n_train,)
+        Training rows (MKL keeps one Gram matrix per kernel: keep ``n_train`` around 1000).
+    X_test, y_test : ndarrays of shapes (n_test, n_features) and (n_test,)
+    params : dict or None
+        Overrides of :data:`MKL_DEFAULTS`: ``C``, ``sigmas`` (Gaussian widths), ``linear``
+        (add the linear kernel), ``tol`` (SMO), ``mkl_max_iter``, ``gap_tol``.
+    dataset : str
+        Value of the ``dataset`` column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy, no index, columns ``dataset``, ``method`` ("mkl" or "svm"), ``C``, ``kernel``
+        (a label such as "gaussian sigma=2", or "combined" for the MKL model), ``step`` (MKL
+        step for the trace rows, -1 otherwise), ``metric``, ``value``. Rows: per kernel,
+        ``weight`` (its learned weight ``d_m``, method "mkl") and ``test_error`` of the SVM
+        with that kernel alone (method "svm"); for "combined": ``train_error``,
+        ``test_error``, ``duality_gap``, and ``objective`` ``J(d)`` at every step.
+    """
+    p = _merge(MKL_DEFAULTS, params, "MKL")
+    specs = [{"kernel": "gaussian", "sigma": float(s)} for s in p["sigmas"]]
+    if p["linear"]:
+        specs.append({"kernel": "linear"})
+    model = MKLSVC(C=p["C"], kernels=specs, tol=p["tol"], mkl_max_iter=p["mkl_max_iter"],
+                   gap_tol=p["gap_tol"]).fit(X_train, y_train)
+    rows = []
+    for spec, weight in zip(specs, model.kernel_weights_):
+        rows.append(("mkl", _kernel_label(spec), -1, "weight", float(weight)))
+        alone = SVC(C=p["C"], tol=p["tol"], **spec).fit(X_train, y_train)
+        rows.append(("svm", _kernel_label(spec), -1, "test_error",
+                     float(np.mean(alone.predict(X_test) != y_test))))
+    rows.append(("mkl", "combined", -1, "train_error",
+                 float(np.mean(model.predict(X_train) != y_train))))
+    rows.append(("mkl", "combined", -1, "test_error",
+                 float(np.mean(model.predict(X_test) != y_test))))
+    rows.append(("mkl", "combined", -1, "duality_gap", float(model.duality_gap_)))
+    rows.extend(("mkl", "combined", step, "objective", float(value))
+                for step, value in enumerate(model.objective_history_))
+    table = pd.DataFrame(rows, columns=["method", "kernel", "step", "metric", "value"])
+    table.insert(0, "dataset", dataset)
+    table.insert(2, "C", float(p["C"]))
+    return table
+
+
+def svdd_run(
+    X_train: np.ndarray,
+    y_train: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    params: dict[str, Any] | None = None,
+    *,
+    dataset: str = "data",
+) -> pd.DataFrame:
+    """One SVDD per class as a one-class detector, and the notes' "c SVDD" classifier.
+
+    Parameters
+    ----------
+    X_train, y_train : ndarrays of shapes (n_train, n_features) and (n_train,)
+    X_test, y_test : ndarrays of shapes (n_test, n_features) and (n_test,)
+    params : dict or None
+        Overrides of :data:`SVDD_DEFAULTS`: ``nu`` (target fraction of training rows of the
+        class left outside, ``C = 1 / (n_c nu)``), ``sigma`` (Gaussian width), ``tol``.
+    dataset : str
+        Value of the ``dataset`` column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy, no index, columns ``dataset``, ``method`` ("svdd"), ``nu``, ``sigma``,
+        ``target_class`` (class whose rows trained the ball; "all" for the classifier),
+        ``tested_class`` (class of the test rows; "all"), ``metric``, ``value``. Metrics:
+        ``acceptance_rate`` (fraction of the tested class's test rows inside the ball: the
+        detection rate when tested == target, a false acceptance rate otherwise),
+        ``training_outlier_rate`` (training rows of the target outside), ``radius``; for
+        the classifier ("all"): ``test_error`` (each test row goes to the class whose ball
+        gives the largest ``1 - ||phi(x) - c||^2 / R^2``) and ``rejection_rate`` (test rows
+        inside no ball).
+    """
+    p = _merge(SVDD_DEFAULTS, params, "SVDD")
+    if not 0 < p["nu"] <= 1:
+        raise ValueError(f"nu must be in (0, 1], got {p['nu']!r}.")
+    classes = np.unique(y_train)
+    rows = []
+    scores = np.empty((len(y_test), len(classes)))
+    for k, target in enumerate(classes):
+        X_c = X_train[y_train == target]
+        model = SVDD(C=1.0 / (len(X_c) * p["nu"]), sigma=p["sigma"], tol=p["tol"]).fit(X_c)
+        decision = model.decision_function(X_test)
+        inside = decision >= 0
+        scores[:, k] = decision / model.radius_**2
+        for tested in classes:
+            rows.append((str(target), str(tested), "acceptance_rate",
+                         float(inside[y_test == tested].mean())))
+        rows.append((str(target), str(target), "bounded_sv_fraction",
+                     float(np.sum(model.dual_coef_ >= model.C) / len(X_c))))
+        rows.append((str(target), str(target), "support_fraction",
+                     float(len(model.support_) / len(X_c))))
+        rows.append((str(target), "all", "radius", model.radius_))
+    predicted = classes[scores.argmax(axis=1)]
+    rows.append(("all", "all", "test_error", float(np.mean(predicted != y_test))))
+    rows.append(("all", "all", "rejection_rate", float(np.mean(scores.max(axis=1) < 0))))
+    table = pd.DataFrame(rows, columns=["target_class", "tested_class", "metric", "value"])
+    for position, (column, value) in enumerate(
+            {"dataset": dataset, "method": "svdd", "nu": float(p["nu"]),
+             "sigma": float(p["sigma"])}.items()):
+        table.insert(position, column, value)
+    return table

@@ -1,0 +1,88 @@
+"""Heat map of the cross-validated SVM error over the refined (log C, log sigma) grids."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from mixlib.evaluation import best_grid_point
+from mixlib.figures import new_figure
+
+_MARKERS = ("s", "o", "D", "^", "v")
+
+
+def svm_grid(grid: pd.DataFrame, summary: pd.DataFrame | None = None) -> Figure:
+    """CV error of every evaluated ``(C, sigma)`` of one data set, levels overlaid.
+
+    Parameters
+    ----------
+    grid : pandas.DataFrame
+        Concatenated tables of :func:`mixlib.experiments.svm.svm_grid_level` for every level
+        of ONE data set: columns ``dataset``, ``level``, ``log10_C``, ``log10_sigma``,
+        ``metric``, ``value`` (rows with metric ``cv_error`` are drawn).
+    summary : pandas.DataFrame, optional
+        The table of :func:`mixlib.experiments.svm.svm_refit_best` for that data set; its
+        test error is written in the title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Level 0 as a coloured mesh of cells; each finer level as markers with the same colour
+        scale inside a rectangle showing its extent; the best point
+        (:func:`mixlib.evaluation.best_grid_point`) starred; colour bar in
+        percent of misclassified rows.
+    """
+    missing = {"dataset", "level", "log10_C", "log10_sigma", "metric", "value"} - set(grid.columns)
+    if missing:
+        raise ValueError(f"grid lacks column(s) {sorted(missing)}.")
+    datasets = grid["dataset"].unique()
+    if len(datasets) != 1:
+        raise ValueError(f"grid must hold one data set, got {list(datasets)}.")
+    errors = grid[grid["metric"] == "cv_error"]
+    if errors.empty:
+        raise ValueError("grid has no cv_error rows.")
+    norm = Normalize(vmin=100 * errors["value"].min(), vmax=100 * errors["value"].max())
+    fig, ax = new_figure(figsize=(6.4, 5.0))
+    mesh = None
+    for level, part in errors.groupby("level"):
+        log_C = np.sort(part["log10_C"].unique())
+        log_sigma = np.sort(part["log10_sigma"].unique())
+        values = (part.pivot_table(index="log10_sigma", columns="log10_C", values="value")
+                  .reindex(index=log_sigma, columns=log_C).to_numpy() * 100)
+        if level == 0:
+            mesh = ax.pcolormesh(_edges(log_C), _edges(log_sigma), values, cmap="viridis",
+                                 norm=norm, shading="flat")
+            continue
+        marker = _MARKERS[(int(level) - 1) % len(_MARKERS)]
+        ax.scatter(part["log10_C"], part["log10_sigma"], c=100 * part["value"], cmap="viridis",
+                   norm=norm, marker=marker, s=110 / level, edgecolors="white", linewidths=0.8,
+                   label=f"level {int(level)}", zorder=3)
+        ax.add_patch(Rectangle((log_C[0], log_sigma[0]), log_C[-1] - log_C[0],
+                               log_sigma[-1] - log_sigma[0], fill=False, edgecolor="white",
+                               linestyle="--", linewidth=0.8, zorder=2))
+    best_C, best_sigma = best_grid_point(errors.rename(columns={"value": "cv_error"}))
+    ax.plot(best_C, best_sigma, "*", color="red", markersize=14, markeredgecolor="white",
+            label=f"best: {100 * errors['value'].min():.1f} %", zorder=4)
+    fig.colorbar(mesh if mesh is not None else ax.collections[0], ax=ax,
+                 label="cross-validated error (%)")
+    ax.set_xlabel("log10 C")
+    ax.set_ylabel("log10 sigma (Gaussian width, feature units)")
+    title = f"SVM grid search on {datasets[0]}"
+    if summary is not None:
+        test = summary[(summary["metric"] == "test_error") & (summary["class"] == "all")]
+        if not test.empty:
+            title += f": test error {100 * test['value'].iloc[0]:.1f} %"
+    ax.set_title(title)
+    ax.grid(False)
+    ax.legend(loc="lower right", fontsize="small", facecolor="white", framealpha=0.8,
+              frameon=True)
+    return fig
+
+
+def _edges(centres: np.ndarray) -> np.ndarray:
+    """Cell edges around equally spaced centres (one centre: +/- 0.5)."""
+    step = centres[1] - centres[0] if len(centres) > 1 else 1.0
+    return np.concatenate([centres - step / 2, [centres[-1] + step / 2]])
