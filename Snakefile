@@ -21,6 +21,7 @@ include: "workflow/rules/impute.smk"
 include: "workflow/rules/mixture.smk"
 include: "workflow/rules/imputation.smk"
 include: "workflow/rules/mlp.smk"
+include: "workflow/rules/svm.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -72,6 +72,10 @@ SPLIT_REFERENCES = {
     ("mixture", "split"): ("labelled",),
     ("mlp", "split"): ("train", "test"),
 }
+# Stage keys that name a list of splits, and the roles each must have.
+SPLIT_LIST_REFERENCES = {
+    ("svm", "splits"): ("train", "test"),
+}
 # Stage keys that name a list of data sets.
 DATASET_LIST_REFERENCES = [("imputation_study", "datasets")]
 
@@ -79,10 +83,12 @@ DATASET_LIST_REFERENCES = [("imputation_study", "datasets")]
 def _check_stage_references(config: Mapping[str, Any]) -> None:
     """Every split or data set a stage names exists, and a split has the roles the stage uses."""
     splits = config.get("splits", {})
-    for (section, key), roles in SPLIT_REFERENCES.items():
-        if section not in config:
-            continue
-        name = config[section][key]
+    named = [((section, key), config[section][key], roles)
+             for (section, key), roles in SPLIT_REFERENCES.items() if section in config]
+    named += [((section, key), name, roles)
+              for (section, key), roles in SPLIT_LIST_REFERENCES.items() if section in config
+              for name in config[section][key]]
+    for (section, key), name, roles in named:
         if name not in splits:
             raise ValueError(
                 f"{section}.{key}: unknown split {name!r}; the config's splits are {sorted(splits)}."

@@ -335,3 +335,39 @@ def svdd_run(
              "sigma": float(p["sigma"])}.items()):
         table.insert(position, column, value)
     return table
+
+
+def _first_repeat(repeats: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Training and test arrays of repeat 0 (grid searches run on one split: they are costly)."""
+    return (*repeats[0]["train"], *repeats[0]["test"])
+
+
+def svm_grid_job(repeats: list, level: int, previous: pd.DataFrame | None,
+                 params: dict[str, Any] | None, seed: int, split_name: str,
+                 n_jobs: int = 1) -> pd.DataFrame:
+    """The ``svm_grid_level`` rule: one grid level on the training rows of repeat 0.
+
+    Every level of a split draws its folds from ``generator(seed, "svm_grid", split_name)``,
+    so all levels use the same folds.
+    """
+    from mixlib.seeding import generator
+
+    X_train, y_train, _, _ = _first_repeat(repeats)
+    return svm_grid_level(X_train, y_train, level, previous, params,
+                          generator(seed, "svm_grid", split_name), dataset=split_name, n_jobs=n_jobs)
+
+
+def svm_best_job(repeats: list, grid: pd.DataFrame, params: dict[str, Any] | None,
+                 split_name: str) -> pd.DataFrame:
+    """The ``svm_best`` rule: :func:`svm_refit_best` on repeat 0's training and test rows."""
+    return svm_refit_best(*_first_repeat(repeats), grid, params, dataset=split_name)
+
+
+def mkl_job(repeats: list, params: dict[str, Any] | None, split_name: str) -> pd.DataFrame:
+    """The ``mkl`` rule: :func:`mkl_run` on repeat 0's training and test rows."""
+    return mkl_run(*_first_repeat(repeats), params, dataset=split_name)
+
+
+def svdd_job(repeats: list, params: dict[str, Any] | None, split_name: str) -> pd.DataFrame:
+    """The ``svdd`` rule: :func:`svdd_run` on repeat 0's training and test rows."""
+    return svdd_run(*_first_repeat(repeats), params, dataset=split_name)

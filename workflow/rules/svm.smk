@@ -1,0 +1,161 @@
+# Support vector machines (course notes, seed 004): cross-validated grid searches refined
+# level by level, the best point refit and tested, SVDD per class, multiple kernel learning.
+
+SVM = config["svm"]
+SVM_LEVELS = list(range(SVM["grid"]["n_levels"]))
+
+
+def previous_grid_levels(wildcards):
+    """Level l refines around the best point of levels 0 .. l-1."""
+    return [f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))]
+
+
+rule svm_grid_level:
+    input:
+        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        previous=previous_grid_levels,
+    output:
+        "results/svm/{split}.level{level}.tsv",
+    log:
+        "results/logs/svm_grid_level/{split}.level{level}.log",
+    params:
+        grid={key: value for key, value in SVM["grid"].items() if key != "n_levels"},
+        seed=config["seed"],
+        standardise=lambda wildcards: standardises(wildcards.split),
+    wildcard_constraints:
+        level=r"\d+",
+    threads: 2
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    script:
+        "../scripts/svm_grid_level.py"
+
+
+rule svm_grid:
+    input:
+        expand("results/svm/{{split}}.level{level}.tsv", level=SVM_LEVELS),
+    output:
+        "results/tables/svm_grid.{split}.tsv",
+    log:
+        "results/logs/svm_grid/{split}.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/concat_tables.py"
+
+
+rule svm_best:
+    input:
+        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        grid="results/tables/svm_grid.{split}.tsv",
+    output:
+        "results/tables/svm_best.{split}.tsv",
+    log:
+        "results/logs/svm_best/{split}.log",
+    params:
+        grid={"tol": SVM["grid"]["tol"]},
+        standardise=lambda wildcards: standardises(wildcards.split),
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/svm_best.py"
+
+
+rule svm_grid_figure:
+    input:
+        "results/tables/svm_grid.{split}.tsv",
+        "results/tables/svm_best.{split}.tsv",
+    output:
+        png=report(
+            "results/figures/svm_grid_{split}.png",
+            caption="../report/svm_grid.rst",
+            category="Course classifiers",
+            labels={"figure": "SVM grid search", "split": "{split}", "sweep": "C x sigma"},
+        ),
+        svg="results/figures/svm_grid_{split}.svg",
+    log:
+        "results/logs/svm_grid_figure/{split}.log",
+    params:
+        draw="mixlib.figures.svm_grid:svm_grid",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figure.py"
+
+
+rule svm_extra:
+    input:
+        unpack(lambda wildcards: split_inputs(wildcards.split)),
+    output:
+        "results/svm/{split}.{extra}.tsv",
+    log:
+        "results/logs/svm_extra/{split}.{extra}.log",
+    params:
+        settings=lambda wildcards: SVM[wildcards.extra],
+        standardise=lambda wildcards: standardises(wildcards.split),
+    wildcard_constraints:
+        extra="mkl|svdd",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    script:
+        "../scripts/svm_extra.py"
+
+
+rule svm_extra_table:
+    input:
+        expand("results/svm/{split}.{{extra}}.tsv", split=SVM["splits"]),
+    output:
+        "results/tables/{extra}.tsv",
+    log:
+        "results/logs/svm_extra_table/{extra}.log",
+    wildcard_constraints:
+        extra="mkl|svdd",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/concat_tables.py"
+
+
+rule svm_extra_figure:
+    input:
+        "results/tables/{extra}.tsv",
+    output:
+        png=report(
+            "results/figures/{extra}.png",
+            caption="../report/{extra}.rst",
+            category="Course classifiers",
+            labels={"figure": "{extra}", "sweep": "kernel"},
+        ),
+        svg="results/figures/{extra}.svg",
+    log:
+        "results/logs/svm_extra_figure/{extra}.log",
+    params:
+        draw=lambda wildcards: {
+            "mkl": "mixlib.figures.svm_extras:mkl_weights",
+            "svdd": "mixlib.figures.svm_extras:svdd_detection",
+        }[wildcards.extra],
+    wildcard_constraints:
+        extra="mkl|svdd",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figure.py"
+
+
+ALL_TARGETS.extend(
+    expand("results/figures/svm_grid_{split}.png", split=SVM["splits"])
+    + ["results/figures/mkl.png", "results/figures/svdd.png"]
+)

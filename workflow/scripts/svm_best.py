@@ -1,0 +1,9 @@
+from mixlib.experiments.svm import svm_best_job
+from mixlib.io import read_table, write_table
+from mixlib.workflow import load_repeats, logged_job
+
+with logged_job(snakemake):
+    params = snakemake.params
+    table = svm_best_job(load_repeats(snakemake, params.standardise),
+                         read_table(snakemake.input.grid), params.grid, snakemake.wildcards.split)
+    write_table(table, snakemake.output[0])
