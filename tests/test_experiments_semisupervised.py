@@ -1,0 +1,190 @@
+"""Tests of the pipeline units of mixlib.experiments.semisupervised (figs. 5.1, 5.3-5.5, 6.1)."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mixlib.exceptions import ConvergenceWarning
+from mixlib.experiments.semisupervised import (
+    METHODS,
+    dna_kernel_point,
+    kernel_sweep_point,
+    semisupervised_rounds,
+)
+from mixlib.mixture import MixtureClassifier
+
+
+@pytest.fixture(autouse=True)
+def _quiet_em():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        yield
+
+
+def tiny_problem(seed=0):
+    """12 labelled, 60 unlabelled, 40 test rows of two 3-d classes with string labels."""
+    rng = np.random.default_rng(seed)
+
+    def draw(n):
+        y = rng.integers(0, 2, n)
+        return rng.normal(size=(n, 3)) + 2.0 * y[:, None], np.array(["neg", "pos"])[y]
+
+    X_l, y_l = draw(12)
+    y_l[:2] = ["neg", "pos"]
+    X_u, y_u = draw(60)
+    X_t, y_t = draw(40)
+    return X_l, y_l, X_u, y_u, X_t, y_t
+
+
+PARAMS = {"threshold": 0.8, "max_rounds": 6, "tol": 1e-5}
+
+
+@pytest.mark.parametrize("method, own_metric", [("iterative", "unknown"), ("prior", "flips")])
+def test_semisupervised_rounds_table(method, own_metric):
+    table = semisupervised_rounds(*tiny_problem(), method, 2, PARAMS, np.random.default_rng(1))
+    assert list(table.columns) == ["method", "n_components", "round", "metric", "value"]
+    assert (table["method"] == method).all() and (table["n_components"] == 2).all()
+    per_round = {"hard_error", "unknown_error", "test_hard_error", "test_unknown_error", "test_error", own_metric}
+    assert set(table["metric"]) == per_round | {"pseudo_label_error", "n_rounds"}
+    rates = table[table["metric"] != "n_rounds"]
+    assert rates["value"].between(0, 1).all()
+    last = int(table.loc[table["metric"] == "n_rounds", "value"].item())
+    assert table["round"].max() == last and last <= PARAMS["max_rounds"]
+    wide = table[table["metric"].isin(per_round)].pivot(index="round", columns="metric", values="value")
+    np.testing.assert_allclose(wide["test_error"], wide["test_hard_error"] + wide["test_unknown_error"])
+    if method == "iterative":
+        assert wide.loc[0, "unknown"] == 1.0 and np.all(np.diff(wide["unknown"]) <= 0)
+    else:
+        assert np.isnan(wide.loc[0, "flips"]) and wide["flips"].iloc[-1] == 0.0
+
+
+@pytest.mark.parametrize("method", ["iterative", "prior"])
+def test_semisupervised_rounds_deterministic_from_seed(method):
+    first = semisupervised_rounds(*tiny_problem(), method, 2, PARAMS, np.random.default_rng(5))
+    second = semisupervised_rounds(*tiny_problem(), method, 2, PARAMS, 5)
+    pd.testing.assert_frame_equal(first, second)
+
+
+def test_semisupervised_rounds_rejects_unknown_method():
+    with pytest.raises(ValueError, match="method must be 'iterative' or 'prior', got 'labelled_only'"):
+        semisupervised_rounds(*tiny_problem(), "labelled_only", 2, PARAMS, 0)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_kernel_sweep_point_table(method):
+    table = kernel_sweep_point(*tiny_problem(), method, 2, PARAMS, np.random.default_rng(3))
+    assert list(table.columns) == ["method", "n_components", "metric", "value"]
+    values = table.set_index("metric")["value"]
+    for name in ("train_error", "test_error", "train_hard_error", "test_unknown_error"):
+        assert 0 <= values[name] <= 1
+    assert values["train_error"] == pytest.approx(values["train_hard_error"] + values["train_unknown_error"])
+    assert values["effective_components"] == 2.0
+    assert ("pseudo_label_error" in values) == (method != "labelled_only")
+    again = kernel_sweep_point(*tiny_problem(), method, 2, PARAMS, np.random.default_rng(3))
+    pd.testing.assert_frame_equal(table, again)
+
+
+def test_labelled_only_point_is_round_zero_of_both_methods():
+    problem = tiny_problem(2)
+    X_l, y_l, _, _, X_t, y_t = problem
+    point = kernel_sweep_point(*problem, "labelled_only", 3, PARAMS, np.random.default_rng(9)).set_index("metric")["value"]
+    # The reference: a MixtureClassifier with the one seed the experiment draws from its rng.
+    seed = int(np.random.default_rng(9).integers(2**32))
+    reference = MixtureClassifier(3, tol=1e-5, random_state=seed).fit(X_l, y_l)
+    assert point["test_error"] == pytest.approx(1 - reference.score(X_t, y_t))
+    assert point["train_error"] == pytest.approx(1 - reference.score(X_l, y_l))
+    for method in ("iterative", "prior"):
+        rounds = semisupervised_rounds(*problem, method, 3, PARAMS, np.random.default_rng(9))
+        first = rounds[(rounds["round"] == 0)].set_index("metric")["value"]
+        assert first["test_error"] == pytest.approx(point["test_error"])
+        assert first["hard_error"] + first["unknown_error"] == pytest.approx(point["train_error"])
+
+
+def test_kernel_sweep_point_caps_kernels_at_class_size():
+    with pytest.warns(UserWarning, match="fewer than n_components=32"):
+        table = kernel_sweep_point(*tiny_problem(), "labelled_only", 32, PARAMS, 0)
+    values = table.set_index("metric")["value"]
+    assert values["effective_components"] < 32
+    assert values["train_error"] == 0.0  # one kernel on every labelled example
+
+
+def test_dna_kernel_point_table_and_live_kernels():
+    rng = np.random.default_rng(0)
+    # A miniature "DNA": 20 one-hot bases (80 features), 3 classes told apart by 2 bases.
+    n = 150
+    y = rng.integers(0, 3, n)
+    bases = rng.integers(0, 4, (n, 20))
+    bases[:, 5] = np.where(rng.random(n) < 0.8, y, bases[:, 5])
+    bases[:, 6] = np.where(rng.random(n) < 0.8, y, bases[:, 6])
+    X = np.eye(4)[bases].reshape(n, -1)
+    labels = np.array(["EI", "IE", "N"])[y]
+    table = dna_kernel_point(X[:100], labels[:100], X[100:], labels[100:], 8, {}, np.random.default_rng(1))
+    assert list(table.columns) == ["n_components", "class", "metric", "value"]
+    overall = table[table["class"] == "all"].set_index("metric")["value"]
+    assert set(overall.index) == {"train_error", "test_error", "train_hard_error", "test_hard_error",
+                                  "test_unknown_error"}
+    assert overall.between(0, 1).all() and overall["test_error"] < 2 / 3
+    per_class = table[table["class"] != "all"].pivot(index="class", columns="metric", values="value")
+    assert per_class.index.tolist() == ["EI", "IE", "N"]
+    assert ((per_class["live_kernels"] >= 1) & (per_class["live_kernels"] <= per_class["effective_components"])).all()
+    seed = int(np.random.default_rng(1).integers(2**32))
+    reference = MixtureClassifier(8, random_state=seed).fit(X[:100], labels[:100])
+    expected = [np.sum(m.weights_ > 1e-6) for m in reference.mixtures_]
+    assert per_class["live_kernels"].tolist() == expected
+    assert overall["test_error"] == pytest.approx(1 - reference.score(X[100:], labels[100:]))
+
+
+# ---------------------------------------------------------------------------- figures
+def _repeats(function, *args, n_repeats=2, **columns):
+    tables = []
+    for repeat in range(n_repeats):
+        table = function(*args, np.random.default_rng(repeat))
+        tables.append(table.assign(repeat=repeat, **columns))
+    return pd.concat(tables, ignore_index=True)
+
+
+def test_fig5_1_and_fig5_3_draw_the_mean_per_round():
+    from matplotlib.figure import Figure
+
+    from mixlib.figures.semisupervised_rounds import fig5_1, fig5_3
+
+    table = pd.concat([_repeats(semisupervised_rounds, *tiny_problem(), method, 2, PARAMS)
+                       for method in ("iterative", "prior")], ignore_index=True)
+    for function, method, metrics in ((fig5_1, "iterative", ["hard error", "unknown error", "unknown"]),
+                                      (fig5_3, "prior", ["hard error", "unknown error", "flips"])):
+        fig = function(table)
+        assert isinstance(fig, Figure)
+        ax = fig.axes[0]
+        assert [line.get_label() for line in ax.get_lines()] == metrics
+        assert ax.get_ylabel() == "rate (%)" and ax.get_xlabel().startswith("round")
+        # Round 0 of the hard error: the mean over repeats, in %.
+        rows = table[(table["method"] == method) & (table["metric"] == "hard_error") & (table["round"] == 0)]
+        assert ax.get_lines()[0].get_ydata()[0] == pytest.approx(100 * rows["value"].mean())
+    with pytest.raises(ValueError, match="no rows of method 'prior'"):
+        fig5_3(table[table["method"] == "iterative"])
+
+
+def test_fig5_4_fig5_5_fig6_1_draw_means_against_kernels():
+    from mixlib.figures.kernel_sweep import fig5_4, fig5_5, fig6_1
+
+    sweep = pd.concat([_repeats(kernel_sweep_point, *tiny_problem(), method, k, PARAMS)
+                       for method in METHODS for k in (1, 2)], ignore_index=True)
+    for function, metric in ((fig5_4, "train_error"), (fig5_5, "test_error")):
+        ax = function(sweep).axes[0]
+        assert [line.get_label() for line in ax.get_lines()] == ["labelled only", "iterative", "prior probabilities"]
+        assert ax.get_xscale() == "log" and ax.get_xlabel() == "kernels per class"
+        expected = sweep[(sweep["metric"] == metric) & (sweep["method"] == "prior")].groupby("n_components")["value"].mean()
+        np.testing.assert_allclose(ax.get_lines()[2].get_ydata(), 100 * expected.to_numpy())
+
+    X_l, y_l, _, _, X_t, y_t = tiny_problem()
+    dna = pd.concat([_repeats(dna_kernel_point, X_l, y_l, X_t, y_t, k, {}) for k in (1, 2)], ignore_index=True)
+    fig = fig6_1(dna)
+    ax, ax_live = fig.axes
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert labels == ["test error", "training error", "report: 20 %"]
+    assert ax.get_lines()[2].get_ydata()[0] == 20.0
+    expected = dna[(dna["metric"] == "test_error")].groupby("n_components")["value"].mean()
+    np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), 100 * expected.to_numpy())
+    assert [line.get_label() for line in ax_live.get_lines()] == ["class neg", "class pos", "all alive"]

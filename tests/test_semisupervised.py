@@ -1,0 +1,258 @@
+"""Tests of mixlib.semisupervised: iterative classification and prior probabilities (report ch. 5)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+from sklearn.semi_supervised import SelfTrainingClassifier
+
+from mixlib.exceptions import ConvergenceWarning
+from mixlib.mixture import MixtureClassifier
+from mixlib.semisupervised import (
+    IterativeClassifier,
+    PriorProbabilityClassifier,
+    iterative_classification,
+    label_errors,
+    prior_probability_classification,
+    unlabelled_mask,
+)
+from tests.sklearn_compat import sklearn_compatible
+
+
+def xor_blobs(rng, n_per_blob):
+    """Two classes, each two unit-variance blobs at opposite corners of a 6 x 6 square."""
+    centres = np.array([[0.0, 0.0], [6.0, 6.0], [0.0, 6.0], [6.0, 0.0]])
+    blob = np.repeat(np.arange(4), n_per_blob)
+    return centres[blob] + rng.normal(size=(len(blob), 2)), np.array([0, 0, 1, 1])[blob]
+
+
+def three_blobs(seed, n=240, labelled_share=0.1):
+    """Three overlapping 2-d blobs; y with -1 for about 90 % of the rows; also the true y."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    X = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]])[y] + rng.normal(size=(n, 2))
+    y_semi = y.copy()
+    y_semi[rng.random(n) > labelled_share] = -1
+    y_semi[:3] = [0, 1, 2]
+    y[:3] = [0, 1, 2]
+    return X, y_semi, y
+
+
+@pytest.fixture(autouse=True)
+def _quiet_em():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        yield
+
+
+# ---------------------------------------------------------------------------- reference: sklearn
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("threshold, max_iter", [(0.9, 10), (0.6, 10), (0.99, 2), (0.5, None)])
+def test_iterative_matches_sklearn_self_training(seed, threshold, max_iter):
+    X, y_semi, _ = three_blobs(seed)
+    estimator = MixtureClassifier(2, random_state=seed)
+    ours = IterativeClassifier(estimator, threshold=threshold, max_iter=max_iter).fit(X, y_semi)
+    theirs = SelfTrainingClassifier(
+        sklearn_compatible(MixtureClassifier)(2, random_state=seed),
+        threshold=threshold, criterion="threshold", max_iter=max_iter,
+    ).fit(X, y_semi)
+    np.testing.assert_array_equal(ours.transduction_, theirs.transduction_)
+    np.testing.assert_array_equal(ours.labeled_iter_, theirs.labeled_iter_)
+    assert ours.n_iter_ == theirs.n_iter_
+    assert ours.termination_condition_ == theirs.termination_condition_
+    # scikit-learn refits once more on the final labelled set; with an int seed that is the
+    # same fit as our final model.
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), rtol=1e-12, atol=1e-300)
+
+
+def test_iterative_threshold_is_strict_like_sklearn():
+    # Posteriors are exactly 1.0 for far points; threshold just below 1 still takes them only
+    # if the posterior is strictly greater.
+    X, y_semi, _ = three_blobs(3)
+    est = MixtureClassifier(1, random_state=0).fit(X[y_semi != -1], y_semi[y_semi != -1])
+    top = est.predict_proba(X[y_semi == -1]).max(axis=1)
+    threshold = float(np.sort(top)[len(top) // 2])  # exactly equal to one posterior
+    ours = IterativeClassifier(MixtureClassifier(1, random_state=0), threshold=threshold, max_iter=1).fit(X, y_semi)
+    assert ours.history_.loc[0, "n_assigned"] == int((top > threshold).sum())
+    assert (top == threshold).sum() >= 1
+
+
+# ---------------------------------------------------------------------------- unlabelled data help
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_both_methods_beat_labelled_only_on_separated_clusters(seed):
+    rng = np.random.default_rng(seed)
+    X_l, y_l = xor_blobs(rng, 2)
+    X_u, _ = xor_blobs(rng, 100)
+    X_t, y_t = xor_blobs(rng, 100)
+    estimator = MixtureClassifier(2, random_state=seed)
+    labelled_only = 1 - MixtureClassifier(2, random_state=seed).fit(X_l, y_l).score(X_t, y_t)
+    it, hist_it = iterative_classification(X_l, y_l, X_u, estimator=estimator, threshold=0.9,
+                                           X_test=X_t, y_test=y_t)
+    pr, hist_pr = prior_probability_classification(X_l, y_l, X_u, estimator=estimator,
+                                                   X_test=X_t, y_test=y_t)
+    assert labelled_only > 0.02
+    assert 1 - it.score(X_t, y_t) < labelled_only
+    assert 1 - pr.score(X_t, y_t) < labelled_only
+    # Round 0 of both histories is the labelled-only model.
+    for hist in (hist_it, hist_pr):
+        assert hist.loc[0, "test_hard_error"] + hist.loc[0, "test_unknown_error"] == pytest.approx(labelled_only)
+
+
+# ---------------------------------------------------------------------------- prior method
+def test_prior_with_every_example_labelled_equals_supervised_fit():
+    X, _, y = three_blobs(4)
+    ours = PriorProbabilityClassifier(MixtureClassifier(3, random_state=7)).fit(X, y)
+    reference = MixtureClassifier(3, random_state=7).fit(X, y)
+    np.testing.assert_array_equal(ours.predict_proba(X), reference.predict_proba(X))
+    np.testing.assert_array_equal(ours.soft_labels_, (y[:, None] == np.arange(3)).astype(float))
+    assert ours.n_iter_ == 0 and ours.converged_ and len(ours.history_) == 1
+
+
+def test_prior_first_round_is_the_weighted_em_on_posteriors():
+    X, y_semi, _ = three_blobs(5)
+    known = y_semi != -1
+    step0 = MixtureClassifier(2, random_state=3).fit(X[known], y_semi[known])
+    Q = np.zeros((len(X), 3))
+    Q[known, y_semi[known]] = 1.0
+    Q[~known] = step0.predict_proba(X[~known])
+    step1 = MixtureClassifier(2, random_state=3).fit(X, soft_labels=Q, classes=np.arange(3))
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        ours = PriorProbabilityClassifier(MixtureClassifier(2, random_state=3), max_iter=1).fit(X, y_semi)
+    np.testing.assert_array_equal(ours.predict_proba(X), step1.predict_proba(X))
+    flips = np.mean(step1.predict_proba(X[~known]).argmax(1) != Q[~known].argmax(1))
+    assert ours.history_.loc[1, "flips"] == flips
+    np.testing.assert_array_equal(ours.soft_labels_[~known], step1.predict_proba(X[~known]))
+
+
+def test_prior_flips_count_label_changes_between_rounds():
+    X, y_semi, _ = three_blobs(0, labelled_share=0.08)
+    est = MixtureClassifier(2, random_state=11)
+    full = PriorProbabilityClassifier(est, max_iter=30).fit(X, y_semi)
+    hist = full.history_
+    assert full.converged_ and hist["n_flips"].iloc[-1] == 0
+    assert np.isnan(hist.loc[0, "flips"])
+    unknown = y_semi == -1
+    previous = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for r in range(len(hist)):
+            labels = PriorProbabilityClassifier(est, max_iter=r).fit(X, y_semi).soft_labels_[unknown].argmax(1)
+            if previous is not None:
+                assert hist.loc[r, "n_flips"] == int((labels != previous).sum())
+                assert hist.loc[r, "flips"] == pytest.approx(np.mean(labels != previous))
+            previous = labels
+    assert len(hist) > 2  # the case does have flips
+
+
+def test_prior_warns_when_labels_still_flip():
+    X, y_semi, _ = three_blobs(0, labelled_share=0.08)
+    hist = PriorProbabilityClassifier(MixtureClassifier(2, random_state=11), max_iter=30).fit(X, y_semi).history_
+    assert hist.loc[1, "n_flips"] > 0
+    with pytest.warns(ConvergenceWarning, match="still changed class"):
+        clf = PriorProbabilityClassifier(MixtureClassifier(2, random_state=11), max_iter=1).fit(X, y_semi)
+    assert not clf.converged_
+
+
+# ---------------------------------------------------------------------------- counters by hand
+def test_label_errors_hand_worked_one_dimensional_case():
+    # Class a: -3, -2, -1 and a mislabelled 2.5; class b: 1, 2, 3. One kernel per class is the
+    # ML Gaussian: a ~ N(-0.875, 4.296875), b ~ N(2, 2/3); priors 4/7 and 3/7.
+    X = np.array([-3.0, -2.0, -1.0, 2.5, 1.0, 2.0, 3.0])[:, None]
+    y = np.array(["a", "a", "a", "a", "b", "b", "b"])
+    clf = MixtureClassifier(1, margin=0.5, random_state=0).fit(X, y)
+    joint = np.column_stack([norm.logpdf(X[:, 0], -0.875, np.sqrt(4.296875)) + np.log(4 / 7),
+                             norm.logpdf(X[:, 0], 2.0, np.sqrt(2 / 3)) + np.log(3 / 7)])
+    posterior = np.exp(joint - np.logaddexp(joint[:, 0], joint[:, 1])[:, None])
+    np.testing.assert_allclose(clf.predict_proba(X), posterior, rtol=1e-9)
+    # 2.5 goes to b with p = 0.86 (margin 0.71 > 0.5): a hard error; 1.0 goes to b with
+    # p = 0.575 (margin 0.15 <= 0.5): unclassifiable; the five others are right and clear.
+    assert posterior[3, 1] == pytest.approx(0.856, abs=1e-3)
+    assert posterior[4, 1] == pytest.approx(0.575, abs=1e-3)
+    hard, unknown = label_errors(clf, X, y)
+    assert hard == pytest.approx(1 / 7) and unknown == pytest.approx(1 / 7)
+
+
+def test_iterative_counters_hand_built_case():
+    # Labelled: a at -2, -1.8; b at 1.8, 2. Unlabelled: -1.9 and 1.9 (clear) and 0 (a tie).
+    X = np.array([-2.0, -1.8, 1.8, 2.0, -1.9, 0.0, 1.9])[:, None]
+    y = np.array(["a", "a", "b", "b", None, None, None], dtype=object)
+    clf = IterativeClassifier(MixtureClassifier(1, random_state=0), threshold=0.9).fit(X, y)
+    hist = clf.history_
+    assert hist["round"].tolist() == [0, 1]
+    assert hist["n_labelled"].tolist() == [4, 6]
+    assert hist["unknown"].tolist() == pytest.approx([1.0, 1 / 3])
+    assert hist["n_assigned"].tolist() == [2, 0]
+    assert hist["hard_error"].tolist() == [0.0, 0.0] and hist["unknown_error"].tolist() == [0.0, 0.0]
+    assert clf.termination_condition_ == "no_change" and clf.n_iter_ == 2
+    assert clf.transduction_.tolist() == ["a", "a", "b", "b", "a", None, "b"]
+    assert clf.labeled_iter_.tolist() == [0, 0, 0, 0, 1, -1, 1]
+
+
+def test_iterative_history_invariants():
+    X, y_semi, y = three_blobs(7)
+    X_test, _, y_test = three_blobs(8)
+    clf = IterativeClassifier(MixtureClassifier(2, random_state=1), threshold=0.7, max_iter=None).fit(
+        X, y_semi, X_test=X_test, y_test=y_test)
+    hist = clf.history_
+    assert np.all(np.diff(hist["unknown"]) <= 0)
+    n_unknown = (y_semi == -1).sum()
+    assert hist["unknown"].iloc[0] == 1.0
+    np.testing.assert_allclose(hist["unknown"].to_numpy()[1:],
+                               1 - np.cumsum(hist["n_assigned"].to_numpy()[:-1]) / n_unknown)
+    assert hist["n_labelled"].iloc[-1] == (clf.labeled_iter_ >= 0).sum()
+    for column in ("hard_error", "unknown_error", "test_hard_error", "test_unknown_error"):
+        assert hist[column].between(0, 1).all()
+    hard, unknown = label_errors(clf.estimator_, X_test, y_test)
+    assert (hist["test_hard_error"].iloc[-1], hist["test_unknown_error"].iloc[-1]) == (hard, unknown)
+
+
+def test_unknown_error_counts_unclassifiable_labelled_examples():
+    X, y_semi, _ = three_blobs(9)
+    clf = IterativeClassifier(MixtureClassifier(2, margin=0.6, random_state=2), threshold=0.5).fit(X, y_semi)
+    known = y_semi != -1
+    final = clf.history_.iloc[-1]
+    assert final["unknown_error"] == np.mean(clf.unclassifiable(X[known]))
+    assert final["unknown_error"] > 0
+    # An unclassifiable unknown is never assigned, whatever its top posterior.
+    pending = clf.labeled_iter_ == -1
+    assert clf.unclassifiable(X[pending]).all() and pending.any()
+
+
+# ---------------------------------------------------------------------------- determinism, API
+@pytest.mark.parametrize("cls", [IterativeClassifier, PriorProbabilityClassifier])
+def test_determinism_from_a_seed(cls):
+    X, y_semi, _ = three_blobs(10)
+    first = cls(MixtureClassifier(2), random_state=42).fit(X, y_semi)
+    second = cls(MixtureClassifier(2), random_state=np.random.default_rng(42)).fit(X, y_semi)
+    assert first.history_.equals(second.history_)
+    np.testing.assert_array_equal(first.predict_proba(X), second.predict_proba(X))
+
+
+def test_string_labels_none_marker_and_params():
+    X, y_semi, _ = three_blobs(11)
+    y = np.array([None if v == -1 else "abc"[v] for v in y_semi], dtype=object)
+    clf = IterativeClassifier(MixtureClassifier(2, random_state=0), threshold=0.9).fit(X, y)
+    assert clf.classes_.tolist() == ["a", "b", "c"]
+    assert set(clf.predict(X)) <= {"a", "b", "c"}
+    assert clf.get_params()["estimator__n_components"] == 2
+    assert unlabelled_mask(np.array([1.0, np.nan, -1.0])).tolist() == [False, True, True]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"threshold": 1.0}, "threshold must be a real number in \\[0, 1\\)"),
+    ({"threshold": -0.1}, "threshold"),
+    ({"max_iter": -1}, "max_iter must be None or a non-negative int"),
+])
+def test_iterative_rejects_bad_parameters(kwargs, match):
+    X, y_semi, _ = three_blobs(0)
+    with pytest.raises(ValueError, match=match):
+        IterativeClassifier(**kwargs).fit(X, y_semi)
+
+
+def test_rejects_no_labelled_rows_and_half_test_data():
+    X, y_semi, _ = three_blobs(0)
+    with pytest.raises(ValueError, match="no labelled example"):
+        PriorProbabilityClassifier().fit(X, np.full(len(X), -1))
+    with pytest.raises(ValueError, match="both X_test and y_test"):
+        PriorProbabilityClassifier().fit(X, y_semi, X_test=X)
