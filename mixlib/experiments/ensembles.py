@@ -1,0 +1,180 @@
+"""Ensemble experiments of seed 004 (part II): error against ensemble size, with OOB error.
+
+Pipeline granularity: one job per (data set, method, repeat) runs :func:`ensemble_curve`,
+which fits the ensemble once with ``max_members`` members and reads the whole curve from
+the staged votes (members 1, 2, ..., B), so one fit gives every ensemble size. A single tree
+and ID3 are baselines in the same table (one row, ``n_members = 1``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mixlib._validation import check_random_state
+from mixlib.bagging import BaggingClassifier
+from mixlib.boosting import AdaBoostClassifier
+from mixlib.forest import RandomForestClassifier
+from mixlib.id3 import ID3Classifier
+from mixlib.tree import DecisionTreeClassifier
+
+logger = logging.getLogger(__name__)
+
+#: Methods of :func:`ensemble_curve`.
+ENSEMBLE_METHODS = (
+    "tree",
+    "id3",
+    "bagging_tree",
+    "bagging_base",
+    "adaboost",
+    "forest_simple",
+    "forest_oob_weighted",
+)
+
+#: Settings unless ``params`` overrides them.
+ENSEMBLE_DEFAULTS: dict[str, Any] = {
+    "criterion": "gini",  # trees of every method but ID3
+    "tree_max_depth": None,  # single tree, bagged trees and forest trees
+    "min_samples_leaf": 1,
+    "max_features": "sqrt",  # forests only
+    "adaboost_max_depth": 1,  # 1 = stumps
+    "learning_rate": 1.0,
+    "id3_max_depth": None,
+}
+
+COLUMNS = ["method", "n_members", "test_error", "oob_error", "fit_seconds"]
+
+
+def _merge(params: dict[str, Any] | None) -> dict[str, Any]:
+    unknown = set(params or {}) - set(ENSEMBLE_DEFAULTS)
+    if unknown:
+        raise ValueError(
+            f"unknown ensemble parameter(s) {sorted(unknown)}; expected keys among "
+            f"{sorted(ENSEMBLE_DEFAULTS)}."
+        )
+    return {**ENSEMBLE_DEFAULTS, **(params or {})}
+
+
+def _tree(p: dict[str, Any], max_features=None) -> DecisionTreeClassifier:
+    return DecisionTreeClassifier(
+        criterion=p["criterion"],
+        max_depth=p["tree_max_depth"],
+        min_samples_leaf=p["min_samples_leaf"],
+        max_features=max_features,
+    )
+
+
+def _staged_errors(staged, y_test: np.ndarray) -> np.ndarray:
+    return np.array([np.mean(pred != y_test) for pred in staged])
+
+
+def ensemble_curve(
+    X_train: np.ndarray,
+    y_train: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    method: str,
+    max_members: int,
+    params: dict[str, Any] | None = None,
+    rng: None | int | np.random.Generator = None,
+    base_estimator=None,
+) -> pd.DataFrame:
+    """Test and OOB error of one ensemble against its number of members.
+
+    Parameters
+    ----------
+    X_train : ndarray of shape (n_train, n_features)
+        Training rows (numeric, no NaN, e.g. splice one-hot); for ``"id3"`` any categorical
+        coding works (each distinct value of a column is a category: splice ordinal codes or
+        raw letters).
+    y_train : ndarray of shape (n_train,)
+    X_test : ndarray of shape (n_test, n_features)
+    y_test : ndarray of shape (n_test,)
+    method : str
+        One of :data:`ENSEMBLE_METHODS`: ``"tree"`` and ``"id3"`` (single-model baselines),
+        ``"bagging_tree"`` (bagged trees: a forest with every feature a candidate at every
+        split, i.e. each tree grown on its bootstrap sample, given as count weights, and a
+        simple vote; grown together, so much faster than member-by-member bagging),
+        ``"bagging_base"`` (bagging of
+        ``base_estimator``), ``"adaboost"`` (SAMME on stumps or trees of depth
+        ``adaboost_max_depth``), ``"forest_simple"`` / ``"forest_oob_weighted"`` (random
+        forest with a simple or OOB-accuracy-weighted vote).
+    max_members : int
+        Members B of the fitted ensemble; the table has one row per size 1..B (AdaBoost can
+        stop earlier, on a perfect or chance-level member). Ignored by the baselines.
+    params : dict, optional
+        Overrides of :data:`ENSEMBLE_DEFAULTS`.
+    rng : None, int or numpy.random.Generator
+        Source of the bootstrap samples and feature draws (derive it from the job's seed).
+    base_estimator : estimator, optional
+        Required by ``"bagging_base"``: any classifier with ``fit(X, y)``/``predict(X)`` and
+        ``get_params`` (e.g. :class:`mixlib.mixture.MixtureClassifier`); cloned per member.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``method``, ``n_members``, ``test_error`` and ``oob_error`` (fractions in
+        [0, 1]; ``oob_error`` is NaN for methods without bootstrap: baselines and AdaBoost),
+        ``fit_seconds`` (of the whole fit, same on every row), then one column per setting
+        of ``params`` (after defaults). No index.
+    """
+    if method not in ENSEMBLE_METHODS:
+        raise ValueError(f"method must be one of {ENSEMBLE_METHODS}, got {method!r}.")
+    if not isinstance(max_members, (int, np.integer)) or max_members < 1:
+        raise ValueError(f"max_members must be an int >= 1, got {max_members!r}.")
+    p = _merge(params)
+    rng = check_random_state(rng)
+    y_test = np.asarray(y_test)
+    start = time.perf_counter()
+    oob = None
+    if method == "tree":
+        model = _tree(p).set_params(random_state=rng).fit(X_train, y_train)
+        test = np.array([np.mean(model.predict(X_test) != y_test)])
+    elif method == "id3":
+        model = ID3Classifier(max_depth=p["id3_max_depth"]).fit(X_train, y_train)
+        test = np.array([np.mean(model.predict(X_test) != y_test)])
+    elif method == "adaboost":
+        base = DecisionTreeClassifier(criterion=p["criterion"], max_depth=p["adaboost_max_depth"])
+        model = AdaBoostClassifier(
+            base, n_estimators=max_members, learning_rate=p["learning_rate"], random_state=rng
+        ).fit(X_train, y_train)
+        test = _staged_errors(model.staged_predict(X_test), y_test)
+    else:
+        if method == "bagging_base":
+            if base_estimator is None:
+                raise ValueError("method 'bagging_base' needs a base_estimator.")
+            model = BaggingClassifier(base_estimator, n_estimators=max_members, random_state=rng)
+        else:
+            model = RandomForestClassifier(
+                n_estimators=max_members,
+                criterion=p["criterion"],
+                max_depth=p["tree_max_depth"],
+                min_samples_leaf=p["min_samples_leaf"],
+                max_features=None if method == "bagging_tree" else p["max_features"],
+                vote="oob_weighted" if method == "forest_oob_weighted" else "simple",
+                random_state=rng,
+            )
+        model.fit(X_train, y_train)
+        test = _staged_errors(model.staged_predict(X_test), y_test)
+        oob = model.oob_error_curve_
+    seconds = time.perf_counter() - start
+    logger.info(
+        "%s: %d member(s), final test error %.4f, OOB error %s (%.1f s)",
+        method, test.shape[0], test[-1], "n/a" if oob is None else f"{oob[-1]:.4f}", seconds,
+    )
+    table = pd.DataFrame(
+        {
+            "method": method,
+            "n_members": np.arange(1, test.shape[0] + 1),
+            "test_error": test,
+            "oob_error": np.full(test.shape[0], np.nan) if oob is None else oob,
+            "fit_seconds": seconds,
+        }
+    )
+    for key, value in p.items():
+        table[key] = "none" if value is None else value
+    return table

@@ -1,0 +1,80 @@
+"""The ensemble experiment function and its figure, on a tiny problem."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from mixlib.experiments.ensembles import ENSEMBLE_METHODS, ensemble_curve
+from mixlib.figures.ensembles import ensemble_error_curves
+from mixlib.forest import RandomForestClassifier
+from mixlib.tree import DecisionTreeClassifier
+
+
+def tiny(seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, size=(160, 6)).astype(float)
+    y = np.where(X[:, 0] + X[:, 1] + rng.normal(scale=0.7, size=160) > 2, "x", "y")
+    return X[:100], y[:100], X[100:], y[100:]
+
+
+@pytest.mark.parametrize("method", ENSEMBLE_METHODS)
+def test_curve_columns_ranges_and_determinism(method):
+    X_train, y_train, X_test, y_test = tiny()
+    base = DecisionTreeClassifier(max_depth=2) if method == "bagging_base" else None
+    table = ensemble_curve(X_train, y_train, X_test, y_test, method, 8, {}, 5, base)
+    again = ensemble_curve(X_train, y_train, X_test, y_test, method, 8, {}, 5, base)
+    first = ["method", "n_members", "test_error", "oob_error", "fit_seconds"]
+    assert list(table.columns[:5]) == first
+    assert {"criterion", "max_features", "adaboost_max_depth"} <= set(table.columns)
+    assert (table["method"] == method).all()
+    assert table["test_error"].between(0, 1).all()
+    pd.testing.assert_frame_equal(
+        table.drop(columns="fit_seconds"), again.drop(columns="fit_seconds")
+    )
+    if method in ("tree", "id3"):
+        assert table["n_members"].tolist() == [1] and table["oob_error"].isna().all()
+    elif method == "adaboost":
+        assert 1 <= len(table) <= 8 and table["oob_error"].isna().all()
+    else:
+        assert table["n_members"].tolist() == list(range(1, 9))
+        assert table["oob_error"].iloc[1:].between(0, 1).all()
+
+
+def test_curve_equals_the_staged_errors_of_one_fit():
+    X_train, y_train, X_test, y_test = tiny(1)
+    table = ensemble_curve(X_train, y_train, X_test, y_test, "forest_simple", 10, {}, 3)
+    forest = RandomForestClassifier(n_estimators=10, random_state=np.random.default_rng(3))
+    forest.fit(X_train, y_train)
+    for b in (1, 5, 10):
+        sub_votes = forest.member_predictions(X_test)[:b]
+        counts = np.stack([(sub_votes == k).sum(0) for k in range(2)], axis=1)
+        expected = np.mean(forest.classes_[counts.argmax(1)] != y_test)
+        assert table.loc[b - 1, "test_error"] == pytest.approx(expected)
+    np.testing.assert_allclose(table["oob_error"], forest.oob_error_curve_)
+
+
+def test_curve_rejects_bad_input():
+    X_train, y_train, X_test, y_test = tiny()
+    with pytest.raises(ValueError, match="method must be one of"):
+        ensemble_curve(X_train, y_train, X_test, y_test, "boosting", 5, {}, 0)
+    with pytest.raises(ValueError, match="needs a base_estimator"):
+        ensemble_curve(X_train, y_train, X_test, y_test, "bagging_base", 5, {}, 0)
+    with pytest.raises(ValueError, match=r"unknown ensemble parameter\(s\) \['depth'\]"):
+        ensemble_curve(X_train, y_train, X_test, y_test, "tree", 5, {"depth": 3}, 0)
+
+
+def test_figure_from_repeats():
+    X_train, y_train, X_test, y_test = tiny()
+    parts = []
+    for repeat in range(2):
+        for method in ("tree", "forest_simple", "adaboost"):
+            part = ensemble_curve(X_train, y_train, X_test, y_test, method, 6, {}, repeat)
+            parts.append(part.assign(repeat=repeat, dataset="tiny"))
+    fig = ensemble_error_curves(pd.concat(parts, ignore_index=True))
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "number of members"
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert "random forest, simple vote" in labels and "single tree" in labels
+    assert any(line.get_linestyle() == "--" for line in ax.get_lines())  # OOB curve
