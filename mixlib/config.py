@@ -71,10 +71,13 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
 SPLIT_REFERENCES = {
     ("mixture", "split"): ("labelled",),
     ("mlp", "split"): ("train", "test"),
+    ("semisupervised", "split"): ("labelled", "unlabelled", "test"),
+    ("kernel_sweep", "split"): ("labelled", "unlabelled", "test"),
 }
 # Stage keys that name a list of splits, and the roles each must have.
 SPLIT_LIST_REFERENCES = {
     ("svm", "splits"): ("train", "test"),
+    ("dna_kernel_sweep", "splits"): ("train", "test"),
 }
 # Stage keys that name a list of data sets.
 DATASET_LIST_REFERENCES = [("imputation_study", "datasets")]

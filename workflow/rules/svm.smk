@@ -133,7 +133,7 @@ rule svm_extra_figure:
     output:
         png=report(
             "results/figures/{extra}.png",
-            caption="../report/{extra}.rst",
+            caption="../report/svm_extra.rst",
             category="Course classifiers",
             labels={"figure": "{extra}", "sweep": "kernel"},
         ),

@@ -1,0 +1,366 @@
+"""Experiments on unlabelled data (report ch. 5, figs. 5.1, 5.3-5.5) and the DNA kernel sweep (fig. 6.1).
+
+Each function is the unit of work of one pipeline job: arrays, a params dict and a generator
+in, a tidy :class:`pandas.DataFrame` out (no index; errors as fractions in [0, 1]). The caller
+adds the dataset and repeat columns. The data are used as given: isotropic kernels assume
+features on comparable scales, so pass standardised features (statistics of the training rows)
+without NaN (impute first).
+
+Error definitions (see :mod:`mixlib.semisupervised`): on a set of labelled examples, the
+*hard error* is the share classified into a wrong class, the *unknown error* the share the
+model cannot classify (``MixtureClassifier.unclassifiable``), and the *error* their sum, the
+share not classified correctly. The *training error* (report fig. 5.4, "erreur
+d'apprentissage") is the error on the originally labelled training examples, the *test error*
+(fig. 5.5) the error on the test examples.
+
+``params`` keys (all optional):
+
+- EM settings passed to every :class:`~mixlib.mixture.MixtureClassifier`: ``init``, ``tol``,
+  ``max_iter`` (EM iterations), ``min_variance``; its unclassifiable rule: ``margin``,
+  ``min_log_density``;
+- ``threshold`` (iterative method: an unknown is assigned when its top posterior is strictly
+  greater; default 0.75);
+- ``max_rounds`` (labelling rounds of the iterative method, default 10; soft-label refits of
+  the prior method, default 20).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mixlib._validation import check_random_state, check_X_y
+from mixlib.mixture import MixtureClassifier
+from mixlib.semisupervised import (
+    IterativeClassifier,
+    iterative_classification,
+    label_errors,
+    prior_probability_classification,
+)
+
+_CLASSIFIER_KEYS = ("init", "tol", "max_iter", "min_variance", "margin", "min_log_density")
+METHODS = ("labelled_only", "iterative", "prior")
+#: Weight below which a kernel counts as dead in :func:`dna_kernel_point`.
+LIVE_WEIGHT = 1e-6
+
+
+def _classifier(n_components: int, params: dict[str, Any], rng: np.random.Generator) -> MixtureClassifier:
+    """A MixtureClassifier with the settings of ``params`` found in ``_CLASSIFIER_KEYS``.
+
+    Its ``random_state`` is one integer drawn from ``rng``: every refit of a semi-supervised
+    run then restarts EM from the same random stream (as scikit-learn's self-training does
+    with an int seed), so the rounds differ by their training data and priors, not by a new
+    random initialisation.
+    """
+    settings = {key: params[key] for key in _CLASSIFIER_KEYS if key in params}
+    return MixtureClassifier(n_components, random_state=int(rng.integers(2**32)), **settings)
+
+
+def _fit_method(
+    method: str,
+    X_labelled: np.ndarray,
+    y_labelled: np.ndarray,
+    X_unlabelled: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    n_components: int,
+    params: dict[str, Any],
+    rng: np.random.Generator,
+):
+    """Fit one method; returns the fitted object (MixtureClassifier or wrapper) and its history."""
+    estimator = _classifier(n_components, params, rng)
+    if method == "labelled_only":
+        return estimator.fit(X_labelled, y_labelled), None
+    if method == "iterative":
+        return iterative_classification(
+            X_labelled, y_labelled, X_unlabelled, estimator=estimator,
+            threshold=float(params.get("threshold", 0.75)), max_iter=int(params.get("max_rounds", 10)),
+            X_test=X_test, y_test=y_test,
+        )
+    if method == "prior":
+        return prior_probability_classification(
+            X_labelled, y_labelled, X_unlabelled, estimator=estimator,
+            max_iter=int(params.get("max_rounds", 20)), X_test=X_test, y_test=y_test,
+        )
+    raise ValueError(f"method must be one of {METHODS}, got {method!r}.")
+
+
+def _check_inputs(X_labelled, y_labelled, X_unlabelled, y_unlabelled_hidden, X_test, y_test):
+    X_labelled, y_labelled = check_X_y(X_labelled, y_labelled)
+    X_unlabelled, y_unlabelled_hidden = check_X_y(X_unlabelled, y_unlabelled_hidden)
+    X_test, y_test = check_X_y(X_test, y_test)
+    return X_labelled, y_labelled, X_unlabelled, y_unlabelled_hidden, X_test, y_test
+
+
+def _pseudo_label_error(fitted, y_unlabelled_hidden: np.ndarray) -> float:
+    """Share of wrongly labelled unlabelled examples among those given a class by the method.
+
+    Iterative: the assigned examples (``labeled_iter_ > 0``; NaN if none); prior: every
+    unlabelled example, by the argmax of its final ``q``.
+    """
+    n_labelled = len(fitted.transduction_) - len(y_unlabelled_hidden)
+    labels = fitted.transduction_[n_labelled:]
+    if isinstance(fitted, IterativeClassifier):
+        assigned = fitted.labeled_iter_[n_labelled:] > 0
+        if not assigned.any():
+            return float("nan")
+        return float(np.mean(labels[assigned] != y_unlabelled_hidden[assigned]))
+    return float(np.mean(labels != y_unlabelled_hidden))
+
+
+def semisupervised_rounds(
+    X_labelled: np.ndarray,
+    y_labelled: np.ndarray,
+    X_unlabelled: np.ndarray,
+    y_unlabelled_hidden: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    method: str,
+    n_components: int,
+    params: dict[str, Any],
+    rng: np.random.Generator | int | None,
+) -> pd.DataFrame:
+    """Counters of every round of one semi-supervised run (figs. 5.1 and 5.3; one repeat).
+
+    Parameters
+    ----------
+    X_labelled : ndarray of shape (n_labelled, n_features)
+        Labelled training examples (the report: 36), standardised, no NaN.
+    y_labelled : ndarray of shape (n_labelled,)
+    X_unlabelled : ndarray of shape (n_unlabelled, n_features)
+        Training examples used without their class (the report: about 100).
+    y_unlabelled_hidden : ndarray of shape (n_unlabelled,)
+        Their true classes, never shown to the method; only the final ``pseudo_label_error``
+        uses them.
+    X_test : ndarray of shape (n_test, n_features)
+    y_test : ndarray of shape (n_test,)
+    method : {"iterative", "prior"}
+        :class:`~mixlib.semisupervised.IterativeClassifier` (fig. 5.1) or
+        :class:`~mixlib.semisupervised.PriorProbabilityClassifier` (fig. 5.3).
+    n_components : int
+        Kernels per class (the report: 4).
+    params : dict
+        See the module docstring.
+    rng : numpy.random.Generator, int or None
+        Drives the EM initialisations of every round.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long table, one row per (round, metric), columns ``method``, ``n_components``,
+        ``round`` (0: the model fit on the labelled examples only; ``r``: after ``r``
+        labelling rounds / soft-label refits; the last round is the final model: a repeat's
+        rounds stop at convergence, so a figure should hold each repeat at its last value),
+        ``metric`` and ``value``. Metrics of every round: ``hard_error``, ``unknown_error``
+        (on the labelled examples), ``test_hard_error``, ``test_unknown_error``,
+        ``test_error`` (their sum); iterative only: ``unknown`` (share of the unlabelled
+        examples not yet assigned when the model was fit); prior only: ``flips`` (share of
+        the unlabelled examples whose argmax class changed since the previous round; rounds
+        >= 1). Once per run, with ``round`` = the last round: ``pseudo_label_error`` (see
+        :func:`_pseudo_label_error`; iterative: among assigned examples, prior: all
+        unlabelled, by the argmax of the final priors) and ``n_rounds`` (the last round).
+    """
+    if method not in ("iterative", "prior"):
+        raise ValueError(f"method must be 'iterative' or 'prior', got {method!r}.")
+    arrays = _check_inputs(X_labelled, y_labelled, X_unlabelled, y_unlabelled_hidden, X_test, y_test)
+    X_labelled, y_labelled, X_unlabelled, y_unlabelled_hidden, X_test, y_test = arrays
+    fitted, history = _fit_method(method, X_labelled, y_labelled, X_unlabelled, X_test, y_test,
+                                  n_components, params, check_random_state(rng))
+    history = history.assign(test_error=history["test_hard_error"] + history["test_unknown_error"])
+    metrics = ["hard_error", "unknown_error", "test_hard_error", "test_unknown_error", "test_error"]
+    metrics.append("unknown" if method == "iterative" else "flips")
+    table = history.melt(id_vars="round", value_vars=metrics, var_name="metric").dropna(subset=["value"])
+    last = int(history["round"].iloc[-1])
+    final = pd.DataFrame({
+        "round": last,
+        "metric": ["pseudo_label_error", "n_rounds"],
+        "value": [_pseudo_label_error(fitted, y_unlabelled_hidden), float(last)],
+    })
+    table = pd.concat([table, final], ignore_index=True)
+    table.insert(0, "n_components", int(n_components))
+    table.insert(0, "method", method)
+    return table
+
+
+def kernel_sweep_point(
+    X_labelled: np.ndarray,
+    y_labelled: np.ndarray,
+    X_unlabelled: np.ndarray,
+    y_unlabelled_hidden: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    method: str,
+    n_components: int,
+    params: dict[str, Any],
+    rng: np.random.Generator | int | None,
+) -> pd.DataFrame:
+    """Training and test error of one method at one kernel count, one repeat (figs. 5.4, 5.5).
+
+    Parameters
+    ----------
+    X_labelled, y_labelled, X_unlabelled, y_unlabelled_hidden, X_test, y_test :
+        As in :func:`semisupervised_rounds`.
+    method : {"labelled_only", "iterative", "prior"}
+        ``"labelled_only"``: a :class:`~mixlib.mixture.MixtureClassifier` fit on the labelled
+        examples (the unlabelled ones unused); the others as in :func:`semisupervised_rounds`.
+    n_components : int
+        Kernels per class (the report: 1 to 32). A class with fewer distinct examples uses
+        that many kernels (``MixtureClassifier`` warns).
+    params : dict
+        See the module docstring.
+    rng : numpy.random.Generator, int or None
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per metric, columns ``method``, ``n_components``, ``metric``, ``value``.
+        Metrics, all of the final model: ``train_error`` (share of the labelled training
+        examples not classified correctly, = ``train_hard_error + train_unknown_error``),
+        ``train_hard_error``, ``train_unknown_error``, ``test_error``, ``test_hard_error``,
+        ``test_unknown_error``, ``effective_components`` (mean over classes of the kernels
+        actually used), ``n_rounds`` (0 for labelled-only) and, for the two semi-supervised
+        methods, ``pseudo_label_error`` (see :func:`semisupervised_rounds`).
+    """
+    arrays = _check_inputs(X_labelled, y_labelled, X_unlabelled, y_unlabelled_hidden, X_test, y_test)
+    X_labelled, y_labelled, X_unlabelled, y_unlabelled_hidden, X_test, y_test = arrays
+    fitted, history = _fit_method(method, X_labelled, y_labelled, X_unlabelled, X_test, y_test,
+                                  n_components, params, check_random_state(rng))
+    model = fitted if history is None else fitted.estimator_
+    train_hard, train_unknown = label_errors(model, X_labelled, y_labelled)
+    test_hard, test_unknown = label_errors(model, X_test, y_test)
+    values = {
+        "train_error": train_hard + train_unknown,
+        "train_hard_error": train_hard,
+        "train_unknown_error": train_unknown,
+        "test_error": test_hard + test_unknown,
+        "test_hard_error": test_hard,
+        "test_unknown_error": test_unknown,
+        "effective_components": float(np.mean(model.n_components_per_class_)),
+        "n_rounds": 0.0 if history is None else float(history["round"].iloc[-1]),
+    }
+    if history is not None:
+        values["pseudo_label_error"] = _pseudo_label_error(fitted, y_unlabelled_hidden)
+    return pd.DataFrame({
+        "method": method,
+        "n_components": int(n_components),
+        "metric": list(values),
+        "value": list(values.values()),
+    })
+
+
+def dna_kernel_point(
+    X_train: np.ndarray,
+    y_train: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    n_components: int,
+    params: dict[str, Any],
+    rng: np.random.Generator | int | None,
+) -> pd.DataFrame:
+    """Training and test error of the supervised mixture classifier at one kernel count (fig. 6.1).
+
+    Parameters
+    ----------
+    X_train : ndarray of shape (n_train, n_features)
+        Encoded DNA sequences (the report: 1000; one-hot gives 240 features, ordinal 60).
+    y_train : ndarray of shape (n_train,)
+    X_test : ndarray of shape (n_test, n_features)
+        The report: 100 test sequences.
+    y_test : ndarray of shape (n_test,)
+    n_components : int
+        Kernels per class (the report's axis: 1 to 64).
+    params : dict
+        EM and unclassifiable settings of the module docstring.
+    rng : numpy.random.Generator, int or None
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``n_components``, ``class``, ``metric``, ``value``. With ``class = "all"``:
+        ``train_error``, ``test_error`` (share not classified correctly), ``train_hard_error``,
+        ``test_hard_error``, ``test_unknown_error``. With ``class`` = each class label:
+        ``live_kernels`` (kernels of that class with mixing weight > ``LIVE_WEIGHT`` = 1e-6),
+        ``effective_components`` (kernels fit) and ``em_iterations``.
+
+    Notes
+    -----
+    In 240 one-hot dimensions the responsibilities of all but the nearest kernels underflow:
+    with the report's initialisation (centres on training vectors, widths = distance to the
+    nearest other centre) most kernels of a large ``K`` lose every example in the first
+    iterations and die (weight ~1e-18), so that ``K = 64`` ends with a handful of live kernels
+    per class. ``live_kernels`` records this; it explains why the error curve flattens for
+    large ``K``.
+    """
+    X_train, y_train = check_X_y(X_train, y_train)
+    X_test, y_test = check_X_y(X_test, y_test)
+    model = _classifier(n_components, params, check_random_state(rng)).fit(X_train, y_train)
+    train_hard, train_unknown = label_errors(model, X_train, y_train)
+    test_hard, test_unknown = label_errors(model, X_test, y_test)
+    overall = {
+        "train_error": train_hard + train_unknown,
+        "test_error": test_hard + test_unknown,
+        "train_hard_error": train_hard,
+        "test_hard_error": test_hard,
+        "test_unknown_error": test_unknown,
+    }
+    rows = [("all", metric, value) for metric, value in overall.items()]
+    for label, mixture, k in zip(model.classes_, model.mixtures_, model.n_components_per_class_):
+        rows.append((str(label), "live_kernels", float(np.sum(mixture.weights_ > LIVE_WEIGHT))))
+        rows.append((str(label), "effective_components", float(k)))
+        rows.append((str(label), "em_iterations", float(mixture.n_iter_)))
+    table = pd.DataFrame(rows, columns=["class", "metric", "value"])
+    table.insert(0, "n_components", int(n_components))
+    return table
+
+
+
+def _semisupervised_arrays(arrays: dict) -> tuple[np.ndarray, ...]:
+    """The six arrays of a semi-supervised repeat: labelled, unlabelled (with hidden classes), test."""
+    return (*arrays["labelled"], *arrays["unlabelled"], *arrays["test"])
+
+
+def rounds_job(repeats: list, method: str, n_components: int, params: dict[str, Any],
+               seed: int, split_name: str) -> pd.DataFrame:
+    """The ``semisupervised_rounds`` rule (figs. 5.1, 5.3): one method on every repeat.
+
+    Repeat ``r`` uses its ``labelled``, ``unlabelled`` and ``test`` rows and the generator of
+    ``(seed, "semisupervised_rounds", split_name, method, r)``; a ``repeat`` column is added.
+    """
+    from mixlib.experiments.data import over_repeats
+
+    def run(arrays, rng, repeat):
+        return semisupervised_rounds(*_semisupervised_arrays(arrays), method, n_components,
+                                     params, rng).assign(repeat=repeat)
+
+    return over_repeats(repeats, run, seed, "semisupervised_rounds", split_name, method)
+
+
+def kernel_sweep_job(repeats: list, method: str, n_components: int, params: dict[str, Any],
+                     seed: int, split_name: str) -> pd.DataFrame:
+    """The ``kernel_sweep_point`` rule (figs. 5.4, 5.5): one (method, K) on every repeat."""
+    from mixlib.experiments.data import over_repeats
+
+    def run(arrays, rng, repeat):
+        return kernel_sweep_point(*_semisupervised_arrays(arrays), method, n_components,
+                                  params, rng).assign(repeat=repeat)
+
+    return over_repeats(repeats, run, seed, "kernel_sweep", split_name, method, int(n_components))
+
+
+def dna_kernel_job(repeats: list, n_components: int, params: dict[str, Any], seed: int,
+                   split_name: str, encoding: str) -> pd.DataFrame:
+    """The ``dna_kernel_point`` rule (fig. 6.1): one K on every repeat's train/test rows.
+
+    Adds the ``repeat``, ``split`` and ``encoding`` columns (fig. 6.1 draws one pair of curves
+    per encoding).
+    """
+    from mixlib.experiments.data import over_repeats
+
+    def run(arrays, rng, repeat):
+        return dna_kernel_point(*arrays["train"], *arrays["test"], n_components, params,
+                                rng).assign(repeat=repeat)
+
+    table = over_repeats(repeats, run, seed, "dna_kernel_sweep", split_name, int(n_components))
+    return table.assign(split=split_name, encoding=encoding)

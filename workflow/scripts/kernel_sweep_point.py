@@ -1,0 +1,9 @@
+from mixlib.experiments.semisupervised import kernel_sweep_job
+from mixlib.io import write_table
+from mixlib.workflow import load_repeats, logged_job
+
+with logged_job(snakemake):
+    params, wildcards = snakemake.params, snakemake.wildcards
+    table = kernel_sweep_job(load_repeats(snakemake, params.standardise), wildcards.method,
+                             int(wildcards.kernels), params.settings, params.seed, wildcards.split)
+    write_table(table, snakemake.output[0])

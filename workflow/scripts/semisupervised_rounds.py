@@ -1,0 +1,9 @@
+from mixlib.experiments.semisupervised import rounds_job
+from mixlib.io import write_table
+from mixlib.workflow import load_repeats, logged_job
+
+with logged_job(snakemake):
+    params, wildcards = snakemake.params, snakemake.wildcards
+    table = rounds_job(load_repeats(snakemake, params.standardise), wildcards.method,
+                       params.n_components, params.settings, params.seed, wildcards.split)
+    write_table(table, snakemake.output[0])
