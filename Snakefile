@@ -23,6 +23,7 @@ include: "workflow/rules/imputation.smk"
 include: "workflow/rules/semisupervised.smk"
 include: "workflow/rules/mlp.smk"
 include: "workflow/rules/svm.smk"
+include: "workflow/rules/ensembles.smk"
 include: "workflow/rules/report.smk"
 
 

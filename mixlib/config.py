@@ -78,6 +78,7 @@ SPLIT_REFERENCES = {
 SPLIT_LIST_REFERENCES = {
     ("svm", "splits"): ("train", "test"),
     ("dna_kernel_sweep", "splits"): ("train", "test"),
+    ("ensembles", "splits"): ("train", "test"),
 }
 # Stage keys that name a list of data sets.
 DATASET_LIST_REFERENCES = [("imputation_study", "datasets")]

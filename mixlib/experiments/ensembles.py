@@ -178,3 +178,26 @@ def ensemble_curve(
     for key, value in p.items():
         table[key] = "none" if value is None else value
     return table
+
+
+def ensemble_job(repeats: list, method: str, max_members: int, params: dict[str, Any] | None,
+                 base_mixture: dict[str, Any], seed: int, split_name: str) -> pd.DataFrame:
+    """The ``ensemble_curve`` rule: one method on every repeat's train/test rows.
+
+    ``bagging_base`` bags the report's mixture classifier
+    (:class:`mixlib.mixture.MixtureClassifier` with the settings ``base_mixture``). Repeat
+    ``r`` uses the generator of ``(seed, "ensembles", split_name, method, r)``; ``repeat`` and
+    ``dataset`` (the split's name) columns are added.
+    """
+    from mixlib.experiments.data import over_repeats
+    from mixlib.mixture import MixtureClassifier
+
+    def run(arrays, rng, repeat):
+        base = None
+        if method == "bagging_base":
+            base = MixtureClassifier(random_state=int(rng.integers(2**32)), **base_mixture)
+        return ensemble_curve(*arrays["train"], *arrays["test"], method, max_members, params,
+                              rng, base_estimator=base).assign(repeat=repeat)
+
+    table = over_repeats(repeats, run, seed, "ensembles", split_name, method)
+    return table.assign(dataset=split_name)

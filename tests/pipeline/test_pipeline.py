@@ -122,3 +122,13 @@ def test_lint_reports_nothing_but_the_documented_deviation(tmp_path):
     assert lints, "expected the lint output format to list findings"
     # config/README.md ("Snakemake lint") explains why rules carry no conda/container directive.
     assert set(lints) == {"Specify a conda environment or container for each rule."}
+
+
+def test_report_bundles_every_figure_and_the_claims(test_run):
+    snakemake(test_run, "--report", "results/report.html", "--configfile", "config/test.yaml")
+    html = (test_run / "results/report.html").read_text(errors="replace")
+    figures = sorted(p.name for p in (test_run / "results/figures").glob("*.png"))
+    assert figures
+    missing = [name for name in figures if name not in html]
+    assert missing == []
+    assert "claims.tsv" in html and "Methods" in html
