@@ -14,7 +14,6 @@ Run: ``python benchmarks/bench_linear.py`` (or ``--quick``).
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
 
 import numpy as np
@@ -22,32 +21,17 @@ from sklearn.exceptions import ConvergenceWarning as SkConvergenceWarning
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 from threadpoolctl import threadpool_limits
 
-from mixlib.datasets import load_xy
+from _common import best_time, load_split
 from mixlib.exceptions import ConvergenceWarning
 from mixlib.linear import LogisticRegression, softmax_objective
-from mixlib.preprocessing import standardise
-
-
-def load(name: str, seed: int):
-    X, y = load_xy(name, encoding="onehot")
-    train = np.zeros(len(y), dtype=bool)
-    train[np.random.default_rng(seed).permutation(len(y))[: 2 * len(y) // 3]] = True
-    if name == "wine":
-        X = standardise(X, train)[0]
-    return X[train], y[train], X[~train], y[~train]
 
 
 def timed_fit(make, X, y, repeats: int):
-    times, model = [], None
-    for _ in range(repeats):
-        model = make()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            warnings.simplefilter("ignore", SkConvergenceWarning)
-            start = time.perf_counter()
-            model.fit(X, y)
-            times.append(time.perf_counter() - start)
-    return min(times), model
+    """Best time of ``make().fit(X, y)`` over ``repeats`` (convergence warnings silenced)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("ignore", SkConvergenceWarning)
+        return best_time(lambda: make().fit(X, y), repeats)
 
 
 def objective(model, X, y) -> float:
@@ -76,7 +60,7 @@ def main(argv=None) -> None:
           f"{'iter':>5} {'objective':>12} {'accuracy':>9}")
     with threadpool_limits(args.threads):
         for name in ("wine", "splice"):
-            X, y, Q, yq = load(name, args.seed)
+            X, y, Q, yq = load_split(name, args.seed)
             for C in grid:
                 ours_time, ours = timed_fit(
                     lambda: LogisticRegression(C=C, tol=args.tol, max_iter=args.max_iter), X, y, repeats)

@@ -21,34 +21,14 @@ Run: ``python benchmarks/bench_neighbors.py`` (or ``--quick``).
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 from scipy.spatial import cKDTree
 from sklearn.neighbors import KNeighborsClassifier as SkKNeighborsClassifier
 from threadpoolctl import threadpool_limits
 
-from mixlib.datasets import load_xy
+from _common import best_time, load_split
 from mixlib.neighbors import KNeighborsClassifier, default_n_neighbors
-from mixlib.preprocessing import standardise
-
-
-def load(name: str, seed: int):
-    X, y = load_xy(name, encoding="onehot")
-    train = np.zeros(len(y), dtype=bool)
-    train[np.random.default_rng(seed).permutation(len(y))[: 2 * len(y) // 3]] = True
-    if name == "wine":
-        X = standardise(X, train)[0]
-    return X[train], y[train], X[~train], y[~train]
-
-
-def best_time(run, repeats: int):
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - start)
-    return min(times), result
 
 
 def ckdtree_predict(X, y, Q, k):
@@ -70,7 +50,7 @@ def main(argv=None) -> None:
     print(f"{'dataset':8} {'n x d':>10} {'k':>3} {'method':16} {'seconds':>9} {'ratio':>7} {'accuracy':>9}")
     with threadpool_limits(args.threads):
         for name in ("wine", "splice"):
-            X, y, Q, yq = load(name, args.seed)
+            X, y, Q, yq = load_split(name, args.seed)
             if args.quick and name == "splice":
                 Q, yq = Q[:300], yq[:300]
             k = default_n_neighbors(len(y))

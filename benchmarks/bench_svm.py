@@ -16,19 +16,10 @@ import numpy as np
 from sklearn.model_selection import GridSearchCV, PredefinedSplit
 from sklearn.svm import SVC as SkSVC
 
+from _common import best_time
 from mixlib.datasets import load_xy
 from mixlib.evaluation import evaluate_grid, grid_level_axes, stratified_folds
 from mixlib.svm import SVC
-
-
-def best_time(fit, repeats: int) -> tuple[float, object]:
-    """Smallest wall time of ``repeats`` calls of ``fit`` and its last result."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        model = fit()
-        times.append(time.perf_counter() - start)
-    return min(times), model
 
 
 def main() -> None:

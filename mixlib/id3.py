@@ -8,12 +8,11 @@ feature is not tested again below.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from ._base import BaseEstimator, ClassifierMixin
 from ._validation import check_is_fitted, check_sample_weight
+from .tree import check_growth_limits
 
 __all__ = ["ID3Classifier", "information_gain"]
 
@@ -123,14 +122,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), optional
             Row weights used in the class counts.
         """
-        if self.max_depth is not None and (
-            not isinstance(self.max_depth, numbers.Integral) or self.max_depth < 1
-        ):
-            raise ValueError(f"max_depth must be None or an int >= 1, got {self.max_depth!r}.")
-        if not isinstance(self.min_samples_split, numbers.Integral) or self.min_samples_split < 2:
-            raise ValueError(
-                f"min_samples_split must be an int >= 2, got {self.min_samples_split!r}."
-            )
+        check_growth_limits(self.max_depth, self.min_samples_split)
         X = self._as_2d(X)
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != X.shape[0]:

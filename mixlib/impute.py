@@ -12,14 +12,13 @@ class-free values learned by ``fit``.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
 
 from mixlib._base import BaseEstimator
 from mixlib._validation import check_array, check_is_fitted, check_random_state
-from mixlib.mixture import IsotropicGaussianMixture
+from mixlib.mixture import _check_positive_int, _fit_capped_mixture
 
 
 def _known_mask(y, n_samples: int) -> np.ndarray:
@@ -235,26 +234,10 @@ class KernelModeImputer(_Imputer):
         self.random_state = random_state
 
     def _prepare(self) -> None:
-        k = self.n_components
-        if not isinstance(k, numbers.Integral) or isinstance(k, bool) or k < 1:
-            raise ValueError(f"n_components must be a positive int, got {k!r}.")
+        _check_positive_int(self.n_components, "n_components")
 
     def _substitute(self, values, rng, where):
-        n_distinct = len(np.unique(values))
-        k = min(self.n_components, n_distinct)
-        if k < self.n_components:
-            warnings.warn(
-                f"{where} has {n_distinct} distinct observed value(s), fewer "
-                f"than n_components={self.n_components}; using {k} kernel(s) there.",
-                UserWarning,
-                stacklevel=3,
-            )
-        mixture = IsotropicGaussianMixture(
-            k,
-            init=self.init,
-            tol=self.tol,
-            max_iter=self.max_iter,
-            min_variance=self.min_variance,
-            random_state=rng,
-        ).fit(values[:, None])
+        mixture, k = _fit_capped_mixture(
+            self, values[:, None], None, rng, where, "observed value(s)", stacklevel=4
+        )
         return float(mixture.means_[np.argmax(mixture.weights_), 0]), k

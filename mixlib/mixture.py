@@ -442,6 +442,65 @@ class IsotropicGaussianMixture(BaseEstimator):
         return self.predict_proba(X).argmax(axis=1)
 
 
+def _fit_capped_mixture(
+    settings: BaseEstimator,
+    X: np.ndarray,
+    sample_weight: np.ndarray | None,
+    rng: np.random.Generator,
+    subject: str,
+    unit: str,
+    *,
+    stacklevel: int,
+) -> tuple[IsotropicGaussianMixture, int]:
+    """Fit a mixture of ``K = min(n_components, distinct rows of X)`` kernels, warning if capped.
+
+    Shared by :class:`MixtureClassifier` (one mixture per class) and
+    :class:`mixlib.impute.KernelModeImputer` (one univariate mixture per feature and class):
+    ``K`` distinct centres need ``K`` distinct training vectors (:func:`initial_centres`).
+
+    Parameters
+    ----------
+    settings : estimator
+        Supplies ``n_components`` (the requested ``K``) and the ``init``, ``tol``,
+        ``max_iter`` and ``min_variance`` passed to :class:`IsotropicGaussianMixture`.
+    X : ndarray of shape (n_samples, n_features)
+    sample_weight : ndarray of shape (n_samples,) or None
+        Only rows of positive weight count as distinct vectors (None: unit weights).
+    rng : numpy.random.Generator
+        Drives the initialisation.
+    subject, unit : str
+        Name the data and its rows in the ``UserWarning`` raised when ``K`` is reduced:
+        ``"{subject} has {n} distinct {unit}, fewer than n_components=..."``.
+    stacklevel : int
+        Of that warning, counted from this function.
+
+    Returns
+    -------
+    mixture : IsotropicGaussianMixture
+        Fitted on ``X`` with ``sample_weight``.
+    k : int
+        The number of kernels used.
+    """
+    n_distinct = len(distinct_rows(X, check_sample_weight(sample_weight, X.shape[0]))[0])
+    k = min(settings.n_components, n_distinct)
+    if k < settings.n_components:
+        warnings.warn(
+            f"{subject} has {n_distinct} distinct {unit}, fewer than "
+            f"n_components={settings.n_components}; using {k} kernel(s) for it.",
+            UserWarning,
+            stacklevel=stacklevel,
+        )
+    mixture = IsotropicGaussianMixture(
+        k,
+        init=settings.init,
+        tol=settings.tol,
+        max_iter=settings.max_iter,
+        min_variance=settings.min_variance,
+        random_state=rng,
+    )
+    return mixture.fit(X, sample_weight=sample_weight), k
+
+
 class MixtureClassifier(ClassifierMixin, BaseEstimator):
     """One isotropic Gaussian mixture per class, combined by Bayes' rule (report ch. 3).
 
@@ -591,25 +650,10 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         effective = []
         for c, label in enumerate(classes):
             keep = weights[:, c] > 0
-            X_c, w_c = X[keep], weights[keep, c]
-            n_distinct = len(distinct_rows(X_c, w_c)[0])
-            k = min(self.n_components, n_distinct)
-            if k < self.n_components:
-                warnings.warn(
-                    f"class {label} has {n_distinct} distinct example(s), fewer than "
-                    f"n_components={self.n_components}; using {k} kernel(s) for it.",
-                    UserWarning,
-                    stacklevel=2,
-                )
-            mixture = IsotropicGaussianMixture(
-                k,
-                init=self.init,
-                tol=self.tol,
-                max_iter=self.max_iter,
-                min_variance=self.min_variance,
-                random_state=rng,
+            mixture, k = _fit_capped_mixture(
+                self, X[keep], weights[keep, c], rng, f"class {label}", "example(s)", stacklevel=3
             )
-            self.mixtures_.append(mixture.fit(X_c, sample_weight=w_c))
+            self.mixtures_.append(mixture)
             effective.append(k)
         self.n_components_per_class_ = np.asarray(effective)
         return self

@@ -16,7 +16,7 @@ from mixlib._smo import smo_solve
 from mixlib._validation import check_array, check_is_fitted, check_X_y
 from mixlib.exceptions import ConvergenceWarning
 from mixlib.kernels import check_kernel_params, kernel_matrix
-from mixlib.svm import binary_problems, check_svm_params, vote
+from mixlib.svm import binary_problems, check_svm_params, dual_coefficients, problem_rows, vote
 
 logger = logging.getLogger(__name__)
 
@@ -130,9 +130,9 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         grams = [kernel_matrix(X, **spec) for spec in specs]
         self._rows, self._signs, self._grams = [], [], []
         for pos, neg in self.problems_:
-            rows = np.flatnonzero((y_index == pos) | (y_index == neg))
+            rows, signs = problem_rows(y_index, pos, neg)
             self._rows.append(rows)
-            self._signs.append(np.where(y_index[rows] == pos, 1.0, -1.0))
+            self._signs.append(signs)
             self._grams.append([g[np.ix_(rows, rows)] for g in grams])
 
         M = len(specs)
@@ -252,14 +252,9 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         return best[1], best[0], best[2]
 
     def _finalise(self, X: np.ndarray, specs: list[dict[str, Any]], solutions) -> None:
-        coefs = np.zeros((len(self.problems_), X.shape[0]))
-        self.intercept_ = np.empty(len(self.problems_))
-        for k, (rows, signs, result) in enumerate(zip(self._rows, self._signs, solutions)):
-            coefs[k, rows] = result.alpha * signs
-            self.intercept_[k] = -result.rho
-        self.support_ = np.flatnonzero((coefs != 0).any(axis=0))
+        self.support_, self.dual_coef_, self.intercept_ = dual_coefficients(
+            X.shape[0], list(zip(self._rows, self._signs)), solutions)
         self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = coefs[:, self.support_]
         self._specs = specs
 
     def _decision_matrix(self, X: np.ndarray) -> np.ndarray:

@@ -10,10 +10,10 @@ import numpy as np
 
 from mixlib._base import BaseEstimator
 from mixlib._smo import kernel_rows, smo_solve
-from mixlib._validation import check_array, check_is_fitted, check_sample_weight
+from mixlib._validation import check_array, check_sample_weight
 from mixlib.exceptions import ConvergenceWarning
-from mixlib.kernels import check_kernel_params, kernel_diagonal, kernel_matrix
-from mixlib.svm import check_svm_params
+from mixlib.kernels import check_kernel_params, kernel_diagonal
+from mixlib.svm import check_svm_params, support_kernel
 
 
 class SVDD(BaseEstimator):
@@ -122,13 +122,7 @@ class SVDD(BaseEstimator):
         ----------
         X : ndarray of shape (n_samples, n_features)
         """
-        check_is_fitted(self, "dual_coef_")
-        X = check_array(X)
-        if X.shape[1] != self.support_vectors_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features, expected "
-                             f"{self.support_vectors_.shape[1]}.")
-        K = kernel_matrix(X, self.support_vectors_, kernel=self.kernel, degree=self.degree,
-                          sigma=self.sigma)
+        X, K = support_kernel(self, X)
         self_k = kernel_diagonal(X, kernel=self.kernel, degree=self.degree, sigma=self.sigma)
         return 2.0 * (K @ self.dual_coef_) - self_k - self.offset_
 

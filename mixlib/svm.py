@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from mixlib._base import BaseEstimator, ClassifierMixin
-from mixlib._smo import kernel_rows, smo_solve
+from mixlib._smo import SMOResult, kernel_rows, smo_solve
 from mixlib._validation import check_array, check_is_fitted, check_sample_weight, check_X_y
 from mixlib.exceptions import ConvergenceWarning
 from mixlib.kernels import check_kernel_params, kernel_matrix
@@ -127,19 +127,12 @@ class SVC(ClassifierMixin, BaseEstimator):
             raise ValueError(f"y needs at least 2 classes, got {n_classes}: {self.classes_}.")
         problems = binary_problems(n_classes, self.multiclass)
 
-        coefs = np.zeros((len(problems), X.shape[0]))
-        self.intercept_ = np.empty(len(problems))
-        self.dual_objective_ = np.empty(len(problems))
-        self.n_iter_ = np.empty(len(problems), dtype=int)
+        subsets, results = [], []
         for k, (pos, neg) in enumerate(problems):
-            rows = np.flatnonzero((y_index == pos) | (y_index == neg)) if neg >= 0 else \
-                np.arange(X.shape[0])
-            signs = np.where(y_index[rows] == pos, 1.0, -1.0)
+            rows, signs = problem_rows(y_index, pos, neg)
             result = self._solve_binary(X[rows], signs, self.C * weight[rows], max_iter)
-            coefs[k, rows] = result.alpha * signs
-            self.intercept_[k] = -result.rho
-            self.dual_objective_[k] = result.objective
-            self.n_iter_[k] = result.n_iter
+            subsets.append((rows, signs))
+            results.append(result)
             if not result.converged:
                 warnings.warn(
                     f"SMO reached max_iter={max_iter} on problem {k} "
@@ -147,9 +140,11 @@ class SVC(ClassifierMixin, BaseEstimator):
                     f"{'rest' if neg < 0 else repr(self.classes_[neg])}) before the KKT "
                     f"tolerance {self.tol}; increase max_iter.", ConvergenceWarning)
         self.problems_ = problems
-        self.support_ = np.flatnonzero((coefs != 0).any(axis=0))
+        self.support_, self.dual_coef_, self.intercept_ = dual_coefficients(
+            X.shape[0], subsets, results)
         self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = coefs[:, self.support_]
+        self.dual_objective_ = np.array([result.objective for result in results])
+        self.n_iter_ = np.array([result.n_iter for result in results], dtype=int)
         return self
 
     def _solve_binary(self, X: np.ndarray, signs: np.ndarray, upper: np.ndarray, max_iter: int):
@@ -159,13 +154,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                          np.zeros(X.shape[0]), tol=self.tol, max_iter=max_iter)
 
     def _decision_matrix(self, X: np.ndarray) -> np.ndarray:
-        check_is_fitted(self, "dual_coef_")
-        X = check_array(X)
-        if X.shape[1] != self.support_vectors_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features, expected "
-                             f"{self.support_vectors_.shape[1]}.")
-        K = kernel_matrix(X, self.support_vectors_, kernel=self.kernel, degree=self.degree,
-                          sigma=self.sigma)
+        _, K = support_kernel(self, X)
         return K @ self.dual_coef_.T + self.intercept_
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
@@ -192,6 +181,91 @@ class SVC(ClassifierMixin, BaseEstimator):
         X : ndarray of shape (n_samples, n_features)
         """
         return vote(self._decision_matrix(X), self.problems_, self.classes_)
+
+
+def support_kernel(estimator: BaseEstimator, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Validate ``X`` for a fitted kernel machine and compute its kernel with the support vectors.
+
+    Shared by the prediction methods of :class:`SVC` and :class:`mixlib.svdd.SVDD`.
+
+    Parameters
+    ----------
+    estimator : fitted SVC or SVDD
+        Supplies ``support_vectors_`` (n_SV, n_features) and ``kernel``, ``degree``, ``sigma``.
+    X : array-like of shape (n_samples, n_features)
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        Validated.
+    K : ndarray of shape (n_samples, n_SV)
+        ``K_ij = k(x_i, sv_j)``.
+    """
+    check_is_fitted(estimator, "dual_coef_")
+    X = check_array(X)
+    n_features = estimator.support_vectors_.shape[1]
+    if X.shape[1] != n_features:
+        raise ValueError(f"X has {X.shape[1]} features, expected {n_features}.")
+    K = kernel_matrix(X, estimator.support_vectors_, kernel=estimator.kernel,
+                      degree=estimator.degree, sigma=estimator.sigma)
+    return X, K
+
+
+def problem_rows(y_index: np.ndarray, pos: int, neg: int) -> tuple[np.ndarray, np.ndarray]:
+    """Training rows of the binary problem ``(pos, neg)`` and their labels ``+/-1``.
+
+    Parameters
+    ----------
+    y_index : ndarray of int of shape (n_samples,)
+        Class index of every training row.
+    pos, neg : int
+        Class indices of the +1 and -1 classes (``neg = -1``: all other classes), as in
+        :func:`binary_problems`.
+
+    Returns
+    -------
+    rows : ndarray of int of shape (n_rows,)
+        Indices of the rows of the two classes (every row for one-vs-all), increasing.
+    signs : ndarray of shape (n_rows,)
+        ``+1.0`` for the rows of class ``pos``, ``-1.0`` for the others.
+    """
+    rows = np.flatnonzero((y_index == pos) | (y_index == neg)) if neg >= 0 else \
+        np.arange(y_index.shape[0])
+    return rows, np.where(y_index[rows] == pos, 1.0, -1.0)
+
+
+def dual_coefficients(
+    n_samples: int, subsets: list[tuple[np.ndarray, np.ndarray]], results: list[SMOResult]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Support vectors, dual coefficients and biases from the solutions of binary problems.
+
+    Shared by :class:`SVC` and :class:`mixlib.mkl.MKLSVC`.
+
+    Parameters
+    ----------
+    n_samples : int
+        Training rows.
+    subsets : list of (rows, signs)
+        Per problem, the output of :func:`problem_rows`.
+    results : list of SMOResult
+        Per problem, the SMO solution on those rows.
+
+    Returns
+    -------
+    support : ndarray of int of shape (n_SV,)
+        Rows with ``alpha_i > 0`` in at least one problem.
+    dual_coef : ndarray of shape (n_problems, n_SV)
+        ``alpha_i y_i`` of each problem over ``support`` (0 where a row is not a support
+        vector of that problem).
+    intercept : ndarray of shape (n_problems,)
+        Biases ``b = -rho``.
+    """
+    coefs = np.zeros((len(results), n_samples))
+    for k, ((rows, signs), result) in enumerate(zip(subsets, results)):
+        coefs[k, rows] = result.alpha * signs
+    support = np.flatnonzero((coefs != 0).any(axis=0))
+    intercept = np.array([-result.rho for result in results], dtype=float)
+    return support, coefs[:, support], intercept
 
 
 def binary_problems(n_classes: int, multiclass: str = "ovo") -> list[tuple[int, int]]:

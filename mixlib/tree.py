@@ -607,6 +607,27 @@ def grow_trees(
             for t in range(len(samples))]
 
 
+def check_growth_limits(max_depth: int | None, min_samples_split: int) -> None:
+    """Validate the depth and node-size limits shared by the CART and ID3 trees.
+
+    Parameters
+    ----------
+    max_depth : int >= 1 or None
+        Maximum depth (root at depth 0); ``None``: unlimited.
+    min_samples_split : int >= 2
+        A node with fewer rows is a leaf.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the bad value and the values expected.
+    """
+    if max_depth is not None and (not isinstance(max_depth, numbers.Integral) or max_depth < 1):
+        raise ValueError(f"max_depth must be None or an int >= 1, got {max_depth!r}.")
+    if not isinstance(min_samples_split, numbers.Integral) or min_samples_split < 2:
+        raise ValueError(f"min_samples_split must be an int >= 2, got {min_samples_split!r}.")
+
+
 def resolve_max_features(max_features, n_features: int) -> int:
     """Number of candidate features per split for ``max_features``.
 
@@ -696,14 +717,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     def _check_params(self) -> None:
         if self.criterion not in ("gini", "entropy"):
             raise ValueError(f"criterion must be 'gini' or 'entropy', got {self.criterion!r}.")
-        if self.max_depth is not None and (
-            not isinstance(self.max_depth, numbers.Integral) or self.max_depth < 1
-        ):
-            raise ValueError(f"max_depth must be None or an int >= 1, got {self.max_depth!r}.")
-        if not isinstance(self.min_samples_split, numbers.Integral) or self.min_samples_split < 2:
-            raise ValueError(
-                f"min_samples_split must be an int >= 2, got {self.min_samples_split!r}."
-            )
+        check_growth_limits(self.max_depth, self.min_samples_split)
         if not isinstance(self.min_samples_leaf, numbers.Integral) or self.min_samples_leaf < 1:
             raise ValueError(
                 f"min_samples_leaf must be an int >= 1, got {self.min_samples_leaf!r}."

@@ -110,6 +110,33 @@ def _pseudo_label_error(fitted, y_unlabelled_hidden: np.ndarray) -> float:
     return float(np.mean(labels != y_unlabelled_hidden))
 
 
+def _train_test_errors(model: MixtureClassifier, X_train: np.ndarray, y_train: np.ndarray,
+                       X_test: np.ndarray, y_test: np.ndarray) -> dict[str, float]:
+    """Hard, unknown and total error of a fitted model on training and test examples.
+
+    Parameters
+    ----------
+    model : fitted MixtureClassifier
+    X_train : ndarray of shape (n_train, n_features)
+    y_train : ndarray of shape (n_train,)
+    X_test : ndarray of shape (n_test, n_features)
+    y_test : ndarray of shape (n_test,)
+
+    Returns
+    -------
+    dict
+        ``train_error``, ``train_hard_error``, ``train_unknown_error``, ``test_error``,
+        ``test_hard_error``, ``test_unknown_error``, where ``*_error = *_hard_error +
+        *_unknown_error`` (:func:`~mixlib.semisupervised.label_errors` on each set).
+    """
+    values = {}
+    for name, X, y in (("train", X_train, y_train), ("test", X_test, y_test)):
+        hard, unknown = label_errors(model, X, y)
+        values.update({f"{name}_error": hard + unknown, f"{name}_hard_error": hard,
+                       f"{name}_unknown_error": unknown})
+    return values
+
+
 def semisupervised_rounds(
     X_labelled: np.ndarray,
     y_labelled: np.ndarray,
@@ -228,15 +255,8 @@ def kernel_sweep_point(
     fitted, history = _fit_method(method, X_labelled, y_labelled, X_unlabelled, X_test, y_test,
                                   n_components, params, check_random_state(rng))
     model = fitted if history is None else fitted.estimator_
-    train_hard, train_unknown = label_errors(model, X_labelled, y_labelled)
-    test_hard, test_unknown = label_errors(model, X_test, y_test)
     values = {
-        "train_error": train_hard + train_unknown,
-        "train_hard_error": train_hard,
-        "train_unknown_error": train_unknown,
-        "test_error": test_hard + test_unknown,
-        "test_hard_error": test_hard,
-        "test_unknown_error": test_unknown,
+        **_train_test_errors(model, X_labelled, y_labelled, X_test, y_test),
         "effective_components": float(np.mean(model.n_components_per_class_)),
         "n_rounds": 0.0 if history is None else float(history["round"].iloc[-1]),
     }
@@ -296,16 +316,9 @@ def dna_kernel_point(
     X_train, y_train = check_X_y(X_train, y_train)
     X_test, y_test = check_X_y(X_test, y_test)
     model = _classifier(n_components, params, check_random_state(rng)).fit(X_train, y_train)
-    train_hard, train_unknown = label_errors(model, X_train, y_train)
-    test_hard, test_unknown = label_errors(model, X_test, y_test)
-    overall = {
-        "train_error": train_hard + train_unknown,
-        "test_error": test_hard + test_unknown,
-        "train_hard_error": train_hard,
-        "test_hard_error": test_hard,
-        "test_unknown_error": test_unknown,
-    }
-    rows = [("all", metric, value) for metric, value in overall.items()]
+    errors = _train_test_errors(model, X_train, y_train, X_test, y_test)
+    rows = [("all", metric, errors[metric]) for metric in
+            ("train_error", "test_error", "train_hard_error", "test_hard_error", "test_unknown_error")]
     for label, mixture, k in zip(model.classes_, model.mixtures_, model.n_components_per_class_):
         rows.append((str(label), "live_kernels", float(np.sum(mixture.weights_ > LIVE_WEIGHT))))
         rows.append((str(label), "effective_components", float(k)))

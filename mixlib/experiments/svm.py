@@ -68,6 +68,12 @@ def _merge(defaults: dict[str, Any], params: dict[str, Any] | None, what: str) -
     return {**defaults, **(params or {})}
 
 
+def _prepend_columns(table: pd.DataFrame, setting: dict[str, Any]) -> None:
+    """Insert a constant column per entry of ``setting`` at the front of ``table``, in order."""
+    for position, (column, value) in enumerate(setting.items()):
+        table.insert(position, column, value)
+
+
 def _grid_wide(table: pd.DataFrame) -> pd.DataFrame:
     """Long grid table -> one row per (level, log10_C, log10_sigma), a column per metric."""
     return (table.pivot_table(index=["level", "log10_C", "log10_sigma"], columns="metric",
@@ -141,10 +147,8 @@ def svm_grid_level(
                 p["n_folds"], time.perf_counter() - start)
     long = wide.melt(id_vars=["log10_C", "log10_sigma", "C", "sigma"],
                      value_vars=list(GRID_METRICS), var_name="metric", value_name="value")
-    long.insert(0, "dataset", dataset)
-    long.insert(1, "method", "svm")
-    long.insert(2, "kernel", "gaussian")
-    long.insert(3, "level", int(level))
+    _prepend_columns(long, {"dataset": dataset, "method": "svm", "kernel": "gaussian",
+                            "level": int(level)})
     long.insert(8, "n_folds", int(p["n_folds"]))
     long.insert(9, "alpha", float(p["alpha"]))
     return long
@@ -202,11 +206,9 @@ def svm_refit_best(
     for label, (_, rate) in zip(model.classes_, rates.iterrows()):
         rows.extend((str(label), metric, float(rate[metric])) for metric in rates.columns)
     table = pd.DataFrame(rows, columns=["class", "metric", "value"])
-    setting = {"dataset": dataset, "method": "svm", "kernel": "gaussian",
-               "level": int(best["level"]), "log10_C": log_C, "log10_sigma": log_sigma,
-               "C": 10.0**log_C, "sigma": 10.0**log_sigma}
-    for position, (column, value) in enumerate(setting.items()):
-        table.insert(position, column, value)
+    _prepend_columns(table, {"dataset": dataset, "method": "svm", "kernel": "gaussian",
+                             "level": int(best["level"]), "log10_C": log_C,
+                             "log10_sigma": log_sigma, "C": 10.0**log_C, "sigma": 10.0**log_sigma})
     return table
 
 
@@ -330,10 +332,8 @@ def svdd_run(
     rows.append(("all", "all", "test_error", float(np.mean(predicted != y_test))))
     rows.append(("all", "all", "rejection_rate", float(np.mean(scores.max(axis=1) < 0))))
     table = pd.DataFrame(rows, columns=["target_class", "tested_class", "metric", "value"])
-    for position, (column, value) in enumerate(
-            {"dataset": dataset, "method": "svdd", "nu": float(p["nu"]),
-             "sigma": float(p["sigma"])}.items()):
-        table.insert(position, column, value)
+    _prepend_columns(table, {"dataset": dataset, "method": "svdd", "nu": float(p["nu"]),
+                             "sigma": float(p["sigma"])})
     return table
 
 

@@ -1,0 +1,36 @@
+"""Helpers shared by the benchmark scripts (imported as ``_common`` from ``benchmarks/``)."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+
+from mixlib.datasets import load_xy
+from mixlib.preprocessing import standardise
+
+
+def load_split(name: str, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One seeded split of a data set: 2/3 training rows, 1/3 test rows.
+
+    ``name`` is given to :func:`mixlib.datasets.load_xy` (one-hot encoding); wine is
+    standardised with the training rows' statistics. Returns ``X_train, y_train, X_test,
+    y_test``.
+    """
+    X, y = load_xy(name, encoding="onehot")
+    train = np.zeros(len(y), dtype=bool)
+    train[np.random.default_rng(seed).permutation(len(y))[: 2 * len(y) // 3]] = True
+    if name == "wine":
+        X = standardise(X, train)[0]
+    return X[train], y[train], X[~train], y[~train]
+
+
+def best_time(run: Callable[[], object], repeats: int) -> tuple[float, object]:
+    """Smallest wall time of ``repeats`` calls of ``run`` and the result of the last call."""
+    times, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = run()
+        times.append(time.perf_counter() - start)
+    return min(times), result
