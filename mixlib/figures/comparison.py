@@ -1,0 +1,176 @@
+"""The comparison of every classifier (report ch. 6): CV error with its t-interval per model,
+and the pooled out-of-fold confusion matrices of the best model of each family."""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from mixlib.experiments.comparison import comparison_summary
+from mixlib.figures import new_figure
+
+#: Family order of the legends and colours (probabilistic families first).
+FAMILY_ORDER = ("mixture", "generative", "linear", "neural network", "kernel machine",
+                "neighbours", "trees", "ensembles")
+_MARKERS = {"probabilistic": "o", "deterministic": "s"}
+
+
+def _family_colours(families) -> dict[str, str]:
+    cycle = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+    known = [f for f in FAMILY_ORDER if f in set(families)]
+    extra = sorted(set(families) - set(FAMILY_ORDER))
+    return {family: cycle[i % len(cycle)] for i, family in enumerate(known + extra)}
+
+
+def comparison_figure(table: pd.DataFrame) -> Figure:
+    """CV error of every model, one panel per data set, models sorted by error.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Stacked tables of :func:`mixlib.experiments.comparison.comparison_point` (any number
+        of data sets and models): columns ``dataset``, ``model``, ``approach``, ``family``,
+        ``n_folds``, ``alpha``, ``metric``, ``value``; rows with metrics ``cv_error``,
+        ``ci_low`` and ``ci_high`` are drawn.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Per data set a horizontal dot plot: the mean fold error ``e`` (in percent) of each
+        model with its Student-t interval ``e +/- t_{alpha/2, K-1} s / sqrt(K)`` as a bar,
+        best model on top; colour = family, marker = approach (circle probabilistic, square
+        deterministic); the dashed and dotted vertical lines are the mean errors of the
+        probabilistic and deterministic models.
+    """
+    summary = comparison_summary(table)
+    if summary.empty:
+        raise ValueError("table has no cv_error rows to draw.")
+    datasets = list(pd.unique(summary["dataset"]))
+    colours = _family_colours(summary["family"].unique())
+    height = 0.9 + 0.28 * summary.groupby("dataset").size().max()
+    fig, axes = new_figure(1, len(datasets), figsize=(4.2 * len(datasets), height),
+                           squeeze=False)
+    for ax, dataset in zip(axes[0], datasets):
+        part = summary[summary["dataset"] == dataset].sort_values(
+            ["cv_error", "model"], ascending=[False, True], kind="stable")
+        positions = np.arange(len(part))
+        for pos, (_, row) in zip(positions, part.iterrows()):
+            colour = colours[row["family"]]
+            ax.errorbar(100 * row["cv_error"], pos,
+                        xerr=[[100 * (row["cv_error"] - row["ci_low"])],
+                              [100 * (row["ci_high"] - row["cv_error"])]],
+                        fmt=_MARKERS.get(row["approach"], "D"), color=colour, capsize=2.5,
+                        markersize=6)
+        for approach, style in (("probabilistic", "--"), ("deterministic", ":")):
+            errors = part.loc[part["approach"] == approach, "cv_error"]
+            if len(errors):
+                ax.axvline(100 * errors.mean(), color="0.4", linestyle=style, linewidth=1)
+        ax.set_yticks(positions, part["model"].tolist())
+        ax.set_xlim(left=0)
+        row0 = part.iloc[0]
+        ax.set_title(f"{dataset} ({int(row0['n_folds'])}-fold CV, "
+                     f"{100 * (1 - row0['alpha']):.0f} % t-interval)")
+        ax.set_xlabel("cross-validated error (%)")
+    handles = [Line2D([], [], color=colours[f], marker="o", linestyle="", label=f)
+               for f in colours]
+    handles += [Line2D([], [], color="0.3", marker=m, linestyle="", label=a)
+                for a, m in _MARKERS.items()]
+    handles += [Line2D([], [], color="0.4", linestyle="--", label="mean, probabilistic"),
+                Line2D([], [], color="0.4", linestyle=":", label="mean, deterministic")]
+    fig.legend(handles=handles, loc="outside right center", fontsize="small")
+    return fig
+
+
+def best_per_family(table: pd.DataFrame, dataset: str) -> pd.DataFrame:
+    """The model of lowest CV error of each family for one data set.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        As for :func:`comparison_figure`.
+    dataset : str
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows of :func:`mixlib.experiments.comparison.comparison_summary`, one per family in
+        :data:`FAMILY_ORDER` (ties go to the model name first in alphabetical order).
+    """
+    summary = comparison_summary(table)
+    part = summary[summary["dataset"] == dataset]
+    if part.empty:
+        raise ValueError(f"no cv_error rows for dataset {dataset!r}; datasets in the table: "
+                         f"{sorted(summary['dataset'].unique())}.")
+    best = part.sort_values(["cv_error", "model"], kind="stable").groupby("family").head(1)
+    rank = {f: i for i, f in enumerate(FAMILY_ORDER)}
+    return best.sort_values("family", key=lambda s: s.map(lambda f: rank.get(f, len(rank))),
+                            kind="stable", ignore_index=True)
+
+
+def confusion_figure(table: pd.DataFrame, dataset: str) -> Figure:
+    """Pooled out-of-fold confusion matrices of the best model of each family.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Stacked tables of :func:`mixlib.experiments.comparison.comparison_point`, with the
+        ``confusion`` rows (``true_class``, ``predicted_class``, ``value`` = count) and the
+        ``cv_error`` rows of ``dataset``.
+    dataset : str
+        The data set to draw.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One annotated heat map per family (:func:`best_per_family`): rows true classes,
+        columns predicted classes, each cell its count (summed over the K test folds, so the
+        matrix adds up to the number of rows of the data set); colour = share of the true
+        class (row-normalised, so the diagonal is each class's sensitivity).
+    """
+    best = best_per_family(table, dataset)
+    confusion = table[(table["dataset"] == dataset) & (table["metric"] == "confusion")]
+    n = len(best)
+    ncols = min(4, n)
+    nrows = int(np.ceil(n / ncols))
+    fig, axes = new_figure(nrows, ncols, figsize=(3.0 * ncols + 0.8, 2.9 * nrows),
+                           squeeze=False)
+    image = None
+    for ax, (_, row) in zip(axes.ravel(), best.iterrows()):
+        cells = confusion[confusion["model"] == row["model"]]
+        if cells.empty:
+            raise ValueError(f"no confusion rows for model {row['model']!r} on {dataset!r}.")
+        counts = cells.pivot_table(index="true_class", columns="predicted_class",
+                                   values="value", aggfunc="sum")
+        classes = sorted(set(counts.index) | set(counts.columns))
+        counts = counts.reindex(index=sorted(counts.index), columns=classes, fill_value=0)
+        values = counts.to_numpy(dtype=float)
+        totals = values.sum(axis=1, keepdims=True)
+        shares = np.divide(values, totals, out=np.zeros_like(values), where=totals > 0)
+        image = ax.imshow(shares, cmap="Blues", vmin=0.0, vmax=1.0)
+        for i in range(values.shape[0]):
+            for j in range(values.shape[1]):
+                ax.text(j, i, f"{int(values[i, j])}", ha="center", va="center",
+                        fontsize="small", color="white" if shares[i, j] > 0.6 else "black")
+        ax.set_xticks(range(len(classes)), classes)
+        ax.set_yticks(range(len(counts.index)), list(counts.index))
+        ax.set_xlabel("predicted class")
+        ax.set_ylabel("true class")
+        ax.grid(False)
+        ax.set_title(f"{row['family']}: {row['model']}\nerror {100 * row['cv_error']:.1f} %",
+                     fontsize="small")
+    for ax in axes.ravel()[n:]:
+        ax.set_visible(False)
+    fig.colorbar(image, ax=axes, label="share of the true class", shrink=0.8)
+    fig.suptitle(f"{dataset}: pooled out-of-fold confusion matrices, best model per family")
+    return fig
+
+
+def dataset_confusion_figure(table: pd.DataFrame) -> Figure:
+    """:func:`confusion_figure` of the one data set in ``table`` (the pipeline's per-data-set tables)."""
+    datasets = pd.unique(table["dataset"])
+    if len(datasets) != 1:
+        raise ValueError(f"expected the table of one data set, got {list(datasets)}.")
+    return confusion_figure(table, str(datasets[0]))

@@ -1,0 +1,371 @@
+"""The comparison protocol (one model registry, the same seeded folds for every model) and its
+figures, on tiny synthetic problems."""
+
+import copy
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+from sklearn.metrics import confusion_matrix as sk_confusion_matrix
+from sklearn.model_selection import PredefinedSplit, cross_val_predict
+from sklearn.naive_bayes import GaussianNB
+
+from mixlib._base import BaseEstimator
+from mixlib.evaluation import cross_val_error, stratified_folds, t_interval
+from mixlib.experiments import comparison as cmp
+from mixlib.experiments.comparison import (
+    COLUMNS,
+    MODELS,
+    ModelSpec,
+    QuantileDiscretised,
+    comparison_job,
+    comparison_point,
+    comparison_summary,
+    is_indicator_like,
+    make_model,
+    probabilistic_vs_deterministic,
+    resolve_params,
+)
+from mixlib.figures.comparison import best_per_family, comparison_figure, confusion_figure
+from mixlib.id3 import ID3Classifier
+from mixlib.seeding import generator
+
+#: Light settings so that every model runs in well under a second on the tiny problems.
+LIGHT = {"mixture": {"n_components": 2}, "mlp": {"n_epochs": 3, "hidden_size": 4, "regime": "plain"},
+         "random_forest": {"n_estimators": 5}, "adaboost": {"n_estimators": 5},
+         "bagging": {"n_estimators": 3}}
+TIMING = {"fit_seconds", "predict_seconds"}
+
+
+def blobs(seed: int, n: int = 60, spread: float = 3.0, n_features: int = 4):
+    """Three Gaussian classes ``a, b, c`` with centres ``spread`` apart."""
+    rng = np.random.default_rng(seed)
+    labels = np.arange(n) % 3
+    centres = spread * np.eye(3, n_features)
+    X = centres[labels] + rng.normal(size=(n, n_features))
+    return X, np.array(["a", "b", "c"])[labels]
+
+
+def one_hot(seed: int, n: int = 60, length: int = 6):
+    """Sequences of ``length`` bases one-hot coded (4 columns per base); the class is set by
+    the first base, the other bases are noise."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 4, size=(n, length))
+    y = np.array(["A", "B", "C", "C"])[codes[:, 0]]
+    X = np.zeros((n, 4 * length))
+    X[np.arange(n)[:, None], 4 * np.arange(length) + codes] = 1.0
+    return X, y
+
+
+def without_timing(table: pd.DataFrame) -> pd.DataFrame:
+    return table[~table["metric"].isin(TIMING)].reset_index(drop=True)
+
+
+def metric(table: pd.DataFrame, name: str) -> float:
+    return float(table.loc[table["metric"] == name, "value"].iloc[0])
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_every_model_gives_a_complete_table(model):
+    X, y = one_hot(3) if model in ("id3", "naive_bayes") else blobs(3)
+    table = comparison_point(X, y, "toy", model, LIGHT.get(model), 3, 0.05, 11)
+    assert list(table.columns) == COLUMNS
+    n_classes = len(np.unique(y))
+    assert len(table) == 6 + 3 + n_classes**2
+    assert (table["model"] == model).all()
+    assert (table["approach"] == MODELS[model].approach).all()
+    assert (table["family"] == MODELS[model].family).all()
+    errors = table[table["metric"].isin(["cv_error", "fold_error"])]["value"]
+    assert errors.between(0, 1).all()
+    assert metric(table, "ci_low") <= metric(table, "cv_error") <= metric(table, "ci_high")
+    assert metric(table, "fit_seconds") >= 0 and metric(table, "predict_seconds") >= 0
+    confusion = table[table["metric"] == "confusion"]
+    assert confusion["value"].sum() == len(y)
+    assert sorted(confusion["fold"].isna()) == [True] * len(confusion)
+    assert table.loc[table["metric"] == "fold_error", "fold"].tolist() == [0, 1, 2]
+    # The out-of-fold error is the share of off-diagonal counts, the mean fold error the
+    # mean of the fold rates: with folds of equal size they coincide.
+    off = confusion.loc[confusion["true_class"] != confusion["predicted_class"], "value"].sum()
+    assert off / len(y) == pytest.approx(metric(table, "cv_error"))
+    params = json.loads(table["params"].iloc[0])
+    assert params["max_train_rows"] is None
+    assert set(params) == set(MODELS[model].defaults) | {"max_train_rows"}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_same_folds_for_every_model(seed):
+    """Each model's fold errors are those of cross_val_error on the folds drawn first from a
+    generator in the job's state: every model is evaluated on the same folds."""
+    X, y = blobs(seed, n=45)
+    rng = generator(seed, "comparison", "toy")
+    folds = stratified_folds(y, 5, copy.deepcopy(rng))
+    table = comparison_job(X, y, "toy", ["knn", "naive_bayes", "gaussian_shared"], None, 5,
+                           0.05, rng)
+    for model in ("knn", "naive_bayes", "gaussian_shared"):
+        rows = table[(table["model"] == model) & (table["metric"] == "fold_error")]
+        expected = cross_val_error(make_model(model, None, 0, X=X), X, y, folds=folds)
+        np.testing.assert_array_equal(rows["value"].to_numpy(), expected.fold_errors)
+
+
+def test_job_equals_separate_points():
+    X, y = blobs(4, n=45)
+    models = ["mixture", "random_forest", "knn"]
+    params = {name: LIGHT[name] for name in models if name in LIGHT}
+    job = comparison_job(X, y, "toy", models, params, 3, 0.1, generator(7, "comparison", "toy"))
+    points = pd.concat([comparison_point(X, y, "toy", name, params.get(name), 3, 0.1,
+                                         generator(7, "comparison", "toy"))
+                        for name in models], ignore_index=True)
+    pd.testing.assert_frame_equal(without_timing(job), without_timing(points))
+
+
+@pytest.mark.parametrize("model", ["mixture", "mlp", "random_forest", "bagging"])
+def test_deterministic_from_seed(model):
+    X, y = blobs(5, n=45)
+    first = comparison_point(X, y, "toy", model, LIGHT[model], 3, 0.05, 21)
+    again = comparison_point(X, y, "toy", model, LIGHT[model], 3, 0.05, 21)
+    pd.testing.assert_frame_equal(without_timing(first), without_timing(again))
+
+
+@pytest.mark.parametrize("model", ["gaussian_shared", "knn", "tree"])
+def test_perfect_model_zero_error_and_diagonal_confusion(model):
+    X, y = blobs(6, n=60, spread=40.0)
+    table = comparison_point(X, y, "toy", model, None, 4, 0.05, 1)
+    for name in ("cv_error", "cv_std", "ci_low", "ci_high"):
+        assert metric(table, name) == 0.0
+    confusion = table[table["metric"] == "confusion"]
+    diagonal = confusion["true_class"] == confusion["predicted_class"]
+    assert (confusion.loc[~diagonal, "value"] == 0).all()
+    assert confusion.loc[diagonal].set_index("true_class")["value"].to_dict() == \
+        {"a": 20, "b": 20, "c": 20}
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.2])
+def test_interval_is_the_notes_t_interval(alpha):
+    X, y = blobs(8, n=60, spread=1.5)
+    table = comparison_point(X, y, "toy", "knn", {"n_neighbors": 3}, 6, alpha, 2)
+    fold_errors = table.loc[table["metric"] == "fold_error", "value"].to_numpy()
+    cv = t_interval(fold_errors, alpha)
+    assert cv.std > 0
+    assert metric(table, "cv_error") == pytest.approx(cv.mean, abs=1e-15)
+    assert metric(table, "cv_std") == pytest.approx(cv.std, abs=1e-15)
+    assert metric(table, "ci_low") == pytest.approx(cv.low, abs=1e-15)
+    assert metric(table, "ci_high") == pytest.approx(cv.high, abs=1e-15)
+    assert table["alpha"].unique().tolist() == [alpha]
+
+
+def test_matches_scikit_learn_on_the_same_folds():
+    """Gaussian naive Bayes through the protocol = scikit-learn's GaussianNB cross-validated
+    on the same folds: fold errors and the pooled confusion matrix."""
+    X, y = blobs(9, n=90, spread=1.5)
+    rng = generator(3, "comparison", "toy")
+    folds = stratified_folds(y, 5, copy.deepcopy(rng))
+    table = comparison_point(X, y, "toy", "naive_bayes", None, 5, 0.05, rng)
+    predicted = cross_val_predict(GaussianNB(), X, y, cv=PredefinedSplit(folds))
+    expected = [np.mean(predicted[folds == k] != y[folds == k]) for k in range(5)]
+    np.testing.assert_allclose(table.loc[table["metric"] == "fold_error", "value"], expected)
+    confusion = table[table["metric"] == "confusion"].pivot(
+        index="true_class", columns="predicted_class", values="value")
+    np.testing.assert_array_equal(confusion.to_numpy(),
+                                  sk_confusion_matrix(y, predicted, labels=["a", "b", "c"]))
+
+
+def test_standardise_within_folds_removes_feature_scale():
+    """With ``standardise=True`` every fold is rescaled with its training statistics, so an
+    affine change of a feature's units changes nothing; without it k-NN is dominated by
+    the rescaled feature."""
+    X, y = blobs(10, n=60, spread=2.0)
+    scaled = X * np.array([1000.0, 1.0, 1.0, 1.0]) + 5.0
+    base = comparison_point(X, y, "toy", "knn", None, 3, 0.05, 4, standardise=True)
+    moved = comparison_point(scaled, y, "toy", "knn", None, 3, 0.05, 4, standardise=True)
+    pd.testing.assert_frame_equal(without_timing(base), without_timing(moved))
+    raw = comparison_point(scaled, y, "toy", "knn", None, 3, 0.05, 4)
+    assert metric(raw, "cv_error") > metric(base, "cv_error")
+
+
+class _SpyClassifier(BaseEstimator):
+    """Majority vote that records the training rows it was given."""
+
+    seen: list = []
+
+    def __init__(self, label=None) -> None:
+        self.label = label
+
+    def fit(self, X, y):
+        type(self).seen.append(len(X))
+        values, counts = np.unique(y, return_counts=True)
+        self.classes_ = values
+        self.label_ = values[np.argmax(counts)] if self.label is None else self.label
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.label_, dtype=object)
+
+
+def test_max_train_rows_subsamples_each_training_fold(monkeypatch):
+    monkeypatch.setitem(MODELS, "spy", ModelSpec("spy", "deterministic", "test",
+                                                 lambda p, rng: _SpyClassifier(p["label"]),
+                                                 {"label": None}, "records fit sizes"))
+    monkeypatch.setattr(_SpyClassifier, "seen", [])
+    X, y = blobs(11, n=60)
+    table = comparison_point(X, y, "toy", "spy", {"max_train_rows": 25}, 4, 0.05, 0)
+    assert _SpyClassifier.seen == [25, 25, 25, 25]
+    assert json.loads(table["params"].iloc[0])["max_train_rows"] == 25
+    # Test folds stay whole: the confusion matrix still counts every row.
+    assert table.loc[table["metric"] == "confusion", "value"].sum() == 60
+
+
+def test_rejected_predictions_count_as_errors(monkeypatch):
+    monkeypatch.setitem(MODELS, "spy", ModelSpec("spy", "deterministic", "test",
+                                                 lambda p, rng: _SpyClassifier(p["label"]),
+                                                 {"label": None}, "constant label"))
+    X, y = blobs(12, n=30)
+    table = comparison_point(X, y, "toy", "spy", {"label": "unclassifiable"}, 3, 0.05, 0)
+    assert metric(table, "cv_error") == 1.0
+    confusion = table[table["metric"] == "confusion"]
+    assert set(confusion["true_class"]) == {"a", "b", "c"}
+    rejected = confusion[confusion["predicted_class"] == "unclassifiable"]
+    assert rejected.set_index("true_class")["value"].to_dict() == {"a": 10, "b": 10, "c": 10}
+
+
+def test_unknown_names_raise_clear_errors():
+    X, y = blobs(0, n=30)
+    with pytest.raises(ValueError, match=r"unknown model 'lda'; known models: \[.*'mixture'"):
+        make_model("lda")
+    with pytest.raises(ValueError, match="known models"):
+        comparison_point(X, y, "toy", "perceptron", None, 3, 0.05, 0)
+    with pytest.raises(ValueError, match="known models"):
+        comparison_job(X, y, "toy", ["knn", "nope"], None, 3, 0.05, 0)
+    with pytest.raises(ValueError, match=r"unknown parameter\(s\) \['gamma'\] for model 'svm'"):
+        comparison_point(X, y, "toy", "svm", {"gamma": 1.0}, 3, 0.05, 0)
+    with pytest.raises(ValueError, match="max_train_rows must be None or an integer >= 2"):
+        comparison_point(X, y, "toy", "knn", {"max_train_rows": 1.5}, 3, 0.05, 0)
+    with pytest.raises(ValueError, match="not in models"):
+        comparison_job(X, y, "toy", ["knn"], {"svm": {}}, 3, 0.05, 0)
+    with pytest.raises(ValueError, match="resolved from the training rows"):
+        make_model("svm")
+    with pytest.raises(ValueError, match="NaN"):
+        comparison_point(np.where(X > 2, np.nan, X), y, "toy", "knn", None, 3, 0.05, 0)
+
+
+def test_resolved_defaults_follow_the_data():
+    X, _ = blobs(13, n=40)
+    H, _ = one_hot(13, n=40)
+    sigma = resolve_params("svm", None, X)["sigma"]
+    gamma_scale = 1.0 / (X.shape[1] * X.var())  # scikit-learn's gamma="scale"
+    assert 1.0 / (2 * sigma**2) == pytest.approx(gamma_scale)
+    assert resolve_params("gaussian_per_class", None, H)["reg_covar"] == 0.1
+    assert resolve_params("gaussian_shared", None, X)["reg_covar"] == 1e-6
+    assert resolve_params("naive_bayes", None, H)["variant"] == "bernoulli"
+    assert resolve_params("naive_bayes", None, H)["binarize"] == 0.5
+    assert resolve_params("naive_bayes", None, (H - H.mean(0)) / H.std(0))["binarize"] == 0.0
+    assert resolve_params("naive_bayes", None, X)["variant"] == "gaussian"
+    assert resolve_params("svm", {"sigma": 2.0})["sigma"] == 2.0
+
+
+def test_indicator_like_allows_a_few_ambiguous_rows():
+    H, _ = one_hot(14, n=400)
+    assert is_indicator_like(H)
+    assert is_indicator_like((H - H.mean(0)) / np.where(H.std(0) > 0, H.std(0), 1))
+    H[0, :4] = 0.25  # one ambiguous base in 400 rows
+    assert is_indicator_like(H)
+    H[:10, :4] = 0.25  # 2.5 % of the rows
+    assert not is_indicator_like(H)
+    assert not is_indicator_like(blobs(14)[0])
+
+
+def test_quantile_discretised_bins_numeric_features_only():
+    rng = np.random.default_rng(15)
+    numeric = rng.normal(size=200)
+    category = rng.integers(0, 3, size=200).astype(float)
+    X = np.column_stack([numeric, category])
+    y = np.where(numeric > 0.3, "hi", "lo")
+    model = QuantileDiscretised(ID3Classifier(), n_bins=4).fit(X, y)
+    assert model.edges_[1] is None
+    np.testing.assert_allclose(model.edges_[0], np.quantile(numeric, [0.25, 0.5, 0.75]))
+    codes = model._codes(X)
+    np.testing.assert_array_equal(codes[:, 1], category)
+    assert np.bincount(codes[:, 0].astype(int)).tolist() == [50, 50, 50, 50]
+    by_hand = ID3Classifier().fit(codes, y)
+    np.testing.assert_array_equal(model.predict(X), by_hand.predict(codes))
+    with pytest.raises(ValueError, match="n_bins must be an integer >= 2"):
+        QuantileDiscretised(ID3Classifier(), n_bins=1).fit(X, y)
+
+
+def _hand_table() -> pd.DataFrame:
+    errors = {("d1", "mixture"): 0.30, ("d1", "naive_bayes"): 0.20, ("d1", "svm"): 0.10,
+              ("d1", "knn"): 0.20, ("d2", "mixture"): 0.40, ("d2", "tree"): 0.05}
+    rows = []
+    for (dataset, model), e in errors.items():
+        for name, value in (("cv_error", e), ("cv_std", 0.01), ("ci_low", e - 0.02),
+                            ("ci_high", e + 0.02), ("fit_seconds", 1.0),
+                            ("predict_seconds", 0.1)):
+            rows.append({"dataset": dataset, "model": model,
+                         "approach": MODELS[model].approach, "family": MODELS[model].family,
+                         "n_folds": 5, "alpha": 0.05, "params": "{}", "metric": name,
+                         "fold": pd.NA, "true_class": None, "predicted_class": None,
+                         "value": value})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def test_probabilistic_vs_deterministic_by_hand():
+    result = probabilistic_vs_deterministic(_hand_table()).set_index(["dataset", "approach"])
+    assert result.loc[("d1", "probabilistic"), "mean_cv_error"] == pytest.approx(0.25)
+    assert result.loc[("d1", "deterministic"), "mean_cv_error"] == pytest.approx(0.15)
+    assert result.loc[("d1", "deterministic"), "best_model"] == "svm"
+    assert result.loc[("d1", "probabilistic"), "best_model"] == "naive_bayes"
+    assert result.loc[("d1", "probabilistic"), "n_models"] == 2
+    np.testing.assert_allclose(result.loc["d1", "gap"], [0.10, 0.10])
+    assert (result.loc["d1", "mixture_cv_error"] == 0.30).all()
+    assert result.loc[("d2", "probabilistic"), "gap"] == pytest.approx(0.35)
+
+
+def test_summary_is_one_row_per_model_sorted():
+    summary = comparison_summary(_hand_table())
+    assert len(summary) == 6
+    assert summary.loc[summary["dataset"] == "d1", "model"].tolist()[0] == "svm"
+    assert summary.columns.tolist()[-6:] == list(cmp.SUMMARY_METRICS)
+
+
+@pytest.fixture(scope="module")
+def two_datasets() -> pd.DataFrame:
+    X, y = blobs(16, n=45, spread=2.0)
+    H, z = one_hot(16, n=45)
+    models = ["mixture", "naive_bayes", "knn", "tree"]
+    params = {"mixture": LIGHT["mixture"]}
+    return pd.concat([comparison_job(X, y, "blobs", models, params, 3, 0.05, 1),
+                      comparison_job(H, z, "dna", models, params, 3, 0.05, 1)],
+                     ignore_index=True)
+
+
+def test_comparison_figure(two_datasets, tmp_path):
+    fig = comparison_figure(two_datasets)
+    assert isinstance(fig, Figure)
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(axes) == 2
+    summary = comparison_summary(two_datasets)
+    for ax, dataset in zip(axes, ["blobs", "dna"]):
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        part = summary[summary["dataset"] == dataset]
+        # Best model on top: tick labels bottom to top by decreasing error.
+        errors = part.set_index("model").loc[labels, "cv_error"].to_numpy()
+        assert np.all(np.diff(errors) <= 0)
+        assert set(labels) == set(part["model"])
+        assert ax.get_xlabel() == "cross-validated error (%)"
+    fig.savefig(tmp_path / "comparison.png")
+
+
+def test_confusion_figure(two_datasets, tmp_path):
+    best = best_per_family(two_datasets, "blobs")
+    assert sorted(best["family"]) == sorted({"mixture", "generative", "neighbours", "trees"})
+    fig = confusion_figure(two_datasets, "blobs")
+    heatmaps = [ax for ax in fig.axes if ax.get_visible() and ax.images]
+    assert len(heatmaps) == len(best)
+    for ax, (_, row) in zip(heatmaps, best.iterrows()):
+        assert row["model"] in ax.get_title()
+        counts = sum(int(text.get_text()) for text in ax.texts)
+        assert counts == 45
+    fig.savefig(tmp_path / "confusion.png")
+    with pytest.raises(ValueError, match="no cv_error rows for dataset 'wine'"):
+        confusion_figure(two_datasets, "wine")
