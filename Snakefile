@@ -24,6 +24,7 @@ include: "workflow/rules/semisupervised.smk"
 include: "workflow/rules/mlp.smk"
 include: "workflow/rules/svm.smk"
 include: "workflow/rules/ensembles.smk"
+include: "workflow/rules/comparison.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -81,7 +81,7 @@ SPLIT_LIST_REFERENCES = {
     ("ensembles", "splits"): ("train", "test"),
 }
 # Stage keys that name a list of data sets.
-DATASET_LIST_REFERENCES = [("imputation_study", "datasets")]
+DATASET_LIST_REFERENCES = [("imputation_study", "datasets"), ("comparison", "datasets")]
 
 
 def _check_stage_references(config: Mapping[str, Any]) -> None:
@@ -103,6 +103,7 @@ def _check_stage_references(config: Mapping[str, Any]) -> None:
                 f"{section}.{key}: split {name!r} has no role {absent}; {section} needs the "
                 f"roles {list(roles)}."
             )
+    _check_comparison_params(config.get("comparison", {}).get("params", {}))
     datasets = config.get("datasets", {})
     for section, key in DATASET_LIST_REFERENCES:
         for name in config.get(section, {}).get(key, []):
@@ -111,3 +112,17 @@ def _check_stage_references(config: Mapping[str, Any]) -> None:
                     f"{section}.{key}: unknown data set {name!r}; the config's data sets are "
                     f"{sorted(datasets)}."
                 )
+
+
+def _check_comparison_params(params: Mapping[str, Mapping[str, Any]]) -> None:
+    """Every per-model override of the comparison names a parameter the model has."""
+    from mixlib.experiments.comparison import MODELS
+
+    for model, overrides in params.items():
+        known = set(MODELS[model].defaults) | {"max_train_rows"}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise ValueError(
+                f"comparison.params.{model}: unknown parameter(s) {unknown}; {model} takes "
+                f"{sorted(known)}."
+            )

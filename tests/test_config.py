@@ -68,6 +68,8 @@ def test_schema_errors_name_the_bad_key_or_value(edit, message):
         (lambda c: c["mlp"].update(split="dna"), r"mlp.split: unknown split 'dna'"),
         (lambda c: c["mixture"].update(split="dna_mlp"),
          r"mixture.split: split 'dna_mlp' has no role \['labelled'\]"),
+        (lambda c: c["comparison"]["params"].update(svm={"gamma": 1.0}),
+         r"comparison.params.svm: unknown parameter\(s\) \['gamma'\]"),
         (lambda c: c["imputation_study"].update(datasets=["heart"]),
          r"imputation_study.datasets: unknown data set 'heart'"),
     ],

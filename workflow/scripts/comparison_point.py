@@ -1,0 +1,12 @@
+from mixlib.experiments.comparison import comparison_dataset_job
+from mixlib.io import read_table, write_table
+from mixlib.workflow import logged_job
+
+with logged_job(snakemake):
+    params, wildcards = snakemake.params, snakemake.wildcards
+    table = comparison_dataset_job(
+        read_table(snakemake.input[0]), wildcards.dataset, wildcards.model, params.settings,
+        params.n_folds, params.alpha, params.seed, standardise=params.standardise,
+        impute_method=params.impute["method"], impute_components=params.impute["n_components"],
+    )
+    write_table(table, snakemake.output[0])
