@@ -66,5 +66,15 @@ def standardises(split):
     return uses_standardisation(dataset, config["datasets"][dataset])
 
 
+def split_encoding(split):
+    """The sequence coding of a split's data set (``onehot`` unless the config says otherwise)."""
+    return config["datasets"][config["splits"][split]["dataset"]].get("encoding", "onehot")
+
+
+def previous_grid_levels(wildcards):
+    """The SVM grid levels before this one: level l refines around their best point."""
+    return [f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))]
+
+
 # Tables the claims of the report are measured from (name -> path); stages add theirs.
 CLAIM_TABLES = {}

@@ -11,11 +11,6 @@ KERNEL_SWEEP = config["kernel_sweep"]
 DNA_SWEEP = config["dna_kernel_sweep"]
 
 
-def split_encoding(split):
-    """The sequence coding of a split's data set (``onehot`` unless the config says otherwise)."""
-    return config["datasets"][config["splits"][split]["dataset"]].get("encoding", "onehot")
-
-
 rule semisupervised_rounds:
     input:
         unpack(lambda wildcards: split_inputs(wildcards.split)),

@@ -5,11 +5,6 @@ SVM = config["svm"]
 SVM_LEVELS = list(range(SVM["grid"]["n_levels"]))
 
 
-def previous_grid_levels(wildcards):
-    """Level l refines around the best point of levels 0 .. l-1."""
-    return [f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))]
-
-
 rule svm_grid_level:
     input:
         unpack(lambda wildcards: split_inputs(wildcards.split)),
