@@ -33,6 +33,43 @@ _LOG_2PI = float(np.log(2.0 * np.pi))
 # lost all its examples divides by a tiny positive number instead of zero.
 _NK_EPS = 10.0 * np.finfo(np.float64).eps
 _INITS = ("report", "kmeans++")
+# A variance within this factor of the floor counts as "at the floor" (the M-step sets it to
+# the floor exactly; the factor only absorbs the sqrt/square round trip of a warm start).
+_AT_FLOOR = 1.0 + 1e-9
+#: Mixing weight at or below which a kernel counts as dead (it lost all its examples).
+LIVE_WEIGHT = 1e-6
+
+
+def variance_floor(X: np.ndarray, sample_weight: np.ndarray, min_variance: float,
+                   relative_min_variance: float | None) -> float:
+    """The variance floor of a fit, in squared units of ``X``.
+
+    ``min_variance`` when ``relative_min_variance`` is None, else
+    ``relative_min_variance * (1/d) sum_i sum_n w_n (x_ni - xbar_i)^2 / sum_n w_n``, the mean
+    per-feature weighted variance of the training rows (if that is 0, all rows are equal, the
+    absolute ``min_variance`` is used).
+    """
+    if relative_min_variance is None:
+        return float(min_variance)
+    total = sample_weight.sum()
+    centred = X - sample_weight @ X / total
+    scale = float(sample_weight @ np.einsum("ij,ij->i", centred, centred) / (total * X.shape[1]))
+    return float(relative_min_variance * scale) if scale > 0 else float(min_variance)
+
+
+def kernel_counts(mixture: "IsotropicGaussianMixture") -> tuple[int, int]:
+    """Live kernels and collapsed kernels of a fitted mixture.
+
+    Returns
+    -------
+    live : int
+        Kernels whose mixing weight exceeds :data:`LIVE_WEIGHT`.
+    collapsed : int
+        Live kernels whose variance ended at the floor (``at_floor_``): each sits on one
+        training vector (or a few identical ones) and its width is the floor's, not the data's.
+    """
+    live = mixture.weights_ > LIVE_WEIGHT
+    return int(live.sum()), int((live & mixture.at_floor_).sum())
 
 
 def _check_positive_int(value, name: str) -> int:
@@ -202,11 +239,21 @@ class IsotropicGaussianMixture(BaseEstimator):
         Variance floor: after every M-step ``sigma_j^2 = max(sigma_j^2, min_variance)``
         (squared units of ``X``), so that a kernel sitting on one example cannot collapse to
         zero width and make the likelihood infinite.
+    relative_min_variance : float or None, default=None
+        If set, replaces ``min_variance`` by a floor relative to the data:
+        ``relative_min_variance * (1/d) sum_i var_w(X[:, i])``, the mean per-feature
+        (weighted) variance of the training rows, so that the floor means the same thing on
+        every data set whatever its units.
     random_state : None, int or numpy.random.Generator, default=None
         Source of randomness of the initialisation.
 
     Attributes
     ----------
+    min_variance_ : float
+        The variance floor used (``min_variance``, or the relative floor in units of ``X``).
+    at_floor_ : ndarray of bool of shape (n_components,)
+        Kernels whose variance ended at the floor: a kernel collapsed onto one or a few
+        identical examples, or a dead kernel (weight ~0, see Notes).
     means_ : ndarray of shape (n_components, n_features)
     sigmas_ : ndarray of shape (n_components,)
         Kernel widths (standard deviations).
@@ -272,6 +319,7 @@ class IsotropicGaussianMixture(BaseEstimator):
         tol: float = 1e-6,
         max_iter: int = 200,
         min_variance: float = 1e-6,
+        relative_min_variance: float | None = None,
         random_state=None,
     ) -> None:
         self.n_components = n_components
@@ -282,6 +330,7 @@ class IsotropicGaussianMixture(BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
         self.min_variance = min_variance
+        self.relative_min_variance = relative_min_variance
         self.random_state = random_state
 
     # ------------------------------------------------------------------ validation / init
@@ -290,6 +339,8 @@ class IsotropicGaussianMixture(BaseEstimator):
         _check_positive_int(self.max_iter, "max_iter")
         _check_nonnegative_float(self.tol, "tol")
         _check_nonnegative_float(self.min_variance, "min_variance", strict=True)
+        if self.relative_min_variance is not None:
+            _check_nonnegative_float(self.relative_min_variance, "relative_min_variance", strict=True)
         if self.init not in _INITS:
             raise ValueError(f"init must be one of {_INITS}, got {self.init!r}.")
         k = self.n_components
@@ -330,7 +381,7 @@ class IsotropicGaussianMixture(BaseEstimator):
         else:
             weights = np.full(self.n_components, 1.0 / self.n_components)
         self.means_ = means
-        self.variances_ = np.maximum(sigmas**2, self.min_variance)
+        self.variances_ = np.maximum(sigmas**2, self.min_variance_)
         self.weights_ = weights
 
     # ------------------------------------------------------------------ EM
@@ -363,6 +414,7 @@ class IsotropicGaussianMixture(BaseEstimator):
             keep = sample_weight > 0
             X, sample_weight = X[keep], sample_weight[keep]
         self.n_features_in_ = n_features
+        self.min_variance_ = variance_floor(X, sample_weight, self.min_variance, self.relative_min_variance)
         self._initialize(X, sample_weight, rng)
 
         total_weight = sample_weight.sum()
@@ -389,7 +441,7 @@ class IsotropicGaussianMixture(BaseEstimator):
             spread = np.einsum("nk,nk->k", resp, distances) / nk
             variances = (spread - np.einsum("kd,kd->k", shift, shift)) / n_features
             self.means_ = new_means
-            self.variances_ = np.maximum(variances, self.min_variance)
+            self.variances_ = np.maximum(variances, self.min_variance_)
             self.weights_ = nk / nk.sum()
             logger.debug("EM iteration %d: mean log-likelihood %.10g", n_iter, lower_bounds[-1])
             if len(lower_bounds) > 1 and abs(lower_bounds[-1] - lower_bounds[-2]) < self.tol:
@@ -397,6 +449,7 @@ class IsotropicGaussianMixture(BaseEstimator):
                 break
         self.means_ = self.means_ + centre
         self.sigmas_ = np.sqrt(self.variances_)
+        self.at_floor_ = self.variances_ <= self.min_variance_ * _AT_FLOOR
         self.lower_bounds_ = np.asarray(lower_bounds)
         self.lower_bound_ = lower_bounds[-1]
         self.n_iter_ = n_iter
@@ -451,6 +504,8 @@ def _fit_capped_mixture(
     unit: str,
     *,
     stacklevel: int,
+    min_variance: float | None = None,
+    previous: IsotropicGaussianMixture | None = None,
 ) -> tuple[IsotropicGaussianMixture, int]:
     """Fit a mixture of ``K = min(n_components, distinct rows of X)`` kernels, warning if capped.
 
@@ -473,6 +528,12 @@ def _fit_capped_mixture(
         ``"{subject} has {n} distinct {unit}, fewer than n_components=..."``.
     stacklevel : int
         Of that warning, counted from this function.
+    min_variance : float, optional
+        Absolute variance floor replacing ``settings.min_variance`` (the classifier's floor
+        relative to all its training rows).
+    previous : IsotropicGaussianMixture, optional
+        A fitted mixture to continue from (warm start): its kernel count, centres, widths and
+        weights are the initial parameters, so EM resumes where that fit stopped.
 
     Returns
     -------
@@ -481,6 +542,15 @@ def _fit_capped_mixture(
     k : int
         The number of kernels used.
     """
+    floor = settings.min_variance if min_variance is None else min_variance
+    em = {"init": settings.init, "tol": settings.tol, "max_iter": settings.max_iter,
+          "min_variance": floor, "random_state": rng}
+    if previous is not None:
+        mixture = IsotropicGaussianMixture(
+            previous.n_components, means_init=previous.means_, sigmas_init=previous.sigmas_,
+            weights_init=previous.weights_ / previous.weights_.sum(), **em,
+        )
+        return mixture.fit(X, sample_weight=sample_weight), previous.n_components
     n_distinct = len(distinct_rows(X, check_sample_weight(sample_weight, X.shape[0]))[0])
     k = min(settings.n_components, n_distinct)
     if k < settings.n_components:
@@ -490,15 +560,7 @@ def _fit_capped_mixture(
             UserWarning,
             stacklevel=stacklevel,
         )
-    mixture = IsotropicGaussianMixture(
-        k,
-        init=settings.init,
-        tol=settings.tol,
-        max_iter=settings.max_iter,
-        min_variance=settings.min_variance,
-        random_state=rng,
-    )
-    return mixture.fit(X, sample_weight=sample_weight), k
+    return IsotropicGaussianMixture(k, **em).fit(X, sample_weight=sample_weight), k
 
 
 class MixtureClassifier(ClassifierMixin, BaseEstimator):
@@ -510,6 +572,16 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         Kernels per class ``K`` (the same for every class; kernels are never shared).
     init, tol, max_iter, min_variance :
         Passed to every class's :class:`IsotropicGaussianMixture`.
+    relative_min_variance : float or None, default=None
+        If set, the variance floor of every class's mixture is ``relative_min_variance``
+        times the mean per-feature variance of *all* training rows (weighted by
+        ``sample_weight``), instead of ``min_variance`` (see :func:`variance_floor`).
+    warm_start : bool, default=False
+        If True and the classifier was already fitted with the same classes and number of
+        features, :meth:`fit` continues EM from the fitted parameters of each class's
+        mixture (same kernel count, centres, widths and weights) instead of a new random
+        start, as scikit-learn's ``GaussianMixture(warm_start=True)``. The prior-probability
+        method (report section 5.2) refits this way every round.
     margin : float, default=0.0
         Unclassifiable rule: an example is unclassifiable when its largest posterior exceeds
         the second largest by at most ``margin``: ``p_(1) - p_(2) <= margin``. With the
@@ -536,6 +608,8 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         Effective ``K`` of each class: ``min(n_components, distinct examples of the class)``.
     class_prior_ : ndarray of shape (n_classes,)
         ``P(c) = sum_n w_n Q_nc / sum_n w_n``.
+    min_variance_ : float
+        The variance floor every class's mixture used (units of ``X``).
     n_features_in_ : int
 
     Notes
@@ -557,6 +631,8 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         tol: float = 1e-6,
         max_iter: int = 200,
         min_variance: float = 1e-6,
+        relative_min_variance: float | None = None,
+        warm_start: bool = False,
         margin: float = 0.0,
         min_log_density: float | None = None,
         reject_label=None,
@@ -567,6 +643,8 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
         self.min_variance = min_variance
+        self.relative_min_variance = relative_min_variance
+        self.warm_start = warm_start
         self.margin = margin
         self.min_log_density = min_log_density
         self.reject_label = reject_label
@@ -642,7 +720,11 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
             empty = classes[totals <= 0].tolist()
             raise ValueError(f"classes {empty} have zero total weight: nothing to fit them on.")
 
+        if self.relative_min_variance is not None:
+            _check_nonnegative_float(self.relative_min_variance, "relative_min_variance", strict=True)
+        previous = self._previous_mixtures(classes, X.shape[1])
         rng = check_random_state(self.random_state)
+        self.min_variance_ = variance_floor(X, sample_weight, self.min_variance, self.relative_min_variance)
         self.classes_ = classes
         self.class_prior_ = totals / totals.sum()
         self.n_features_in_ = X.shape[1]
@@ -651,12 +733,69 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         for c, label in enumerate(classes):
             keep = weights[:, c] > 0
             mixture, k = _fit_capped_mixture(
-                self, X[keep], weights[keep, c], rng, f"class {label}", "example(s)", stacklevel=3
+                self, X[keep], weights[keep, c], rng, f"class {label}", "example(s)", stacklevel=3,
+                min_variance=self.min_variance_, previous=previous[c],
             )
             self.mixtures_.append(mixture)
             effective.append(k)
         self.n_components_per_class_ = np.asarray(effective)
         return self
+
+    def _previous_mixtures(self, classes: np.ndarray, n_features: int) -> list:
+        """The fitted class mixtures to continue from (``warm_start``), else ``None`` per class."""
+        fitted = getattr(self, "mixtures_", None)
+        if (not self.warm_start or fitted is None or self.n_features_in_ != n_features
+                or len(self.classes_) != len(classes) or not np.array_equal(self.classes_, classes)):
+            return [None] * len(classes)
+        return list(fitted)
+
+    def underflow_mask(self, X) -> np.ndarray:
+        """Examples whose density underflows to 0 for every class in linear-space float64.
+
+        This emulates a program that computes the densities as plain products of doubles (the
+        original study's most likely arithmetic); it does not change how this classifier
+        classifies, which stays in log space.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            True where ``P(c) * sum_j p_cj * (2 pi sigma_cj^2)^(-d/2) * exp(-||x - mu_cj||^2 /
+            (2 sigma_cj^2)) == 0`` for every class ``c``, each factor evaluated in float64
+            (``numpy.power``, ``numpy.exp``) and multiplied left to right, the sum over kernels
+            in float64. Such an example gets the posteriors ``0/0``, read as ``1/C`` for every
+            class: it lies "exactly on the boundary" and cannot be classified.
+
+        Notes
+        -----
+        ``exp(-t)`` underflows to 0 in float64 for ``t > 745.13``, so a kernel stops counting
+        for an example farther than about ``38.6 sigma`` from its centre; a kernel collapsed
+        to the variance floor (``sigma = 1e-3`` for ``min_variance = 1e-6``) stops counting
+        ``0.04`` away, i.e. for every example but the one it sits on.
+        """
+        check_is_fitted(self, "mixtures_")
+        X = check_array(X)
+        n_features = X.shape[1]
+        if n_features != self.n_features_in_:
+            raise ValueError(
+                f"X has {n_features} features, but MixtureClassifier was fitted with "
+                f"{self.n_features_in_}."
+            )
+        X_sq = np.einsum("ij,ij->i", X, X)
+        zero = np.ones(len(X), dtype=bool)
+        for prior, mixture in zip(self.class_prior_, self.mixtures_):
+            variances = mixture.variances_
+            distances = squared_euclidean(X, mixture.means_, X_sq=X_sq)
+            # IEEE semantics on purpose: underflow to 0, overflow to inf, inf * 0 = NaN.
+            with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+                normaliser = np.power(2.0 * np.pi * variances, -0.5 * n_features)
+                terms = mixture.weights_ * normaliser * np.exp(-distances / (2.0 * variances))
+                density = prior * terms.sum(axis=1)
+            zero &= density == 0.0
+        return zero
 
     def predict_log_density(self, X) -> np.ndarray:
         """Class-conditional log densities ``ln p(x_n | c)``, shape (n_samples, n_classes)."""

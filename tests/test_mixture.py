@@ -11,7 +11,7 @@ from sklearn.model_selection import cross_val_score
 
 from mixlib._base import clone
 from mixlib.exceptions import ConvergenceWarning
-from mixlib.mixture import IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas
+from mixlib.mixture import IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas, kernel_counts
 from tests.sklearn_compat import sklearn_compatible
 
 
@@ -345,3 +345,88 @@ def test_predict_feature_mismatch():
         clf.predict(np.ones((2, 3)))
     with pytest.raises(RuntimeError, match="not fitted"):
         MixtureClassifier().predict(np.ones((2, 3)))
+
+
+# ---------------------------------------------------------------------------- warm start, floors, underflow
+def test_warm_start_resumes_em_where_it_stopped():
+    # a EM iterations, then b more from where they stopped = a + b iterations in one go.
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(0, 1, (60, 3)), rng.normal(3, 1, (60, 3))])
+    y = np.repeat(["u", "v"], 60)
+    Q = np.column_stack([np.where(y == "u", 0.8, 0.3), np.where(y == "u", 0.2, 0.7)])
+    classes = np.array(["u", "v"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        whole = MixtureClassifier(3, tol=0.0, max_iter=12, random_state=5).fit(X, soft_labels=Q, classes=classes)
+        parts = MixtureClassifier(3, tol=0.0, max_iter=5, warm_start=True, random_state=5)
+        parts.fit(X, soft_labels=Q, classes=classes)
+        parts.set_params(max_iter=7).fit(X, soft_labels=Q, classes=classes)
+    for one, two in zip(whole.mixtures_, parts.mixtures_):
+        np.testing.assert_allclose(two.means_, one.means_, rtol=1e-10)
+        np.testing.assert_allclose(two.variances_, one.variances_, rtol=1e-10)
+        np.testing.assert_allclose(two.weights_, one.weights_, rtol=1e-10)
+        # The second part's first bound is the first part's last model's likelihood.
+        np.testing.assert_allclose(two.lower_bounds_, one.lower_bounds_[5:], rtol=1e-10)
+
+
+def test_warm_start_is_ignored_when_the_classes_change():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 2))
+    clf = MixtureClassifier(2, warm_start=True, random_state=0).fit(X, np.repeat([0, 1], 20))
+    clf.fit(X, np.repeat([0, 1, 2, 3], 10))
+    fresh = MixtureClassifier(2, random_state=0).fit(X, np.repeat([0, 1, 2, 3], 10))
+    np.testing.assert_array_equal(clf.predict_proba(X), fresh.predict_proba(X))
+
+
+def test_relative_variance_floor_scales_with_the_data():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(50, 4)) * np.array([1.0, 2.0, 3.0, 4.0])
+    y = np.repeat([0, 1], 25)
+    clf = MixtureClassifier(2, relative_min_variance=1e-2, random_state=0).fit(X, y)
+    assert clf.min_variance_ == pytest.approx(1e-2 * X.var(axis=0).mean())
+    scaled = MixtureClassifier(2, relative_min_variance=1e-2, random_state=0).fit(1000 * X, y)
+    assert scaled.min_variance_ == pytest.approx(1e6 * clf.min_variance_)
+    np.testing.assert_allclose(scaled.predict_proba(1000 * X), clf.predict_proba(X), atol=1e-8)
+    assert all(m.min_variance_ == clf.min_variance_ for m in clf.mixtures_)
+    with pytest.raises(ValueError, match="relative_min_variance must be > 0"):
+        MixtureClassifier(relative_min_variance=0.0).fit(X, y)
+
+
+def test_collapsed_kernels_are_counted():
+    # Class 0: three identical rows and a far cluster: with 2 kernels one sits on the
+    # identical rows at the floor.
+    rng = np.random.default_rng(3)
+    X = np.vstack([np.zeros((3, 2)), rng.normal(10, 1, (20, 2))])
+    mixture = IsotropicGaussianMixture(2, means_init=[[0.0, 0.0], [10.0, 10.0]], sigmas_init=[1.0, 1.0],
+                                       min_variance=1e-4).fit(X)
+    assert mixture.at_floor_.tolist() == [True, False]
+    assert kernel_counts(mixture) == (2, 1)
+
+
+def _two_unit_classes() -> MixtureClassifier:
+    # One kernel per class; the ML fits are N(0, 1) and N(100, 1) (2-point classes at +-1).
+    X = np.array([[-1.0], [1.0], [99.0], [101.0]])
+    return MixtureClassifier(1, random_state=0).fit(X, np.array([0, 0, 1, 1]))
+
+
+def test_underflow_rule_hand_computed_case():
+    clf = _two_unit_classes()
+    assert clf.mixtures_[0].variances_[0] == pytest.approx(1.0)
+    # term = P(c) p (2 pi)^(-1/2) exp(-t^2 / 2): at 38 from class 0, exp(-722) = 2.6e-314 (a
+    # subnormal double, > 0); at 39, exp(-760.5) = 0; class 1 is 61-62 away: 0.
+    assert 0.5 * (2 * np.pi) ** -0.5 * np.exp(-38.0**2 / 2) > 0
+    assert np.exp(-39.0**2 / 2) == 0
+    X = np.array([[0.0], [38.0], [39.0], [50.0], [62.0], [1e4]])
+    assert clf.underflow_mask(X).tolist() == [False, False, True, True, False, True]
+    # The log-space posteriors of a flagged point are still decided (no tie).
+    assert clf.predict_proba(X[[3]]).max() == pytest.approx(0.5)  # exactly half-way
+    assert clf.predict_proba(X[[2]]).max() > 0.99
+
+
+def test_underflow_never_flags_training_vectors_of_live_kernels():
+    rng = np.random.default_rng(4)
+    X = np.vstack([rng.normal(0, 1, (80, 13)), rng.normal(1.5, 1, (80, 13))])
+    y = np.repeat([0, 1], 80)
+    clf = MixtureClassifier(4, random_state=1).fit(X, y)
+    assert not clf.underflow_mask(X).any()
+    assert clf.underflow_mask(X + 1e3).all()
