@@ -52,7 +52,7 @@ def _quiet_em():
 def test_iterative_matches_sklearn_self_training(seed, threshold, max_iter):
     X, y_semi, _ = three_blobs(seed)
     estimator = MixtureClassifier(2, random_state=seed)
-    ours = IterativeClassifier(estimator, threshold=threshold, max_iter=max_iter).fit(X, y_semi)
+    ours = IterativeClassifier(estimator, threshold=threshold, max_iter=max_iter, finish="stop").fit(X, y_semi)
     theirs = SelfTrainingClassifier(
         sklearn_compatible(MixtureClassifier)(2, random_state=seed),
         threshold=threshold, criterion="threshold", max_iter=max_iter,
@@ -96,7 +96,9 @@ def test_both_methods_beat_labelled_only_on_separated_clusters(seed):
     assert 1 - pr.score(X_t, y_t) < labelled_only
     # Round 0 of both histories is the labelled-only model.
     for hist in (hist_it, hist_pr):
-        assert hist.loc[0, "test_hard_error"] + hist.loc[0, "test_unknown_error"] == pytest.approx(labelled_only)
+        # Nothing underflows here, so under that rule hard + unknown = share misclassified.
+        assert (hist.loc[0, "test_hard_error_underflow"] + hist.loc[0, "test_unknown_error_underflow"]
+                == pytest.approx(labelled_only))
 
 
 # ---------------------------------------------------------------------------- prior method
@@ -118,7 +120,8 @@ def test_prior_first_round_is_the_weighted_em_on_posteriors():
     Q[~known] = step0.predict_proba(X[~known])
     step1 = MixtureClassifier(2, random_state=3).fit(X, soft_labels=Q, classes=np.arange(3))
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):
-        ours = PriorProbabilityClassifier(MixtureClassifier(2, random_state=3), max_iter=1).fit(X, y_semi)
+        ours = PriorProbabilityClassifier(MixtureClassifier(2, random_state=3), max_iter=1,
+                                          restart="fresh").fit(X, y_semi)
     np.testing.assert_array_equal(ours.predict_proba(X), step1.predict_proba(X))
     flips = np.mean(step1.predict_proba(X[~known]).argmax(1) != Q[~known].argmax(1))
     assert ours.history_.loc[1, "flips"] == flips
@@ -177,13 +180,15 @@ def test_iterative_counters_hand_built_case():
     # Labelled: a at -2, -1.8; b at 1.8, 2. Unlabelled: -1.9 and 1.9 (clear) and 0 (a tie).
     X = np.array([-2.0, -1.8, 1.8, 2.0, -1.9, 0.0, 1.9])[:, None]
     y = np.array(["a", "a", "b", "b", None, None, None], dtype=object)
-    clf = IterativeClassifier(MixtureClassifier(1, random_state=0), threshold=0.9).fit(X, y)
+    clf = IterativeClassifier(MixtureClassifier(1, random_state=0), threshold=0.9, finish="stop").fit(X, y)
     hist = clf.history_
     assert hist["round"].tolist() == [0, 1]
     assert hist["n_labelled"].tolist() == [4, 6]
     assert hist["unknown"].tolist() == pytest.approx([1.0, 1 / 3])
     assert hist["n_assigned"].tolist() == [2, 0]
-    assert hist["hard_error"].tolist() == [0.0, 0.0] and hist["unknown_error"].tolist() == [0.0, 0.0]
+    for rule in ("confidence", "underflow"):
+        assert hist[f"hard_error_{rule}"].tolist() == [0.0, 0.0]
+        assert hist[f"unknown_error_{rule}"].tolist() == [0.0, 0.0]
     assert clf.termination_condition_ == "no_change" and clf.n_iter_ == 2
     assert clf.transduction_.tolist() == ["a", "a", "b", "b", "a", None, "b"]
     assert clf.labeled_iter_.tolist() == [0, 0, 0, 0, 1, -1, 1]
@@ -192,8 +197,8 @@ def test_iterative_counters_hand_built_case():
 def test_iterative_history_invariants():
     X, y_semi, y = three_blobs(7)
     X_test, _, y_test = three_blobs(8)
-    clf = IterativeClassifier(MixtureClassifier(2, random_state=1), threshold=0.7, max_iter=None).fit(
-        X, y_semi, X_test=X_test, y_test=y_test)
+    clf = IterativeClassifier(MixtureClassifier(2, random_state=1), threshold=0.7, max_iter=None,
+                              finish="stop").fit(X, y_semi, X_test=X_test, y_test=y_test)
     hist = clf.history_
     assert np.all(np.diff(hist["unknown"]) <= 0)
     n_unknown = (y_semi == -1).sum()
@@ -201,19 +206,23 @@ def test_iterative_history_invariants():
     np.testing.assert_allclose(hist["unknown"].to_numpy()[1:],
                                1 - np.cumsum(hist["n_assigned"].to_numpy()[:-1]) / n_unknown)
     assert hist["n_labelled"].iloc[-1] == (clf.labeled_iter_ >= 0).sum()
-    for column in ("hard_error", "unknown_error", "test_hard_error", "test_unknown_error"):
-        assert hist[column].between(0, 1).all()
-    hard, unknown = label_errors(clf.estimator_, X_test, y_test)
-    assert (hist["test_hard_error"].iloc[-1], hist["test_unknown_error"].iloc[-1]) == (hard, unknown)
+    for rule in ("confidence", "underflow"):
+        for column in ("hard_error", "unknown_error", "test_hard_error", "test_unknown_error"):
+            assert hist[f"{column}_{rule}"].between(0, 1).all()
+        hard, unknown = label_errors(clf.estimator_, X_test, y_test, rule, 0.7)
+        assert (hist[f"test_hard_error_{rule}"].iloc[-1], hist[f"test_unknown_error_{rule}"].iloc[-1]) == (hard, unknown)
 
 
 def test_unknown_error_counts_unclassifiable_labelled_examples():
     X, y_semi, _ = three_blobs(9)
-    clf = IterativeClassifier(MixtureClassifier(2, margin=0.6, random_state=2), threshold=0.5).fit(X, y_semi)
+    clf = IterativeClassifier(MixtureClassifier(2, margin=0.6, random_state=2), threshold=0.5,
+                              finish="stop").fit(X, y_semi)
     known = y_semi != -1
     final = clf.history_.iloc[-1]
-    assert final["unknown_error"] == np.mean(clf.unclassifiable(X[known]))
-    assert final["unknown_error"] > 0
+    top = clf.predict_proba(X[known]).max(axis=1)
+    assert final["unknown_error_confidence"] == np.mean(top <= 0.5)
+    hard, unknown = label_errors(clf.estimator_, X[known], y_semi[known], "margin")
+    assert unknown == np.mean(clf.unclassifiable(X[known])) > 0
     # An unclassifiable unknown is never assigned, whatever its top posterior.
     pending = clf.labeled_iter_ == -1
     assert clf.unclassifiable(X[pending]).all() and pending.any()
@@ -256,3 +265,101 @@ def test_rejects_no_labelled_rows_and_half_test_data():
         PriorProbabilityClassifier().fit(X, np.full(len(X), -1))
     with pytest.raises(ValueError, match="both X_test and y_test"):
         PriorProbabilityClassifier().fit(X, y_semi, X_test=X)
+
+
+# ---------------------------------------------------------------------------- report's readings (issue: ch. 5 as the report ran it)
+def test_warm_prior_round_continues_the_previous_em():
+    # Round 1 of the warm-started prior method is the weighted EM on [Q_0; q_0] started from
+    # the parameters of round 0, i.e. a warm-started MixtureClassifier refit.
+    X, y_semi, _ = three_blobs(5)
+    known = y_semi != -1
+    reference = MixtureClassifier(2, random_state=3).fit(X[known], y_semi[known])
+    Q = np.zeros((len(X), 3))
+    Q[known, y_semi[known]] = 1.0
+    Q[~known] = reference.predict_proba(X[~known])
+    reference.set_params(warm_start=True).fit(X, soft_labels=Q, classes=np.arange(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ours = PriorProbabilityClassifier(MixtureClassifier(2, random_state=3), max_iter=1).fit(X, y_semi)
+    for mine, theirs in zip(ours.estimator_.mixtures_, reference.mixtures_):
+        np.testing.assert_array_equal(mine.means_, theirs.means_)
+        np.testing.assert_array_equal(mine.variances_, theirs.variances_)
+
+
+def test_warm_prior_with_unchanging_soft_labels_is_one_uninterrupted_em():
+    # Far-apart clusters: the posteriors of the unlabelled rows are exactly one-hot, so the
+    # soft labels never change after round 0. The warm-started refit then equals one weighted
+    # EM on those soft labels started from the round-0 parameters and run for as many
+    # iterations in a row.
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(0, 1, (30, 2)), rng.normal(60, 1, (30, 2))])
+    y = np.repeat([0, 1], 30)
+    y_semi = y.copy()
+    y_semi[rng.permutation(60)[:40]] = -1
+    y_semi[[0, 30]] = [0, 1]
+    est = MixtureClassifier(2, tol=0.0, max_iter=15, random_state=4)
+    ours = PriorProbabilityClassifier(est, max_iter=3).fit(X, y_semi)
+    assert ours.converged_ and ours.n_iter_ == 1
+    np.testing.assert_array_equal(ours.soft_labels_, np.eye(2)[y])
+    known = y_semi != -1
+    start = MixtureClassifier(2, tol=0.0, max_iter=15, random_state=4).fit(X[known], y_semi[known])
+    for c, (mine, first) in enumerate(zip(ours.estimator_.mixtures_, start.mixtures_)):
+        from mixlib.mixture import IsotropicGaussianMixture
+        uninterrupted = IsotropicGaussianMixture(
+            first.n_components, means_init=first.means_, sigmas_init=first.sigmas_,
+            weights_init=first.weights_, tol=0.0, max_iter=15).fit(X[y == c])
+        np.testing.assert_allclose(mine.means_, uninterrupted.means_, rtol=1e-12)
+        np.testing.assert_allclose(mine.variances_, uninterrupted.variances_, rtol=1e-12)
+        np.testing.assert_allclose(mine.weights_, uninterrupted.weights_, rtol=1e-12)
+
+
+def test_fresh_and_warm_restarts_differ_and_warm_keeps_round_zero_kernels():
+    X, y_semi, _ = three_blobs(0, labelled_share=0.08)
+    warm = PriorProbabilityClassifier(MixtureClassifier(3, random_state=11), max_iter=30).fit(X, y_semi)
+    fresh = PriorProbabilityClassifier(MixtureClassifier(3, random_state=11), max_iter=30,
+                                       restart="fresh").fit(X, y_semi)
+    assert not np.array_equal(warm.soft_labels_, fresh.soft_labels_)
+    known = y_semi != -1
+    round0 = MixtureClassifier(3, random_state=11).fit(X[known], y_semi[known])
+    np.testing.assert_array_equal(warm.estimator_.n_components_per_class_, round0.n_components_per_class_)
+    with pytest.raises(ValueError, match="restart must be one of"):
+        PriorProbabilityClassifier(restart="cold").fit(X, y_semi)
+
+
+def test_finish_argmax_leaves_no_unknown_and_counts_them():
+    # The hand-built case above: 0.0 is a tie that never clears the threshold.
+    X = np.array([-2.0, -1.8, 1.8, 2.0, -1.9, 0.0, 1.9])[:, None]
+    y = np.array(["a", "a", "b", "b", None, None, None], dtype=object)
+    clf = IterativeClassifier(MixtureClassifier(1, random_state=0), threshold=0.9).fit(X, y)
+    hist = clf.history_
+    assert hist["round"].tolist() == [0, 1, 2]
+    assert hist["n_assigned"].tolist() == [2, 1, 0]
+    assert hist["n_argmax"].tolist() == [0, 1, 0]
+    assert hist["unknown"].iloc[-1] == 0.0
+    assert clf.termination_condition_ == "argmax" and clf.n_assigned_by_argmax_ == 1
+    assert (clf.labeled_iter_ >= 0).all() and None not in clf.transduction_.tolist()
+    with pytest.raises(ValueError, match="finish must be one of"):
+        IterativeClassifier(finish="never").fit(X, y)
+
+
+@pytest.mark.parametrize("max_iter", [0, 1, 3])
+def test_finish_argmax_also_after_the_round_limit(max_iter):
+    X, y_semi, _ = three_blobs(2)
+    clf = IterativeClassifier(MixtureClassifier(2, random_state=0), threshold=0.99,
+                              max_iter=max_iter).fit(X, y_semi)
+    assert clf.history_["unknown"].iloc[-1] == 0.0
+    assert (clf.labeled_iter_ >= 0).all()
+    assert clf.n_assigned_by_argmax_ == clf.history_["n_argmax"].sum() > 0
+
+
+def test_confidence_rule_is_the_assignment_threshold():
+    X, y_semi, y = three_blobs(3)
+    clf = IterativeClassifier(MixtureClassifier(2, random_state=0), threshold=0.8).fit(X, y_semi)
+    known = y_semi != -1
+    top = clf.predict_proba(X[known]).max(axis=1)
+    hard, unknown = label_errors(clf.estimator_, X[known], y[known], "confidence", 0.8)
+    assert unknown == np.mean(top <= 0.8) > 0
+    assert hard == np.mean((top > 0.8) & (clf.predict(X[known]) != y[known]))
+    assert clf.history_["unknown_error_confidence"].iloc[-1] == unknown
+    with pytest.raises(ValueError, match="unclassifiable must list distinct rules"):
+        IterativeClassifier(unclassifiable_rules=("confidence", "tie")).fit(X, y_semi)
