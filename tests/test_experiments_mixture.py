@@ -30,7 +30,7 @@ def test_em_trace_table(two_classes):
     trace = em_trace(X, y, 2, params, 1)
     assert list(trace.columns) == [
         "repeat", "class", "n_components", "n_labelled", "iteration", "mean_log_likelihood",
-        "n_iter", "converged",
+        "n_iter", "converged", "collapsed",
     ]
     assert set(trace["repeat"]) == {0, 1, 2} and set(trace["n_labelled"]) == {20}
     for (_, label), run in trace.groupby(["repeat", "class"]):
@@ -50,6 +50,29 @@ def test_em_trace_matches_a_direct_fit(two_classes):
         run = trace[trace["class"] == label]["mean_log_likelihood"].to_numpy()
         np.testing.assert_allclose(run[:-1], clf.mixtures_[c].lower_bounds_)
         assert run[-1] == pytest.approx(clf.mixtures_[c].score(X[y == label]))
+
+
+def test_em_trace_and_kernel_map_count_collapsed_kernels():
+    # Five examples per class and four kernels: every kernel that keeps a single example
+    # shrinks onto it and stops at the variance floor.
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(0, 1, (5, 3)), rng.normal(3, 1, (5, 3))])
+    y = np.repeat(["a", "b"], 5)
+    trace = em_trace(X, y, 4, {"n_repeats": 1}, 0)
+    clf = MixtureClassifier(4, random_state=np.random.default_rng(0)).fit(X, y)
+    expected = [int((m.at_floor_ & (m.weights_ > 1e-6)).sum()) for m in clf.mixtures_]
+    assert trace.groupby("class")["collapsed"].first().tolist() == expected
+    assert sum(expected) > 0
+    table = kernel_map(X, y, 4, {}, 0)
+    kernels = table[table["kind"] == "kernel"]
+    assert kernels.groupby("class")["collapsed"].sum().tolist() == expected
+    assert not table.loc[table["kind"] == "point", "collapsed"].any()
+    # A floor relative to the data's variance keeps those kernels at a width of the data's
+    # scale: still "at the floor", but no longer points.
+    relaxed = kernel_map(X, y, 4, {"relative_min_variance": 0.5}, 0)
+    widths = relaxed.loc[relaxed["kind"] == "kernel", "sigma"]
+    assert widths.min() >= np.sqrt(0.5 * X.var(axis=0).mean()) * (1 - 1e-9)
+    assert widths.min() > 1000 * kernels["sigma"].min()
 
 
 def test_principal_axes_match_the_covariance_eigenvectors(two_classes):
@@ -121,9 +144,10 @@ def test_imputation_study_errors():
 
 def test_figures_draw_from_the_tables(two_classes):
     X, y = two_classes
-    fig = fig3_3(em_trace(X, y, 2, {"n_repeats": 2}, 0))
+    one_split = {"split": "s", "dataset": "d"}
+    fig = fig3_3(em_trace(X, y, 2, {"n_repeats": 2}, 0).assign(**one_split))
     assert isinstance(fig, Figure) and fig.axes[0].get_xlabel() == "EM iteration"
-    fig = fig3_4(kernel_map(X, y, 2, {}, 0))
+    fig = fig3_4(kernel_map(X, y, 2, {}, 0).assign(**one_split))
     circles = [p for p in fig.axes[0].patches if isinstance(p, Circle)]
     assert len(circles) == 4
     table = pd.DataFrame({

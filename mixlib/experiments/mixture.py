@@ -14,14 +14,14 @@ import numpy as np
 import pandas as pd
 
 from mixlib._validation import check_random_state, check_X_y
-from mixlib.mixture import MixtureClassifier
+from mixlib.mixture import LIVE_WEIGHT, MixtureClassifier, kernel_counts
 
-_EM_KEYS = ("init", "tol", "max_iter", "min_variance")
+_EM_KEYS = ("init", "tol", "max_iter", "min_variance", "relative_min_variance")
 
 
 def _classifier(n_components: int, params: dict[str, Any], rng: np.random.Generator) -> MixtureClassifier:
     """A MixtureClassifier with the EM settings found in ``params`` (others keep defaults)."""
-    em = {key: params[key] for key in _EM_KEYS if key in params}
+    em = {key: params[key] for key in _EM_KEYS if params.get(key) is not None}
     return MixtureClassifier(n_components, random_state=rng, **em)
 
 
@@ -49,7 +49,8 @@ def em_trace(
         Kernels per class (the report: 4).
     params : dict
         ``n_repeats`` (int, default 10); optional ``n_labelled`` (int, the report: 36); EM
-        settings ``init``, ``tol``, ``max_iter``, ``min_variance`` passed to the mixtures.
+        settings ``init``, ``tol``, ``max_iter``, ``min_variance`` or
+        ``relative_min_variance`` passed to the mixtures.
     rng : numpy.random.Generator, int or None
         Drives the subsamples and the initialisations (all repeats from one stream).
 
@@ -58,12 +59,13 @@ def em_trace(
     pandas.DataFrame
         One row per (repeat, class, iteration) with columns ``repeat``, ``class``,
         ``n_components`` (effective K of that class), ``n_labelled`` (rows used),
-        ``iteration``, ``mean_log_likelihood``, ``n_iter``, ``converged``.
+        ``iteration``, ``mean_log_likelihood``, ``n_iter``, ``converged``, ``collapsed``.
         ``iteration = i`` is the likelihood after ``i`` EM updates of the parameters: 0 is the
         initial model and ``n_iter`` (the last row of a repeat and class) the fitted model;
         ``mean_log_likelihood = sum_n ln p(x_n | c) / n_c`` over the rows of class ``c``, in
         nats per example. ``converged`` says whether EM stopped on ``tol`` (else on
-        ``max_iter``).
+        ``max_iter``); ``collapsed`` is the number of live kernels of the fitted class model
+        whose variance ended at the floor (:func:`~mixlib.mixture.kernel_counts`).
     """
     X, y = check_X_y(X_labelled, y_labelled)
     rng = check_random_state(rng)
@@ -89,6 +91,7 @@ def em_trace(
                 "mean_log_likelihood": trace,
                 "n_iter": mixture.n_iter_,
                 "converged": mixture.converged_,
+                "collapsed": kernel_counts(mixture)[1],
             }))
     return pd.concat(rows, ignore_index=True)
 
@@ -138,7 +141,8 @@ def kernel_map(
     n_components : int
         Kernels per class (the report: 4).
     params : dict
-        EM settings ``init``, ``tol``, ``max_iter``, ``min_variance`` (optional).
+        EM settings ``init``, ``tol``, ``max_iter``, ``min_variance`` or
+        ``relative_min_variance`` (optional).
     rng : numpy.random.Generator, int or None
 
     Returns
@@ -147,7 +151,9 @@ def kernel_map(
         Columns ``kind`` ("kernel" or "point"), ``class``, ``kernel`` (kernel index within
         its class; -1 for points), ``pc1``, ``pc2`` (units of ``X``), ``sigma`` and ``weight``
         (the kernel's width and mixing weight ``p_j``; NaN for points), ``n_iter`` (EM
-        iterations of the class model; -1 for points).
+        iterations of the class model; -1 for points), ``collapsed`` (True for a live kernel
+        whose variance ended at the floor: it sits on one training vector; False for the
+        others and for points).
     """
     X, y = check_X_y(X_train, y_train)
     if X.shape[1] < 2:
@@ -166,6 +172,7 @@ def kernel_map(
             "sigma": mixture.sigmas_,
             "weight": mixture.weights_,
             "n_iter": mixture.n_iter_,
+            "collapsed": mixture.at_floor_ & (mixture.weights_ > LIVE_WEIGHT),
         }))
     points = (X - mean) @ axes.T
     kernels.append(pd.DataFrame({
@@ -177,16 +184,18 @@ def kernel_map(
         "sigma": np.nan,
         "weight": np.nan,
         "n_iter": -1,
+        "collapsed": False,
     }))
     return pd.concat(kernels, ignore_index=True)
 
 
 def em_trace_job(repeats: list, n_components: int, em: dict[str, Any], seed: int,
-                 split_name: str) -> pd.DataFrame:
+                 split_name: str, dataset: str) -> pd.DataFrame:
     """The ``em_trace`` rule (fig. 3.3): :func:`em_trace` on the labelled rows of every repeat.
 
     Repeat ``r`` fits one classifier on that repeat's ``labelled`` rows with the generator of
-    ``(seed, "em_trace", split_name, r)``; the ``repeat`` column is the split's repeat.
+    ``(seed, "em_trace", split_name, r)``; the ``repeat`` column is the split's repeat, and
+    leading ``split`` and ``dataset`` columns name the data.
     """
     from mixlib.experiments.data import over_repeats
 
@@ -194,13 +203,22 @@ def em_trace_job(repeats: list, n_components: int, em: dict[str, Any], seed: int
         table = em_trace(*arrays["labelled"], n_components, {**em, "n_repeats": 1}, rng)
         return table.assign(repeat=repeat)
 
-    return over_repeats(repeats, run, seed, "em_trace", split_name)
+    table = over_repeats(repeats, run, seed, "em_trace", split_name)
+    table.insert(0, "dataset", dataset)
+    table.insert(0, "split", split_name)
+    return table
 
 
 def kernel_map_job(repeats: list, n_components: int, em: dict[str, Any], seed: int,
-                   split_name: str) -> pd.DataFrame:
-    """The ``kernel_map`` rule (fig. 3.4): :func:`kernel_map` on the labelled rows of repeat 0."""
+                   split_name: str, dataset: str) -> pd.DataFrame:
+    """The ``kernel_map`` rule (fig. 3.4): :func:`kernel_map` on the labelled rows of repeat 0.
+
+    Leading ``split`` and ``dataset`` columns name the data.
+    """
     from mixlib.seeding import generator
 
-    return kernel_map(*repeats[0]["labelled"], n_components, em,
-                      generator(seed, "kernel_map", split_name, 0))
+    table = kernel_map(*repeats[0]["labelled"], n_components, em,
+                       generator(seed, "kernel_map", split_name, 0))
+    table.insert(0, "dataset", dataset)
+    table.insert(0, "split", split_name)
+    return table

@@ -30,7 +30,7 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "patience": 5,
 }
 
-METRICS = ("train_error", "test_error", "epochs_run", "best_epoch")
+METRICS = ("train_error", "test_error", "epochs_run", "best_epoch", "fit_seconds")
 
 
 def mlp_sweep_point(
@@ -79,7 +79,7 @@ def mlp_sweep_point(
     Returns
     -------
     pandas.DataFrame
-        Tidy long form, one row per (repeat, metric), ``4 * n_repeats`` rows, no index, columns:
+        Tidy long form, one row per (repeat, metric), ``5 * n_repeats`` rows, no index, columns:
         ``regime`` (str), ``hidden_size`` (int), ``repeat`` (int), one column per entry of the
         merged params (``learning_rate``, ``n_epochs``, ``batch_size``, ``momentum``,
         ``weight_decay``, ``validation_fraction``, ``patience``; all of them whatever the
@@ -88,7 +88,8 @@ def mlp_sweep_point(
         ``train_error`` and ``test_error`` (misclassified fraction in [0, 1] of the training
         and test rows; under early stopping the training rows include the held-out validation
         rows), ``epochs_run`` and ``best_epoch`` (the epoch whose weights were kept: the best
-        validation epoch under early stopping, the last epoch otherwise).
+        validation epoch under early stopping, the last epoch otherwise) and ``fit_seconds``
+        (wall-clock time of the training).
     """
     if regime not in REGIMES:
         raise ValueError(f"regime must be one of {REGIMES}, got {regime!r}.")
@@ -110,12 +111,15 @@ def mlp_sweep_point(
         model = MLPClassifier(
             hidden_size=int(hidden_size), regime=regime, random_state=child, **merged
         )
+        fit_start = time.perf_counter()
         model.fit(X_train, y_train)
+        fit_seconds = time.perf_counter() - fit_start
         values = {
             "train_error": 1.0 - model.score(X_train, y_train),
             "test_error": 1.0 - model.score(X_test, y_test),
             "epochs_run": float(model.n_epochs_run_),
             "best_epoch": float(model.best_epoch_),
+            "fit_seconds": fit_seconds,
         }
         for metric in METRICS:
             rows.append(
