@@ -7,6 +7,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from mixlib.figures import new_figure
+from mixlib.figures.semisupervised_rounds import require_columns, split_groups
+
+_COLUMNS = ("repeat", "class", "iteration", "mean_log_likelihood", "n_iter", "collapsed")
 
 
 def _carried_forward(trace: pd.DataFrame) -> pd.DataFrame:
@@ -16,38 +19,57 @@ def _carried_forward(trace: pd.DataFrame) -> pd.DataFrame:
 
 
 def fig3_3(trace: pd.DataFrame) -> Figure:
-    """Mean log-likelihood per example against EM iteration, one curve per class.
+    """Mean log-likelihood per example against EM iteration, one curve per class, one panel per split.
 
     Parameters
     ----------
     trace : pandas.DataFrame
-        The table of :func:`mixlib.experiments.mixture.em_trace`: columns ``repeat``,
-        ``class``, ``iteration``, ``mean_log_likelihood``, ``n_iter``.
+        The ``em_trace`` table: columns ``split``, ``dataset``, ``repeat``, ``class``,
+        ``n_components``, ``n_labelled``, ``iteration``, ``mean_log_likelihood``,
+        ``n_iter``, ``converged``, ``collapsed`` (kernels of the class model at the variance
+        floor while alive, constant over a fit's iterations). Every row is drawn; ``split``
+        and ``dataset`` may be absent (one panel).
 
     Returns
     -------
     matplotlib.figure.Figure
-        For each class, the mean over repeats (line) and the range between the 10th and 90th
-        percentiles (band); a repeat that has converged is held at its final value. A marker
-        shows each repeat's final (iteration, log-likelihood) and a dashed vertical line the
-        median number of iterations to convergence of the class.
+        One panel per split (sorted by name; title: split, data set and "k of n class fits
+        have a collapsed kernel", a fit being one (repeat, class)). For each class, the mean
+        over repeats (line) and the range between the 10th and 90th percentiles (band); a
+        repeat that has converged is held at its final value. A marker shows each fit's
+        final (iteration, log-likelihood): a dot, or a cross if the fit has a collapsed
+        kernel; a dashed vertical line the median number of iterations of the class.
+
+    Raises
+    ------
+    ValueError
+        If a needed column (e.g. ``collapsed``) is absent.
     """
-    wide = _carried_forward(trace)
-    fig, ax = new_figure(figsize=(6.0, 4.0))
-    stops = trace.groupby(["class", "repeat"]).agg(n_iter=("n_iter", "first"))
-    for i, label in enumerate(wide.columns.get_level_values("class").unique()):
-        colour = f"C{i}"
-        curves = wide[label].to_numpy()
-        x = wide.index.to_numpy()
-        ax.plot(x, curves.mean(axis=1), color=colour, label=f"class {label}")
-        low, high = np.percentile(curves, [10, 90], axis=1)
-        ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
-        final = trace[(trace["class"] == label) & (trace["iteration"] == trace["n_iter"])]
-        ax.plot(final["iteration"], final["mean_log_likelihood"], "o", color=colour, markersize=3)
-        ax.axvline(np.median(stops.loc[label, "n_iter"]), color=colour, linestyle="--", linewidth=1)
-    n_repeats = trace["repeat"].nunique()
-    ax.set_xlabel("EM iteration")
-    ax.set_ylabel("mean log-likelihood per example (nats)")
-    ax.set_title(f"EM convergence ({n_repeats} repeats; band: 10-90 %; dashed: median stop)")
-    ax.legend()
+    require_columns(trace, _COLUMNS, "fig3_3")
+    groups = split_groups(trace)
+    fig, axes = new_figure(len(groups), 1, figsize=(6.4, 0.4 + 3.8 * len(groups)), squeeze=False)
+    for ax, (_, panel, own) in zip(axes[:, 0], groups):
+        wide = _carried_forward(own)
+        finals = own.loc[own.groupby(["class", "repeat"])["iteration"].idxmax()]
+        hit = finals["collapsed"].astype(float) > 0
+        for i, label in enumerate(wide.columns.get_level_values("class").unique()):
+            colour = f"C{i}"
+            curves = wide[label].to_numpy()
+            x = wide.index.to_numpy()
+            ax.plot(x, curves.mean(axis=1), color=colour, label=f"class {label}")
+            low, high = np.percentile(curves, [10, 90], axis=1)
+            ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
+            own_final = finals["class"] == label
+            for marker, chosen in (("o", own_final & ~hit), ("x", own_final & hit)):
+                if chosen.any():
+                    ax.plot(finals.loc[chosen, "iteration"], finals.loc[chosen, "mean_log_likelihood"], marker,
+                            color=colour, markersize=3 if marker == "o" else 6, linestyle="none")
+            ax.axvline(np.median(finals.loc[own_final, "n_iter"]), color=colour, linestyle="--", linewidth=1)
+        heading = f"{panel}: " * bool(panel)
+        heading += f"{int(hit.sum())} of {len(finals)} class fits have a collapsed kernel"
+        ax.set_title(f"{heading} ({own['repeat'].nunique()} repeats)", fontsize="medium")
+        ax.set_xlabel("EM iteration")
+        ax.set_ylabel("mean log-likelihood\nper example (nats)")
+        ax.legend(fontsize="small")
+    fig.suptitle("EM convergence (band: 10-90 %; x: fit with a collapsed kernel; dashed: median stop)")
     return fig

@@ -7,20 +7,32 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from mixlib.figures import new_figure
-from mixlib.figures.semisupervised_rounds import mean_interval
+from mixlib.figures.semisupervised_rounds import (
+    RULE_LINESTYLES,
+    mean_interval,
+    ordered_rules,
+    require_columns,
+    require_metric,
+    rule_suffix,
+    select_variants,
+    split_groups,
+)
 
 _METHOD_LABELS = {"labelled_only": "labelled only", "iterative": "iterative", "prior": "prior probabilities"}
 _LINESTYLES = ("-", "--", "-.", ":")
 #: The report's mean error of the mixture classifier on the DNA data (ch. 6).
 REPORT_DNA_ERROR = 0.20
+#: Kernel-count variant columns chosen per method (the sweep's x axis, n_components, is kept).
+_SWEEP_VARIANTS = (("restart", "warm"), ("finish", "argmax"), ("threshold", None))
 
 
-def _curve(ax, rows: pd.DataFrame, label: str, colour: str, linestyle: str = "-", scale: float = 100.0) -> None:
+def _curve(ax, rows: pd.DataFrame, label: str, colour: str, linestyle: str = "-", scale: float = 100.0,
+           marker: str = "o") -> None:
     """Mean and 95 % interval over repeats of ``scale * value`` of ``rows`` (one metric) against n_components."""
     wide = rows.pivot_table(index="repeat", columns="n_components", values="value")
     mean, low, high = mean_interval(scale * wide.to_numpy())
     x = wide.columns.to_numpy()
-    ax.plot(x, mean, marker="o", markersize=3, color=colour, linestyle=linestyle, label=label)
+    ax.plot(x, mean, marker=marker, markersize=3, color=colour, linestyle=linestyle, label=label)
     ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
 
 
@@ -31,57 +43,100 @@ def _log2_axis(ax, kernels: np.ndarray) -> None:
     ax.set_xlabel("kernels per class")
 
 
-def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str) -> Figure:
-    rows = table[table["metric"] == metric]
-    if rows.empty:
-        raise ValueError(f"the table has no rows of metric {metric!r}.")
-    fig, ax = new_figure(figsize=(6.0, 4.0))
-    methods = [m for m in _METHOD_LABELS if m in set(rows["method"])]
-    for i, method in enumerate(methods):
-        _curve(ax, rows[rows["method"] == method], _METHOD_LABELS[method], f"C{i}")
-    _log2_axis(ax, np.sort(rows["n_components"].unique()))
-    ax.set_ylabel(ylabel)
-    ax.set_ylim(bottom=0)
-    ax.set_title(f"{title} (mean and 95 % interval over {rows['repeat'].nunique()} repeats)")
-    ax.legend()
+def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, name: str) -> Figure:
+    require_columns(table, ("method", "n_components", "metric", "unclassifiable", "value", "repeat"), name)
+    require_metric(table, metric, name)
+    groups = split_groups(table)
+    fig, axes = new_figure(2 * len(groups), 1, figsize=(6.4, 0.4 + 4.6 * len(groups)), squeeze=False,
+                           gridspec_kw={"height_ratios": [3, 1] * len(groups)})
+    for s, (split, panel, own) in enumerate(groups):
+        ax, ax_collapsed = axes[2 * s, 0], axes[2 * s + 1, 0]
+        ax_collapsed.sharex(ax)
+        where = f" in split {split!r}" if split else ""
+        require_metric(own, metric, name, where)
+        require_metric(own, "collapsed_kernels", name, where)
+        methods = [m for m in _METHOD_LABELS if m in set(own["method"])]
+        methods += sorted(set(own["method"]) - set(methods))
+        notes = []
+        for i, method in enumerate(methods):
+            rows, chosen = select_variants(own[own["method"] == method], _SWEEP_VARIANTS)
+            label = _METHOD_LABELS.get(method, method)
+            if chosen:
+                notes.append(f"{label}: {', '.join(chosen)}")
+            errors = rows[rows["metric"] == metric]
+            for rule in ordered_rules(errors):
+                _curve(ax, errors[errors["unclassifiable"] == rule], label + rule_suffix(rule), f"C{i}",
+                       RULE_LINESTYLES.get(rule, "-"))
+            collapsed = rows[rows["metric"] == "collapsed_kernels"]
+            if not collapsed.empty:
+                _curve(ax_collapsed, collapsed, label, f"C{i}", scale=1.0)
+        ax.set_ylabel(ylabel)
+        ax.set_ylim(bottom=0)
+        ax.tick_params(labelbottom=False)
+        heading = f"{panel}: " * bool(panel) + f"{own['repeat'].nunique()} repeats"
+        ax.set_title(heading + ("\n" + "; ".join(notes) if notes else ""), fontsize="medium")
+        ax.legend(fontsize="small", ncol=2)
+        ax_collapsed.set_ylabel("collapsed\nkernels", fontsize="small")
+        ax_collapsed.set_ylim(bottom=0)
+        _log2_axis(ax_collapsed, np.sort(own["n_components"].unique()))
+    fig.suptitle(f"{title} (mean and 95 % Student-t interval over repeats)")
     return fig
 
 
 def fig5_4(table: pd.DataFrame) -> Figure:
-    """Training error against kernels per class, one curve per method (report fig. 5.4).
+    """Training error against kernels per class, one curve per method and rule (report fig. 5.4).
 
     Parameters
     ----------
     table : pandas.DataFrame
-        Rows of :func:`mixlib.experiments.semisupervised.kernel_sweep_point` for every
-        (method, kernel count, repeat), concatenated, with an added ``repeat`` column: columns
-        ``method``, ``n_components``, ``metric``, ``value``, ``repeat``. The ``train_error``
-        rows are drawn (error on the labelled training examples).
+        The ``kernel_sweep`` table: columns ``split``, ``dataset``, ``method``,
+        ``n_components``, ``restart``, ``finish``, ``threshold``, ``metric``,
+        ``unclassifiable``, ``value``, ``repeat`` (``split``, ``dataset``, ``restart``,
+        ``finish``, ``threshold`` may be absent). Drawn: the ``train_error`` rows (error on
+        the labelled training examples, one curve per ``unclassifiable`` rule present) and,
+        below, the ``collapsed_kernels`` rows (rule-free). Of a method with several
+        ``restart``/``finish``/``threshold`` values only ``warm``/``argmax``/the first sorted
+        is drawn, named in the panel title.
 
     Returns
     -------
     matplotlib.figure.Figure
-        Training error in % against kernels per class on a log2 axis, for each method present
-        (labelled only, iterative, prior probabilities): mean over repeats (line) and 95 %
-        Student-t interval (band).
+        Per split (sorted by name), a main panel: training error in % against kernels per
+        class on a log2 axis, for each method present (labelled only, iterative, prior
+        probabilities): mean over repeats (line) and 95 % Student-t interval (band), colour =
+        method, line style = rule (confidence solid, underflow dashed); and a small panel
+        under it: kernels per class at the variance floor (mean over classes), mean and
+        interval over repeats, per method.
+
+    Raises
+    ------
+    ValueError
+        If a column or the metric ``train_error`` or ``collapsed_kernels`` (in some split)
+        is absent.
     """
-    return _method_figure(table, "train_error", "training error (%)", "Training error")
+    return _method_figure(table, "train_error", "training error (%)", "Training error", "fig5_4")
 
 
 def fig5_5(table: pd.DataFrame) -> Figure:
-    """Test error against kernels per class, one curve per method (report fig. 5.5).
+    """Test error against kernels per class, one curve per method and rule (report fig. 5.5).
 
     Parameters
     ----------
     table : pandas.DataFrame
-        As for :func:`fig5_4`; the ``test_error`` rows are drawn.
+        As for :func:`fig5_4`; the ``test_error`` and ``collapsed_kernels`` rows are drawn.
 
     Returns
     -------
     matplotlib.figure.Figure
         As :func:`fig5_4`, for the test error.
+
+    Raises
+    ------
+    ValueError
+        If a column or the metric ``test_error`` or ``collapsed_kernels`` (in some split)
+        is absent.
     """
-    return _method_figure(table, "test_error", "test error (%)", "Test error")
+    return _method_figure(table, "test_error", "test error (%)", "Test error", "fig5_5")
 
 
 def fig6_1(table: pd.DataFrame) -> Figure:
@@ -94,8 +149,8 @@ def fig6_1(table: pd.DataFrame) -> Figure:
         count, repeat), concatenated, with an added ``repeat`` column: columns
         ``n_components``, ``class``, ``metric``, ``value``, ``repeat``, and optionally
         ``encoding`` (one pair of curves per encoding, e.g. "onehot" and "ordinal"). Drawn:
-        ``test_error`` and ``train_error`` (``class == "all"``), and ``live_kernels`` (per
-        class).
+        ``test_error`` and ``train_error`` (``class == "all"``), ``live_kernels`` and, if
+        present, ``collapsed_kernels`` (per class).
 
     Returns
     -------
@@ -104,7 +159,9 @@ def fig6_1(table: pd.DataFrame) -> Figure:
         error dashed, mean over repeats and 95 % Student-t interval; a dotted line at the
         report's mean error, 20 %. Bottom: kernels still alive after EM (mixing weight
         > 1e-6) of each class, mean over repeats, against the kernels fit (grey dotted: all
-        alive). Colours tell encodings apart, line styles the classes.
+        alive), and the kernels of each class that ended at the variance floor while alive
+        (marker 'x'; a mean of 0 is not drawn on the log axis). Colours tell encodings
+        apart, line styles the classes.
     """
     if "encoding" not in table.columns:
         table = table.assign(encoding="")
@@ -120,6 +177,10 @@ def fig6_1(table: pd.DataFrame) -> Figure:
         for j, label in enumerate(sorted(live["class"].unique())):
             _curve(ax_live, live[live["class"] == label], f"class {label}{suffix}", f"C{i}",
                    _LINESTYLES[j % len(_LINESTYLES)], scale=1.0)
+        collapsed = rows[rows["metric"] == "collapsed_kernels"]
+        for j, label in enumerate(sorted(collapsed["class"].unique())):
+            _curve(ax_live, collapsed[collapsed["class"] == label], f"class {label}{suffix} collapsed",
+                   f"C{i}", _LINESTYLES[j % len(_LINESTYLES)], scale=1.0, marker="x")
     ax.axhline(100 * REPORT_DNA_ERROR, color="0.3", linestyle=":", label="report: 20 %")
     ax.set_ylabel("error (%)")
     ax.set_ylim(bottom=0)
@@ -128,7 +189,9 @@ def fig6_1(table: pd.DataFrame) -> Figure:
     ax_live.plot(kernels, kernels, color="0.5", linestyle=":", label="all alive")
     ax_live.set_yscale("log", base=2)
     ax_live.set_ylim(bottom=0.8)
-    ax_live.set_ylabel("live kernels per class")
+    with_collapsed = "collapsed_kernels" in set(table["metric"])
+    ax_live.set_ylabel("live (o) / collapsed (x)\nkernels per class" if with_collapsed
+                       else "live kernels per class")
     ax_live.legend(fontsize="small", ncol=2)
     _log2_axis(ax_live, kernels)
     return fig

@@ -1,0 +1,351 @@
+"""The chapter-3/5 figures on small synthetic tables of the new contracts (two splits each)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle
+
+from mixlib.figures.fig3_3 import fig3_3
+from mixlib.figures.fig3_4 import fig3_4
+from mixlib.figures.kernel_sweep import fig5_4, fig5_5, fig6_1
+from mixlib.figures.semisupervised_rounds import fig5_1, fig5_3
+from mixlib.figures.semisupervised_sensitivity import semisupervised_sensitivity
+
+SPLITS = {"bacteria": "heart", "wine_semisupervised": "wine"}
+RULES = ("confidence", "underflow")
+RULE_METRICS = ("hard_error", "unknown_error", "test_hard_error", "test_unknown_error", "test_error")
+ROUND_SETTINGS = (("iterative", "any", "argmax"), ("iterative", "any", "stop"),
+                  ("prior", "fresh", "any"), ("prior", "warm", "any"))
+
+
+def _labels(ax) -> list[str]:
+    return [line.get_label() for line in ax.get_lines()]
+
+
+def _renders(fig: Figure) -> None:
+    fig.savefig(io.BytesIO(), format="png")
+
+
+def _round_rows(rng, settings, n_repeats: int = 3, **extra) -> list[dict]:
+    """Rows of the rounds contract for every split, setting and repeat; repeat r stops at round 1 + r."""
+    rows = []
+    for split, dataset in SPLITS.items():
+        for method, restart, finish in settings:
+            for repeat in range(n_repeats):
+                last = 1 + repeat
+                base = dict(split=split, dataset=dataset, method=method, n_components=4, restart=restart,
+                            finish=finish, threshold=0.9, repeat=repeat, **extra)
+                for rnd in range(last + 1):
+                    for metric in RULE_METRICS:
+                        for rule in RULES:
+                            rows.append(dict(base, round=rnd, metric=metric, unclassifiable=rule,
+                                             value=rng.uniform(0, 0.3)))
+                    free = {"unknown": rng.uniform(0, 0.5), "pseudo_label_error": rng.uniform(0, 0.2)}
+                    if method == "prior" and rnd >= 1:
+                        free["flips"] = rng.uniform(0, 0.1)
+                    if rnd == last:
+                        free["n_rounds"] = float(last)
+                        if method == "iterative":
+                            free["n_argmax"] = 2.0
+                    if method == "prior":
+                        del free["unknown"]
+                    rows.extend(dict(base, round=rnd, metric=m, unclassifiable="any", value=v)
+                                for m, v in free.items())
+    return rows
+
+
+@pytest.fixture
+def rounds() -> pd.DataFrame:
+    return pd.DataFrame(_round_rows(np.random.default_rng(0), ROUND_SETTINGS))
+
+
+def test_rounds_figures_draw_one_panel_per_split(rounds):
+    fig = fig5_1(rounds)
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+    for ax, (split, dataset) in zip(fig.axes, sorted(SPLITS.items())):
+        assert _labels(ax) == ["hard error (confidence)", "hard error (underflow)", "unknown error (confidence)",
+                               "unknown error (underflow)", "unknown"]
+        assert [line.get_linestyle() for line in ax.get_lines()] == ["-", "--", "-", "--", "-"]
+        assert f"{split} ({dataset})" in ax.get_title() and "finish argmax" in ax.get_title()
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == _labels(ax)
+    # Round 0 of the hard error (confidence) in the first split: mean over repeats in %, argmax only.
+    chosen = rounds[(rounds["split"] == "bacteria") & (rounds["method"] == "iterative")
+                    & (rounds["finish"] == "argmax") & (rounds["metric"] == "hard_error")
+                    & (rounds["unclassifiable"] == "confidence")]
+    line = fig.axes[0].get_lines()[0]
+    assert line.get_ydata()[0] == pytest.approx(100 * chosen[chosen["round"] == 0]["value"].mean())
+    # The last round holds every repeat at its final value.
+    finals = chosen.sort_values("round").groupby("repeat")["value"].last()
+    assert line.get_ydata()[-1] == pytest.approx(100 * finals.mean())
+
+    fig = fig5_3(rounds)
+    assert len(fig.axes) == 2
+    for ax in fig.axes:
+        assert _labels(ax)[-1] == "flips" and "restart warm" in ax.get_title()
+        assert ax.get_lines()[-1].get_xdata()[0] == 1   # flips from round 1
+    fresh_only = rounds[rounds["restart"] != "warm"]
+    assert all("restart fresh" in ax.get_title() for ax in fig5_3(fresh_only).axes)
+    _renders(fig)
+
+
+def test_rounds_figures_name_what_is_missing(rounds):
+    with pytest.raises(ValueError, match="'flips'"):
+        fig5_3(rounds[rounds["metric"] != "flips"])
+    with pytest.raises(ValueError, match="'unknown_error'.*'wine_semisupervised'"):
+        fig5_1(rounds[~((rounds["metric"] == "unknown_error") & (rounds["split"] == "wine_semisupervised"))])
+    with pytest.raises(ValueError, match="unclassifiable"):
+        fig5_1(rounds.drop(columns="unclassifiable"))
+    with pytest.raises(ValueError, match="no rows of method 'prior'"):
+        fig5_3(rounds[rounds["method"] == "iterative"])
+
+
+def test_rounds_figure_with_one_rule():
+    table = pd.DataFrame(_round_rows(np.random.default_rng(1), ROUND_SETTINGS))
+    table = table[table["unclassifiable"] != "underflow"]
+    assert _labels(fig5_1(table).axes[1]) == ["hard error (confidence)", "unknown error (confidence)", "unknown"]
+
+
+@pytest.fixture
+def sweep() -> pd.DataFrame:
+    rng = np.random.default_rng(2)
+    rows = []
+    settings = (("labelled_only", "any", "any"), ("iterative", "any", "argmax"), ("iterative", "any", "stop"),
+                ("prior", "warm", "any"), ("prior", "fresh", "any"))
+    for split, dataset in SPLITS.items():
+        for method, restart, finish in settings:
+            for k in (1, 2, 4, 8):
+                for repeat in range(3):
+                    base = dict(split=split, dataset=dataset, method=method, n_components=k, restart=restart,
+                                finish=finish, threshold=0.9, repeat=repeat)
+                    for metric in ("train_error", "train_hard_error", "train_unknown_error", "test_error",
+                                   "test_hard_error", "test_unknown_error"):
+                        rows.extend(dict(base, metric=metric, unclassifiable=rule, value=rng.uniform(0, 0.4))
+                                    for rule in RULES)
+                    for metric, value in (("effective_components", k), ("collapsed_kernels", k / 4 * rng.uniform()),
+                                          ("n_rounds", 3.0), ("pseudo_label_error", 0.1)):
+                        rows.append(dict(base, metric=metric, unclassifiable="any", value=value))
+    return pd.DataFrame(rows)
+
+
+def test_kernel_sweep_figures_draw_errors_and_collapse_per_split(sweep):
+    for function, metric in ((fig5_4, "train_error"), (fig5_5, "test_error")):
+        fig = function(sweep)
+        assert isinstance(fig, Figure) and len(fig.axes) == 4   # per split: errors and collapsed kernels
+        for s, (split, dataset) in enumerate(sorted(SPLITS.items())):
+            ax, ax_collapsed = fig.axes[2 * s], fig.axes[2 * s + 1]
+            assert _labels(ax) == [f"{m} ({r})" for m in ("labelled only", "iterative", "prior probabilities")
+                                   for r in RULES]
+            assert [line.get_linestyle() for line in ax.get_lines()] == ["-", "--"] * 3
+            assert _labels(ax_collapsed) == ["labelled only", "iterative", "prior probabilities"]
+            assert ax_collapsed.get_xscale() == "log" and ax_collapsed.get_xlabel() == "kernels per class"
+            title = ax.get_title()
+            assert f"{split} ({dataset})" in title and "restart warm" in title and "finish argmax" in title
+            chosen = sweep[(sweep["split"] == split) & (sweep["method"] == "prior") & (sweep["restart"] == "warm")]
+            expected = chosen[(chosen["metric"] == metric) & (chosen["unclassifiable"] == "underflow")]
+            np.testing.assert_allclose(ax.get_lines()[5].get_ydata(),
+                                       100 * expected.groupby("n_components")["value"].mean().to_numpy())
+            collapsed = chosen[chosen["metric"] == "collapsed_kernels"].groupby("n_components")["value"].mean()
+            np.testing.assert_allclose(ax_collapsed.get_lines()[2].get_ydata(), collapsed.to_numpy())
+        _renders(fig)
+    with pytest.raises(ValueError, match="'collapsed_kernels'"):
+        fig5_4(sweep[sweep["metric"] != "collapsed_kernels"])
+    with pytest.raises(ValueError, match="'test_error'"):
+        fig5_5(sweep[sweep["metric"] != "test_error"])
+
+
+def test_fig6_1_adds_collapsed_kernels():
+    rows = []
+    for k in (1, 2):
+        for repeat in range(2):
+            base = dict(split="splice", encoding="onehot", n_components=k, repeat=repeat)
+            rows += [dict(base, **{"class": "all"}, metric=m, value=0.2) for m in ("test_error", "train_error")]
+            for label in ("EI", "IE"):
+                rows += [dict(base, **{"class": label}, metric="live_kernels", value=float(k)),
+                         dict(base, **{"class": label}, metric="collapsed_kernels", value=1.0)]
+    fig = fig6_1(pd.DataFrame(rows))
+    lower = fig.axes[1]
+    collapsed = [line for line in lower.get_lines() if line.get_label().endswith("collapsed")]
+    assert [line.get_label() for line in collapsed] == ["class EI (onehot) collapsed", "class IE (onehot) collapsed"]
+    assert all(line.get_marker() == "x" for line in collapsed)
+
+
+@pytest.fixture
+def trace() -> pd.DataFrame:
+    rows = []
+    classes = {"bacteria": ("absent", "present"), "wine_semisupervised": ("1", "2", "3")}
+    for split, dataset in SPLITS.items():
+        for repeat in range(3):
+            for c, label in enumerate(classes[split]):
+                n_iter = 3 + repeat + c
+                collapsed = 1 if (split == "bacteria" and repeat == 1 and label == "absent") else 0
+                for it in range(n_iter + 1):
+                    rows.append(dict(split=split, dataset=dataset, repeat=repeat, **{"class": label},
+                                     n_components=4, n_labelled=36, iteration=it,
+                                     mean_log_likelihood=-5.0 + 2.0 * (1 - 0.5 ** it) + 0.1 * c,
+                                     n_iter=n_iter, converged=True, collapsed=collapsed))
+    return pd.DataFrame(rows)
+
+
+def test_fig3_3_marks_collapsed_fits_per_split(trace):
+    fig = fig3_3(trace)
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+    first, second = fig.axes
+    assert first.get_title().startswith("bacteria (heart): 1 of 6 class fits have a collapsed kernel")
+    assert second.get_title().startswith("wine_semisupervised (wine): 0 of 9 class fits have a collapsed kernel")
+    crosses = [line for line in first.get_lines() if line.get_marker() == "x"]
+    assert len(crosses) == 1 and crosses[0].get_xdata()[0] == 4   # repeat 1, class 0 stops at 4
+    assert not [line for line in second.get_lines() if line.get_marker() == "x"]
+    assert [t.get_text() for t in second.get_legend().get_texts()] == ["class 1", "class 2", "class 3"]
+    _renders(fig)
+    with pytest.raises(ValueError, match="collapsed"):
+        fig3_3(trace.drop(columns="collapsed"))
+
+
+@pytest.fixture
+def kernels() -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    rows = []
+    for split, dataset in SPLITS.items():
+        for label in ("a", "b"):
+            rows += [dict(split=split, dataset=dataset, kind="point", **{"class": label}, kernel=-1,
+                          pc1=rng.normal(), pc2=rng.normal(), sigma=np.nan, weight=np.nan, n_iter=-1, collapsed=False)
+                     for _ in range(10)]
+            for j in range(2):
+                rows.append(dict(split=split, dataset=dataset, kind="kernel", **{"class": label}, kernel=j,
+                                 pc1=rng.normal(), pc2=rng.normal(), sigma=0.5, weight=0.5, n_iter=7,
+                                 collapsed=(split == "bacteria" and label == "b" and j == 0)))
+    return pd.DataFrame(rows)
+
+
+def test_fig3_4_marks_collapsed_kernels_per_split(kernels):
+    fig = fig3_4(kernels)
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+    first, second = fig.axes
+    assert first.get_title() == "bacteria (heart): 1 of 4 kernels at the variance floor"
+    assert second.get_title() == "wine_semisupervised (wine): 0 of 4 kernels at the variance floor"
+    assert all(len([p for p in ax.patches if isinstance(p, Circle)]) == 4 for ax in fig.axes)
+    marked = [line for line in first.get_lines() if line.get_label() == "collapsed kernel"]
+    assert len(marked) == 1 and marked[0].get_color() == "black" and len(marked[0].get_xdata()) == 1
+    assert not [line for line in second.get_lines() if line.get_label() == "collapsed kernel"]
+    # Read back from a TSV the flag may be text.
+    assert fig3_4(kernels.assign(collapsed=kernels["collapsed"].astype(str))).axes[0].get_title().startswith(
+        "bacteria (heart): 1 of 4")
+    _renders(fig)
+    with pytest.raises(ValueError, match="collapsed"):
+        fig3_4(kernels.drop(columns="collapsed"))
+
+
+THRESHOLDS = (0.5, 0.6, 0.75, 0.9, 0.95)
+FLOORS = (1e-6, 1e-3, 1e-2)
+
+
+@pytest.fixture
+def sensitivity() -> pd.DataFrame:
+    rng = np.random.default_rng(4)
+    frames = []
+    for threshold in THRESHOLDS:
+        for floor in FLOORS:
+            rows = _round_rows(rng, (("iterative", "any", "argmax"), ("prior", "warm", "any"),
+                                     ("prior", "fresh", "any")), relative_min_variance=floor)
+            frames.append(pd.DataFrame(rows).assign(threshold=threshold).drop(columns="n_components"))
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_sensitivity_panels_lines_and_legend(sensitivity):
+    verdicts = pd.DataFrame({"claim": ["iterative_hard_error", "prior_rounds", "prior_vs_iterative_hard_error"],
+                             "holds_everywhere": ["True", "yes", "False"],
+                             "flips_under": ["", "", "threshold 0.5 with floor 1e-06"]})
+    fig = semisupervised_sensitivity(sensitivity, verdicts)
+    assert isinstance(fig, Figure)
+    panels = [ax for ax in fig.axes if ax.axison]
+    assert len(panels) == 8 and len(fig.axes) == 10   # 2 splits x 4 panels, legend row, verdicts
+    width, height = fig.get_size_inches()
+    assert width <= 13 and height <= 12
+    for s, (split, dataset) in enumerate(sorted(SPLITS.items())):
+        hard, unknown_error, unknown, n_rounds = panels[4 * s: 4 * s + 4]
+        assert all(f"{split} ({dataset})" in ax.get_title() for ax in (hard, unknown_error, unknown, n_rounds))
+        assert len(hard.get_lines()) == 3 * 3 * 2 and len(unknown_error.get_lines()) == 18
+        assert len(unknown.get_lines()) == 3 and len(n_rounds.get_lines()) == 9
+        assert _labels(hard)[:2] == ["iterative (argmax), floor 1e-06 (confidence)",
+                                     "iterative (argmax), floor 1e-06 (underflow)"]
+        assert _labels(unknown) == [f"iterative (argmax), floor {f:g}" for f in FLOORS]
+        # Mean over repeats of each repeat's last round, per threshold.
+        rows = sensitivity[(sensitivity["split"] == split) & (sensitivity["method"] == "prior")
+                           & (sensitivity["restart"] == "warm") & (sensitivity["relative_min_variance"] == 1e-3)
+                           & (sensitivity["metric"] == "hard_error") & (sensitivity["unclassifiable"] == "underflow")]
+        finals = rows.sort_values("round").groupby(["threshold", "repeat"])["value"].last().groupby("threshold").mean()
+        line = next(ln for ln in hard.get_lines() if ln.get_label() == "prior (warm), floor 0.001 (underflow)")
+        np.testing.assert_allclose(line.get_ydata(), 100 * finals.to_numpy())
+        assert line.get_linestyle() == "--" and line.get_marker() == "s"
+        assert np.allclose(sorted(n_rounds.get_xticks()), THRESHOLDS)
+    legend = next(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)
+    assert [t.get_text() for t in legend.get_texts()] == (
+        ["iterative (argmax)", "prior (fresh)", "prior (warm)"]
+        + [f"floor {f:g} (relative min. variance)" for f in FLOORS] + ["rule: confidence", "rule: underflow"])
+    text = "\n".join(t.get_text() for ax in fig.axes for t in ax.texts)
+    assert "prior_vs_iterative_hard_error: changes under threshold 0.5 with floor 1e-06" in text
+    assert "hold everywhere: iterative_hard_error, prior_rounds" in text
+    _renders(fig)
+    assert len(semisupervised_sensitivity(sensitivity).axes) == 9   # no verdict block
+
+
+def test_sensitivity_names_what_is_missing(sensitivity):
+    with pytest.raises(ValueError, match="'n_rounds'"):
+        semisupervised_sensitivity(sensitivity[sensitivity["metric"] != "n_rounds"])
+    with pytest.raises(ValueError, match="relative_min_variance"):
+        semisupervised_sensitivity(sensitivity.drop(columns="relative_min_variance"))
+    with pytest.raises(ValueError, match="flips_under"):
+        semisupervised_sensitivity(sensitivity, pd.DataFrame({"claim": ["x"], "holds_everywhere": ["True"]}))
+
+
+def _tiny_problem(seed: int):
+    """12 labelled, 40 unlabelled, 30 test rows of two 3-d classes (as the experiment tests)."""
+    rng = np.random.default_rng(seed)
+
+    def draw(n):
+        y = rng.integers(0, 2, n)
+        return rng.normal(size=(n, 3)) + 2.0 * y[:, None], np.array(["neg", "pos"])[y]
+
+    X_l, y_l = draw(12)
+    y_l[:2] = ["neg", "pos"]
+    return (X_l, y_l, *draw(40), *draw(30))
+
+
+def test_figures_draw_the_tables_of_the_experiments():
+    """End to end: the experiment functions' rows (plus split, dataset, repeat) draw without error."""
+    import warnings
+
+    from mixlib.experiments.semisupervised import kernel_sweep_point, semisupervised_rounds
+
+    params = {"threshold": 0.8, "max_rounds": 4, "tol": 1e-4}
+    rounds, sweep, grid = [], [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for s, split in enumerate(SPLITS):
+            for repeat in range(2):
+                problem = _tiny_problem(10 * s + repeat)
+                extra = dict(split=split, dataset=SPLITS[split], repeat=repeat)
+                for method in ("iterative", "prior"):
+                    rounds.append(semisupervised_rounds(*problem, method, 2, params, repeat).assign(**extra))
+                    for threshold in (0.6, 0.9):
+                        for floor in (1e-6, 1e-2):
+                            setting = {**params, "threshold": threshold, "relative_min_variance": floor}
+                            grid.append(semisupervised_rounds(*problem, method, 2, setting, repeat)
+                                        .assign(relative_min_variance=floor, **extra))
+                for method in ("labelled_only", "iterative", "prior"):
+                    for k in (1, 2):
+                        sweep.append(kernel_sweep_point(*problem, method, k, params, repeat).assign(**extra))
+    rounds, sweep, grid = (pd.concat(t, ignore_index=True) for t in (rounds, sweep, grid))
+    for fig in (fig5_1(rounds), fig5_3(rounds)):
+        assert len(fig.axes) == 2
+        assert all("(confidence)" in _labels(ax)[0] for ax in fig.axes)
+    for fig in (fig5_4(sweep), fig5_5(sweep)):
+        assert len(fig.axes) == 4
+    fig = semisupervised_sensitivity(grid)
+    assert len([ax for ax in fig.axes if ax.axison]) == 8
+    _renders(fig)
