@@ -2,18 +2,27 @@
 
 Each :class:`Claim` names the table it is measured from and how: ``build_claims`` evaluates
 every claim whose table the run produced, so stages add their claims here and the claims
-table grows with the pipeline.
+table grows with the pipeline. A claim measured under several settings (splits, unclassifiable
+rules, restarts; the :attr:`Claim.by` columns of its table) gives one row per setting, and the
+``setting`` column names it. :func:`sensitivity_verdicts` evaluates the chapter-5 claims at
+every point of the sensitivity grid.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import itertools
+
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-CLAIM_COLUMNS = ["id", "figure", "statement", "reported", "measured", "tolerance", "rule", "holds", "table"]
+CLAIM_COLUMNS = ["id", "figure", "setting", "statement", "reported", "measured", "tolerance", "rule",
+                 "holds", "table"]
+#: Value of a setting column on rows that do not depend on that setting (e.g. the iterative
+#: method's ``restart``, or rule-free metrics' ``unclassifiable``).
+ANY = "any"
 
 
 @dataclass(frozen=True)
@@ -26,8 +35,9 @@ class Claim:
         A stable identifier, the report figure and the report's words (in English).
     reported : float
         The report's number (errors as fractions).
-    table : str
-        Name of the pipeline table the claim is measured from (e.g. ``"em_trace"``).
+    table : str or tuple of str
+        Name of the pipeline table the claim is measured from (e.g. ``"em_trace"``), or
+        several names: ``measure`` then receives a dict name -> table.
     measure : callable
         ``measure(table) -> float``: the quantity this run measured.
     tolerance : float
@@ -36,16 +46,20 @@ class Claim:
         or ``"at_least"`` the measurement must be at most / at least ``reported + tolerance``
         / ``reported - tolerance``.
     rule : {"within", "at_most", "at_least"}
+    by : tuple of str
+        Setting columns of the table (single-table claims): one claims row per combination
+        of their values (see :func:`settings_of`).
     """
 
     id: str
     figure: str
     statement: str
     reported: float
-    table: str
+    table: str | tuple[str, ...]
     measure: Callable[[pd.DataFrame], float]
     tolerance: float
     rule: str = "within"
+    by: tuple[str, ...] = ()
 
     def holds(self, measured: float) -> bool:
         if not np.isfinite(measured):
@@ -162,6 +176,69 @@ def _probabilistic_minus_deterministic(table: pd.DataFrame) -> float:
     return float(probabilistic_vs_deterministic(table).drop_duplicates("dataset")["gap"].mean())
 
 
+def _train_error_gap_at(kernels: int) -> Callable[[pd.DataFrame], float]:
+    """|iterative - prior| mean training error at ``kernels`` kernels per class."""
+
+    def measure(table: pd.DataFrame) -> float:
+        gap = _sweep_curve(table, "iterative", "train_error") - _sweep_curve(table, "prior", "train_error")
+        return float(abs(gap.get(kernels, np.nan)))
+
+    return measure
+
+
+def _prior_minus_iterative_train_error(table: pd.DataFrame) -> float:
+    """Largest, over kernel counts, of the prior minus the iterative mean training error."""
+    gap = _sweep_curve(table, "prior", "train_error") - _sweep_curve(table, "iterative", "train_error")
+    return float(gap.max())
+
+
+def _rounds_gap(table: pd.DataFrame) -> float:
+    """Mean rounds of the prior method minus mean rounds of the iterative method."""
+    return _mean_rounds("prior")(table) - _mean_rounds("iterative")(table)
+
+
+def _late_flips(table: pd.DataFrame) -> float:
+    """Mean over repeats of the share of flips summed over the prior method's rounds >= 4.
+
+    A repeat that settled before round 4 has no such rounds and counts 0.
+    """
+    prior = table[table["method"] == "prior"]
+    late = prior[(prior["metric"] == "flips") & (prior["round"] >= 4)]
+    per_repeat = late.groupby("repeat")["value"].sum().reindex(prior["repeat"].unique(), fill_value=0.0)
+    return float(per_repeat.mean())
+
+
+def _best_mixture_minus_mlp(encoding: str) -> Callable[[Mapping[str, pd.DataFrame]], float]:
+    """Lowest mean test error of the mixture over kernel counts minus the MLP's mean test error."""
+
+    def measure(tables: Mapping[str, pd.DataFrame]) -> float:
+        dna, mlp = tables["dna_kernel_sweep"], tables["mlp_sweep"]
+        rows = dna[(dna["encoding"] == encoding) & (dna["class"] == "all") & (dna["metric"] == "test_error")]
+        if rows.empty:
+            return float("nan")
+        best = rows.groupby("n_components")["value"].mean().min()
+        return float(best - mlp.loc[mlp["metric"] == "test_error", "value"].mean())
+
+    return measure
+
+
+def _mixture_over_mlp_fit_seconds(tables: Mapping[str, pd.DataFrame]) -> float:
+    """Mean fit time of the DNA mixture classifiers over the mean fit time of the MLPs."""
+    dna, mlp = tables["dna_kernel_sweep"], tables["mlp_sweep"]
+    mixture = dna.loc[(dna["class"] == "all") & (dna["metric"] == "fit_seconds"), "value"].mean()
+    return float(mixture / mlp.loc[mlp["metric"] == "fit_seconds", "value"].mean())
+
+
+# Setting columns of the chapter-5 claims (see Claim.by).
+ITERATIVE_SETTING = ("split", "finish", "threshold")
+ITERATIVE_RULE_SETTING = ITERATIVE_SETTING + ("unclassifiable",)
+PRIOR_SETTING = ("split", "restart", "threshold")
+PRIOR_RULE_SETTING = PRIOR_SETTING + ("unclassifiable",)
+BOTH_SETTING = ("split", "restart", "finish", "threshold")
+BOTH_RULE_SETTING = BOTH_SETTING + ("unclassifiable",)
+#: Extra setting columns of the sensitivity grid.
+SENSITIVITY_SETTING = ("relative_min_variance",)
+
 CLAIMS: list[Claim] = [
     Claim(
         "em_iterations", "fig3_3",
@@ -182,52 +259,79 @@ CLAIMS: list[Claim] = [
     Claim("iterative_hard_error", "fig5_1",
           "Iterative classification: the hard error settles at about 5 %.",
           reported=0.05, table="semisupervised_rounds",
-          measure=_final_round_metric("iterative", "hard_error"), tolerance=0.03),
+          measure=_final_round_metric("iterative", "hard_error"), tolerance=0.03,
+          by=ITERATIVE_RULE_SETTING),
     Claim("iterative_unknown_error", "fig5_1",
           "Iterative classification: the unknown error settles at about 3 %.",
           reported=0.03, table="semisupervised_rounds",
-          measure=_final_round_metric("iterative", "unknown_error"), tolerance=0.03),
+          measure=_final_round_metric("iterative", "unknown_error"), tolerance=0.03,
+          by=ITERATIVE_RULE_SETTING),
     Claim("iterative_unknown", "fig5_1",
           "Iterative classification: every unlabelled example ends up classified (0 % unknown).",
           reported=0.0, table="semisupervised_rounds",
-          measure=_final_round_metric("iterative", "unknown"), tolerance=0.01),
+          measure=_final_round_metric("iterative", "unknown"), tolerance=0.01,
+          by=ITERATIVE_SETTING),
     Claim("iterative_rounds", "fig5_1",
           "Iterative classification settles after 2 to 3 iterations.",
           reported=2.5, table="semisupervised_rounds", measure=_mean_rounds("iterative"),
-          tolerance=1.0),
+          tolerance=1.0, by=ITERATIVE_SETTING),
     Claim("prior_rounds", "fig5_3",
           "The prior-probability method needs 4 iterations to reach constant rates.",
-          reported=4, table="semisupervised_rounds", measure=_mean_rounds("prior"), tolerance=1.0),
+          reported=4, table="semisupervised_rounds", measure=_mean_rounds("prior"), tolerance=1.0,
+          by=PRIOR_SETTING),
+    Claim("prior_more_rounds", "fig5_3",
+          "The prior-probability method needs more rounds than the iterative one (4 vs 2-3): "
+          "mean rounds of the prior method minus those of the iterative method, at least 0.5.",
+          reported=1.5, table="semisupervised_rounds", measure=_rounds_gap, tolerance=1.0,
+          rule="at_least", by=BOTH_SETTING),
     Claim("prior_hard_error", "fig5_3",
           "The prior-probability method's hard error settles at about 4 %.",
           reported=0.04, table="semisupervised_rounds",
-          measure=_final_round_metric("prior", "hard_error"), tolerance=0.03),
+          measure=_final_round_metric("prior", "hard_error"), tolerance=0.03, by=PRIOR_RULE_SETTING),
     Claim("prior_vs_iterative_hard_error", "fig5_3",
           "The prior-probability method's hard error is lower than the iterative method's "
           "(4 % vs 5 %): measured as prior minus iterative.",
           reported=0.0, table="semisupervised_rounds", measure=_hard_error_gap, tolerance=0.0,
-          rule="at_most"),
+          rule="at_most", by=BOTH_RULE_SETTING),
     Claim("prior_early_flips", "fig5_3",
           "About 2 % of the examples change class in each of the first 3 iterations.",
-          reported=0.02, table="semisupervised_rounds", measure=_early_flips, tolerance=0.02),
+          reported=0.02, table="semisupervised_rounds", measure=_early_flips, tolerance=0.02,
+          by=PRIOR_SETTING),
+    Claim("prior_late_flips", "fig5_3",
+          "From the 4th iteration on no example changes class: flips summed over rounds >= 4, "
+          "mean over repeats (at most one example in 100).",
+          reported=0.0, table="semisupervised_rounds", measure=_late_flips, tolerance=0.01,
+          rule="at_most", by=PRIOR_SETTING),
     Claim("prior_unknown_error", "fig5_3",
           "The prior-probability method's unknown error grows to about 3 %.",
           reported=0.03, table="semisupervised_rounds",
-          measure=_final_round_metric("prior", "unknown_error"), tolerance=0.03),
+          measure=_final_round_metric("prior", "unknown_error"), tolerance=0.03, by=PRIOR_RULE_SETTING),
     Claim("sweep_best_kernels", "fig5_4",
           "The training error is lowest at 8 kernels per class, for both methods.",
-          reported=8, table="kernel_sweep", measure=_argmin_train_error, tolerance=0),
+          reported=8, table="kernel_sweep", measure=_argmin_train_error, tolerance=0,
+          by=BOTH_RULE_SETTING),
+    Claim("sweep_equal_at_8", "fig5_4",
+          "At 8 kernels the training errors of the two methods are equal (absolute gap of the "
+          "means).",
+          reported=0.0, table="kernel_sweep", measure=_train_error_gap_at(8), tolerance=0.02,
+          by=BOTH_RULE_SETTING),
+    Claim("sweep_prior_not_above_iterative", "fig5_4",
+          "The prior-probability method's training error is at most the iterative method's at "
+          "every kernel count: largest prior minus iterative gap of the means.",
+          reported=0.0, table="kernel_sweep", measure=_prior_minus_iterative_train_error,
+          tolerance=0.0, rule="at_most", by=BOTH_RULE_SETTING),
     Claim("sweep_iterative_32", "fig5_4",
           "At 32 kernels the iterative method's training error reaches about 18 %.",
           reported=0.18, table="kernel_sweep", measure=_sweep_value("iterative", "train_error", 32),
-          tolerance=0.05),
+          tolerance=0.05, by=ITERATIVE_RULE_SETTING),
     Claim("sweep_prior_32", "fig5_4",
           "At 32 kernels the prior-probability method's training error stays near 6 %.",
           reported=0.06, table="kernel_sweep", measure=_sweep_value("prior", "train_error", 32),
-          tolerance=0.03),
+          tolerance=0.03, by=PRIOR_RULE_SETTING),
     Claim("sweep_test_equivalent", "fig5_5",
           "The test errors of the two methods are equivalent (mean absolute gap over kernel counts).",
-          reported=0.0, table="kernel_sweep", measure=_test_error_gap, tolerance=0.02),
+          reported=0.0, table="kernel_sweep", measure=_test_error_gap, tolerance=0.02,
+          by=BOTH_RULE_SETTING),
     Claim("dna_mixture_error_onehot", "fig6_1",
           "The mixture classifier's mean test error on DNA is about 20 % (one-hot coding).",
           reported=0.20, table="dna_kernel_sweep", measure=_dna_mean_test_error("onehot"),
@@ -236,6 +340,24 @@ CLAIMS: list[Claim] = [
           "The mixture classifier's mean test error on DNA is about 20 % (ordinal coding).",
           reported=0.20, table="dna_kernel_sweep", measure=_dna_mean_test_error("ordinal"),
           tolerance=0.05),
+    Claim("dna_best_mixture_vs_mlp_onehot", "fig6_1 vs fig6_2",
+          "On DNA the mixture classifier is worse than the MLP (20 % vs 8.5 %): lowest mean test "
+          "error of the mixture over kernel counts (one-hot coding, 1000 training sequences) "
+          "minus the MLP's mean test error (600 training sequences).",
+          reported=0.115, table=("dna_kernel_sweep", "mlp_sweep"),
+          measure=_best_mixture_minus_mlp("onehot"), tolerance=0.115, rule="at_least"),
+    Claim("dna_best_mixture_vs_mlp_ordinal", "fig6_1 vs fig6_2",
+          "On DNA the mixture classifier is worse than the MLP (20 % vs 8.5 %): lowest mean test "
+          "error of the mixture over kernel counts (ordinal coding) minus the MLP's mean test "
+          "error (one-hot).",
+          reported=0.115, table=("dna_kernel_sweep", "mlp_sweep"),
+          measure=_best_mixture_minus_mlp("ordinal"), tolerance=0.115, rule="at_least"),
+    Claim("mixture_vs_mlp_fit_seconds", "ch6",
+          "Training the mixture classifier is faster than training the MLP: mean fit time of the "
+          "DNA mixtures (every kernel count and coding) over the MLPs' mean fit time (every "
+          "size and regime), at most 1. A wall-clock measurement of this run's machine.",
+          reported=1.0, table=("dna_kernel_sweep", "mlp_sweep"),
+          measure=_mixture_over_mlp_fit_seconds, tolerance=0.0, rule="at_most"),
     Claim("mixture_accuracy", "conclusion",
           "The mixture classifier is 60-70 % correct on the test problems (mean cross-validated "
           "accuracy over the data sets).",
@@ -253,8 +375,46 @@ CLAIMS: list[Claim] = [
 ]
 
 
-def build_claims(tables: Mapping[str, pd.DataFrame], claims: list[Claim] | None = None) -> pd.DataFrame:
-    """The claims table: one row per claim whose table is in ``tables``.
+def _setting_value(value) -> str:
+    return format(value, "g") if isinstance(value, (float, np.floating)) else str(value)
+
+
+def settings_of(table: pd.DataFrame, by: tuple[str, ...]) -> Iterator[tuple[str, pd.DataFrame]]:
+    """The settings of ``table`` along the columns ``by``, and the rows measured under each.
+
+    A setting is one combination of values of the ``by`` columns (those the table has),
+    each value other than :data:`ANY`; its rows are those whose value in every such column is
+    the setting's or ``"any"`` (so a rule-free metric, or the iterative method's rows under a
+    prior-only setting, belong to every setting). Combinations without a row of their own
+    values are skipped; columns holding only "any" are ignored.
+
+    Yields
+    ------
+    label : str
+        ``"col=value, ..."`` ("" when there is no setting column).
+    rows : pandas.DataFrame
+    """
+    columns = [c for c in by if c in table.columns and (table[c].astype(str) != ANY).any()]
+    if not columns:
+        yield "", table
+        return
+    values = [sorted(table.loc[table[c].astype(str) != ANY, c].unique()) for c in columns]
+    for combination in itertools.product(*values):
+        keep = np.ones(len(table), dtype=bool)
+        own = np.zeros(len(table), dtype=bool)
+        for column, value in zip(columns, combination):
+            exact = (table[column] == value).to_numpy()
+            keep &= exact | (table[column].astype(str) == ANY).to_numpy()
+            own |= exact
+        if not (keep & own).any():
+            continue
+        label = ", ".join(f"{c}={_setting_value(v)}" for c, v in zip(columns, combination))
+        yield label, table[keep]
+
+
+def build_claims(tables: Mapping[str, pd.DataFrame], claims: list[Claim] | None = None,
+                 extra_settings: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The claims table: one row per claim whose tables are in ``tables``, and setting.
 
     Parameters
     ----------
@@ -262,19 +422,71 @@ def build_claims(tables: Mapping[str, pd.DataFrame], claims: list[Claim] | None 
         The run's tables by name (claims naming an absent table are left out).
     claims : list of Claim, optional
         Defaults to :data:`CLAIMS`.
+    extra_settings : tuple of str
+        Setting columns added to every single-table claim's ``by`` (the sensitivity grid's).
 
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`CLAIM_COLUMNS`; ``holds`` is ``yes`` or ``no``.
+        Columns :data:`CLAIM_COLUMNS`; ``holds`` is ``yes`` or ``no``; ``setting`` names the
+        setting the row was measured under ("" for claims without settings).
     """
     rows = []
     for claim in CLAIMS if claims is None else claims:
-        if claim.table not in tables:
+        names = (claim.table,) if isinstance(claim.table, str) else claim.table
+        if any(name not in tables for name in names):
             continue
-        measured = float(claim.measure(tables[claim.table]))
-        rows.append([
-            claim.id, claim.figure, claim.statement, claim.reported, measured, claim.tolerance,
-            claim.rule, "yes" if claim.holds(measured) else "no", claim.table,
-        ])
+        if isinstance(claim.table, str):
+            measured = [(label, float(claim.measure(subset)))
+                        for label, subset in settings_of(tables[claim.table], claim.by + extra_settings)]
+        else:
+            measured = [("", float(claim.measure({name: tables[name] for name in names})))]
+        for label, value in measured:
+            rows.append([
+                claim.id, claim.figure, label, claim.statement, claim.reported, value, claim.tolerance,
+                claim.rule, "yes" if claim.holds(value) else "no", "+".join(names),
+            ])
     return pd.DataFrame(rows, columns=CLAIM_COLUMNS)
+
+
+def _varying_parts(labels: pd.Series) -> pd.Series:
+    """Setting labels ``"a=1, b=2"`` without the ``key=value`` parts common to all of them."""
+    parts = labels.str.split(", ")
+    common = set.intersection(*(set(p) for p in parts)) if len(parts) else set()
+    return parts.map(lambda p: ", ".join(x for x in p if x not in common))
+
+
+def sensitivity_verdicts(table: pd.DataFrame) -> pd.DataFrame:
+    """The chapter-5 round claims at every point of the sensitivity grid.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The ``semisupervised_sensitivity`` table (rows of
+        :func:`mixlib.experiments.semisupervised.semisupervised_rounds` with ``split``,
+        ``relative_min_variance`` and ``repeat`` columns).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (claim, split): ``claim``, ``split``, ``n_settings`` (grid points
+        measured), ``n_hold``, ``holds_everywhere`` (``yes``/``no``), ``holds_under`` and
+        ``flips_under`` (the settings where it holds / fails, ``;``-separated, naming only
+        the settings that vary over the claim's grid points), so a reader sees which
+        verdicts the unstated settings decide.
+    """
+    claims = [claim for claim in CLAIMS if claim.table == "semisupervised_rounds"]
+    long = build_claims({"semisupervised_rounds": table}, claims, extra_settings=SENSITIVITY_SETTING)
+    long["split"] = long["setting"].str.extract(r"split=([^,]+)", expand=False)
+    long["grid_point"] = long["setting"].str.replace(r"split=[^,]+(, )?", "", regex=True)
+    rows = []
+    for (claim, split), group in long.groupby(["id", "split"], sort=False):
+        holds = group["holds"] == "yes"
+        group = group.assign(grid_point=_varying_parts(group["grid_point"]))
+        rows.append({
+            "claim": claim, "split": split, "n_settings": len(group), "n_hold": int(holds.sum()),
+            "holds_everywhere": "yes" if holds.all() else "no",
+            "holds_under": "; ".join(group.loc[holds, "grid_point"]),
+            "flips_under": "; ".join(group.loc[~holds, "grid_point"]),
+        })
+    return pd.DataFrame(rows)
