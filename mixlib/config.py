@@ -69,13 +69,13 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
 
 # Stage keys that name a split, and the roles that split must have.
 SPLIT_REFERENCES = {
-    ("mixture", "split"): ("labelled",),
     ("mlp", "split"): ("train", "test"),
-    ("semisupervised", "split"): ("labelled", "unlabelled", "test"),
-    ("kernel_sweep", "split"): ("labelled", "unlabelled", "test"),
 }
 # Stage keys that name a list of splits, and the roles each must have.
 SPLIT_LIST_REFERENCES = {
+    ("mixture", "splits"): ("labelled",),
+    ("semisupervised", "splits"): ("labelled", "unlabelled", "test"),
+    ("kernel_sweep", "splits"): ("labelled", "unlabelled", "test"),
     ("svm", "splits"): ("train", "test"),
     ("dna_kernel_sweep", "splits"): ("train", "test"),
     ("ensembles", "splits"): ("train", "test"),

@@ -1,21 +1,22 @@
-# The mixture-model classifier: EM traces (fig. 3.3) and the kernel map (fig. 3.4).
+# The mixture-model classifier: EM traces (fig. 3.3) and the kernel map (fig. 3.4), on every
+# split of mixture.splits; one job per split, then one table per figure.
 
 MIXTURE = config["mixture"]
 
 
 rule em_trace:
     input:
-        unpack(lambda wildcards: split_inputs(MIXTURE["split"])),
+        unpack(lambda wildcards: split_inputs(wildcards.split)),
     output:
-        "results/tables/em_trace.tsv",
+        "results/mixture/{split}.em_trace.tsv",
     log:
-        "results/logs/em_trace/all.log",
+        "results/logs/em_trace/{split}.log",
     params:
         n_components=MIXTURE["n_components"],
         em=MIXTURE["em"],
         seed=config["seed"],
-        split=MIXTURE["split"],
-        standardise=standardises(MIXTURE["split"]),
+        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
+        standardise=lambda wildcards: standardises(wildcards.split),
     threads: 1
     resources:
         mem_mb=1000,
@@ -26,23 +27,41 @@ rule em_trace:
 
 rule kernel_map:
     input:
-        unpack(lambda wildcards: split_inputs(MIXTURE["split"])),
+        unpack(lambda wildcards: split_inputs(wildcards.split)),
     output:
-        "results/tables/kernel_map.tsv",
+        "results/mixture/{split}.kernel_map.tsv",
     log:
-        "results/logs/kernel_map/all.log",
+        "results/logs/kernel_map/{split}.log",
     params:
         n_components=MIXTURE["n_components"],
         em=MIXTURE["em"],
         seed=config["seed"],
-        split=MIXTURE["split"],
-        standardise=standardises(MIXTURE["split"]),
+        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
+        standardise=lambda wildcards: standardises(wildcards.split),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
     script:
         "../scripts/kernel_map.py"
+
+
+rule mixture_table:
+    input:
+        lambda wildcards: expand("results/mixture/{split}.{table}.tsv", split=MIXTURE["splits"],
+                                 table=wildcards.table),
+    output:
+        "results/tables/{table}.tsv",
+    log:
+        "results/logs/mixture_table/{table}.log",
+    wildcard_constraints:
+        table="em_trace|kernel_map",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/concat_tables.py"
 
 
 rule fig3_3:

@@ -5,5 +5,6 @@ from mixlib.workflow import load_repeats, logged_job
 with logged_job(snakemake):
     params = snakemake.params
     table = kernel_map_job(load_repeats(snakemake, params.standardise), params.n_components,
-                           params.em, params.seed, params.split)
+                           params.em, params.seed, snakemake.wildcards.split,
+                           params.dataset)
     write_table(table, snakemake.output[0])
