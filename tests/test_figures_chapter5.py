@@ -15,6 +15,7 @@ from mixlib.figures.fig3_4 import fig3_4
 from mixlib.figures.kernel_sweep import fig5_4, fig5_5, fig6_1
 from mixlib.figures.semisupervised_rounds import fig5_1, fig5_3
 from mixlib.figures.semisupervised_sensitivity import semisupervised_sensitivity
+from tests.test_experiments_semisupervised import tiny_problem
 
 SPLITS = {"bacteria": "heart", "wine_semisupervised": "wine"}
 RULES = ("confidence", "underflow")
@@ -303,19 +304,6 @@ def test_sensitivity_names_what_is_missing(sensitivity):
         semisupervised_sensitivity(sensitivity, pd.DataFrame({"claim": ["x"], "holds_everywhere": ["True"]}))
 
 
-def _tiny_problem(seed: int):
-    """12 labelled, 40 unlabelled, 30 test rows of two 3-d classes (as the experiment tests)."""
-    rng = np.random.default_rng(seed)
-
-    def draw(n):
-        y = rng.integers(0, 2, n)
-        return rng.normal(size=(n, 3)) + 2.0 * y[:, None], np.array(["neg", "pos"])[y]
-
-    X_l, y_l = draw(12)
-    y_l[:2] = ["neg", "pos"]
-    return (X_l, y_l, *draw(40), *draw(30))
-
-
 def test_figures_draw_the_tables_of_the_experiments():
     """End to end: the experiment functions' rows (plus split, dataset, repeat) draw without error."""
     import warnings
@@ -328,7 +316,7 @@ def test_figures_draw_the_tables_of_the_experiments():
         warnings.simplefilter("ignore")
         for s, split in enumerate(SPLITS):
             for repeat in range(2):
-                problem = _tiny_problem(10 * s + repeat)
+                problem = tiny_problem(10 * s + repeat)
                 extra = dict(split=split, dataset=SPLITS[split], repeat=repeat)
                 for method in ("iterative", "prior"):
                     rounds.append(semisupervised_rounds(*problem, method, 2, params, repeat).assign(**extra))
