@@ -198,3 +198,33 @@ def test_fig6_1_draws_means_against_kernels():
     np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), 100 * expected.to_numpy())
     live_labels = [line.get_label() for line in ax_live.get_lines()]
     assert {"class neg", "class pos", "all alive"} <= set(live_labels)
+
+
+# ---------------------------------------------------------------------------- sensitivity study
+def test_sensitivity_paths_and_settings():
+    from mixlib.experiments.semisupervised import sensitivity_point_paths, sensitivity_settings
+
+    grid = {"thresholds": [0.5, 0.75], "restarts": ["warm"], "relative_min_variances": [1e-6, 0.25]}
+    paths = sensitivity_point_paths(["a", "b"], grid)
+    assert len(paths) == 8 and paths[0] == "results/semisupervised_sensitivity/a.t0.5.v1e-06.tsv"
+    assert "results/semisupervised_sensitivity/b.t0.75.v0.25.tsv" in paths
+    assert sensitivity_point_paths(["a"], None) == []
+    settings = sensitivity_settings({"min_variance": 1e-6, "tol": 1e-5, "threshold": 0.75}, "0.5", "1e-06")
+    assert settings == {"tol": 1e-5, "threshold": 0.5, "relative_min_variance": 1e-6}
+
+
+def test_sensitivity_job_runs_both_methods_and_each_restart():
+    from mixlib.experiments.semisupervised import sensitivity_job
+
+    X_l, y_l, X_u, y_u, X_t, y_t = tiny_problem()
+    repeats = [{"labelled": (X_l, y_l), "unlabelled": (X_u, y_u), "test": (X_t, y_t)}] * 2
+    params = {**PARAMS, "threshold": 0.6, "relative_min_variance": 1e-2}
+    table = sensitivity_job(repeats, 2, params, ["warm", "fresh"], 3, "s", "d")
+    assert list(table.columns[:8]) == ["split", "dataset", "method", "n_components", "restart", "finish",
+                                      "threshold", "relative_min_variance"]
+    assert set(map(tuple, table[["method", "restart"]].drop_duplicates().to_numpy())) == {
+        ("iterative", "any"), ("prior", "warm"), ("prior", "fresh")}
+    assert (table["relative_min_variance"] == 1e-2).all() and (table["threshold"] == 0.6).all()
+    assert set(table["repeat"]) == {0, 1}
+    # The same point again gives the same table (seeded by the job's identity).
+    pd.testing.assert_frame_equal(table, sensitivity_job(repeats, 2, params, ["warm", "fresh"], 3, "s", "d"))
