@@ -96,7 +96,7 @@ rule semisupervised_sensitivity_point:
         dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
         standardise=lambda wildcards: standardises(wildcards.split),
     wildcard_constraints:
-        threshold=r"[0-9.]+",
+        threshold=r"[0-9.eE+-]+",
         floor=r"[0-9.eE+-]+",
     threads: 1
     resources:
