@@ -69,7 +69,8 @@ def _allocate(counts: np.ndarray, size: int) -> np.ndarray:
 
 
 def assign_roles(
-    y: np.ndarray, sizes: Mapping[str, int | str], rng: np.random.Generator, *, stratify: bool = False
+    y: np.ndarray, sizes: Mapping[str, int | str], rng: np.random.Generator, *,
+    stratify: bool = False, where: str = "roles"
 ) -> np.ndarray:
     """Give every row a role by a seeded shuffle.
 
@@ -83,6 +84,8 @@ def assign_roles(
     stratify : bool
         Keep each role's class proportions as close as possible to the whole set's: each role
         takes from every class in proportion to what that class still has (largest remainder).
+    where : str
+        The config key of the sizes, for messages (e.g. ``splits.bacteria.roles``).
 
     Returns
     -------
@@ -91,7 +94,7 @@ def assign_roles(
     """
     y = np.asarray(y)
     n_rows = len(y)
-    resolved = role_sizes(sizes, n_rows)
+    resolved = role_sizes(sizes, n_rows, where=where)
     roles = np.full(n_rows, UNUSED, dtype=object)
     if not stratify:
         order = rng.permutation(n_rows)
@@ -131,6 +134,6 @@ def split_table(
     frames = []
     for repeat in range(repeats):
         rng = generator(seed, "split", split_name, repeat)
-        roles = assign_roles(y, sizes, rng, stratify=stratify)
+        roles = assign_roles(y, sizes, rng, stratify=stratify, where=f"splits.{split_name}.roles")
         frames.append(pd.DataFrame({"repeat": repeat, "row_id": row_ids, "role": roles}))
     return pd.concat(frames, ignore_index=True)

@@ -57,8 +57,10 @@ def test_assemble_errors_are_clear():
 
 def test_standardise_rejects_features_never_observed_in_training_rows():
     X = np.array([[np.nan, 1.0], [np.nan, 2.0], [3.0, 3.0]])
-    with pytest.raises(ValueError, match=r"Features \[0\] have no observed value"):
+    with pytest.raises(ValueError, match=r"Features \['0'\] have no observed value"):
         standardise(X, np.array([True, True, False]))
+    with pytest.raises(ValueError, match=r"Features \['height'\] have no observed value"):
+        standardise(X, np.array([True, True, False]), feature_names=["height", "weight"])
 
 
 def test_summary_counts_rows_features_classes_and_missing_cells():

@@ -82,10 +82,10 @@ def test_semantic_errors_name_the_key(edit, message):
 
 
 def test_csv_split_sizes_are_checked_against_the_file(tmp_path):
-    (tmp_path / "mine.csv").write_text("a,c\n1,x\n2,y\n3,x\n")
+    (tmp_path / "mine.csv").write_text("a,c\n1,x\n2,y\n3,x\n4,y\n")
     config = {
         "datasets": {"mine": {"source": "csv", "path": "mine.csv", "class_column": "c"}},
-        "splits": {"s": {"dataset": "mine", "roles": {"train": 2, "test": 2}}},
+        "splits": {"s": {"dataset": "mine", "roles": {"train": 3, "test": 2}}},
     }
-    with pytest.raises(ValueError, match=r"splits.s.roles: the roles ask for 4 rows .* only 3"):
+    with pytest.raises(ValueError, match=r"splits.s.roles: the roles ask for 5 rows .* only 4"):
         check_config(config, tmp_path)

@@ -107,7 +107,7 @@ def assemble(prepared: pd.DataFrame, split: pd.DataFrame, repeat: int, *,
         X[rows, cols] = these["value"].to_numpy(dtype=np.float64)
     role_values = roles.to_numpy()
     if standardise_features:
-        X, _, _ = standardise(X, np.isin(role_values, TRAINING_ROLES))
+        X, _, _ = standardise(X, np.isin(role_values, TRAINING_ROLES), list(features.columns))
     y = table[CLASS_COLUMN].to_numpy(dtype=str)
     return {
         role: (X[role_values == role], y[role_values == role])
