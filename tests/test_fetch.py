@@ -22,6 +22,11 @@ CLEVELAND_DATA = (
     "63.0,1.0,1.0,145.0,233.0,1.0,2.0,150.0,0.0,2.3,3.0,?,6.0,3\n"
     "67.0,1.0,4.0,160.0,286.0,0.0,2.0,108.0,1.0,1.5,2.0,3.0,3.0,2\n"
 )
+# Files a url source may bring that the pre-run check cannot see: the fetch job must stop them.
+BAD_FILES = {
+    "inf.data": WINE_DATA.replace(",520\n", ",inf\n"),
+    "lonely.data": WINE_DATA + WINE_DATA.splitlines()[0].replace("1,", "3,", 1) + "\n",
+}
 SPLICE_DATA = "".join(f"IE, HUMA1ATP-ACCEPTOR-{i}, " + "ACGT" * 15 + "\n" for i in (1, 2))
 
 
@@ -35,7 +40,7 @@ def server(tmp_path_factory):
     """Serve a folder of small UCI-format files on 127.0.0.1 (an ephemeral port)."""
     root = tmp_path_factory.mktemp("uci")
     for name, text in [("wine.data", WINE_DATA), ("processed.cleveland.data", CLEVELAND_DATA),
-                       ("splice.data", SPLICE_DATA)]:
+                       ("splice.data", SPLICE_DATA), *BAD_FILES.items()]:
         (root / name).write_text(text)
     handler = lambda *a, **k: _QuietHandler(*a, directory=str(root), **k)  # noqa: E731
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -62,6 +67,20 @@ def test_url_source_downloads_verifies_and_parses(server, file, text, fmt, n_col
     spec = {"source": "url", "url": f"{server}/{file}", "sha256": _sha(text), "format": fmt}
     frame = load_source("remote", spec)
     assert frame.shape[1] == n_columns and frame["class"].iloc[0] == label
+
+
+@pytest.mark.parametrize(
+    "file, message",
+    [
+        ("inf.data", r"datasets.remote \(http://.*/inf.data\): column 'proline' holds inf at line 2;"),
+        ("lonely.data", r"datasets.remote \(http://.*/lonely.data\): class '3' has 1 example \(line 5\)"),
+    ],
+)
+def test_fetch_job_stops_bad_values_of_a_download_by_column_class_and_line(server, file, message):
+    spec = {"source": "url", "url": f"{server}/{file}", "sha256": _sha(BAD_FILES[file]),
+            "format": "uci_wine"}
+    with pytest.raises(ValueError, match=message):
+        fetch_dataset("remote", spec)
 
 
 def test_checksum_mismatch_fails_and_leaves_no_file(server, tmp_path):

@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from mixlib.experiments.data import make_split
 from mixlib.seeding import generator
 from mixlib.splits import assign_roles, role_sizes, split_table
 
@@ -74,3 +75,10 @@ def test_generator_depends_only_on_seed_and_keys():
     assert generator(1, "x").random() != generator(2, "x").random()
     with pytest.raises(ValueError, match="seed must be a non-negative integer"):
         generator(-1)
+
+
+def test_split_job_names_the_split_when_the_data_set_is_too_small():
+    # A url data set's size is known only after the download: the split job must name the key.
+    prepared = pd.DataFrame({"row_id": range(5), "x": range(5), "class": list("aabbb")})
+    with pytest.raises(ValueError, match=r"splits.remote_holdout.roles: the roles ask for 8 rows"):
+        make_split(prepared, "remote_holdout", {"roles": {"train": 8}}, seed=1, repeats=1)
