@@ -39,6 +39,9 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
         what = " ".join(part for part in (exc.context, exc.problem) if part)
+        began = exc.context_mark
+        if began is not None and mark is not None and began.line != mark.line:
+            what += f" (what it was parsing began at line {began.line + 1}, column {began.column + 1})"
         raise ValueError(f"{where}: YAML syntax error: {what}.") from None
     except yaml.YAMLError as exc:
         raise ValueError(f"{path}: YAML syntax error: {exc}.") from None

@@ -11,6 +11,7 @@ import yaml
 
 from mixlib.io import read_table
 from tests.pipeline.conftest import copy_workflow, snakemake
+from tests.test_bad_inputs import CASES, build_project
 
 pytestmark = pytest.mark.pipeline
 
@@ -152,3 +153,46 @@ def test_report_bundles_every_figure_and_the_claims(test_run):
     missing = [name for name in figures if name not in html]
     assert missing == []
     assert "claims.tsv" in html and "Methods" in html
+
+
+def test_a_configfile_stands_on_its_own(tmp_path):
+    # A user's copy of the test config without wine: wine must not come back from config.yaml.
+    workdir = copy_workflow(tmp_path / "own")
+    config = yaml.safe_load((workdir / "config/test.yaml").read_text())
+    del config["datasets"]["wine"], config["splits"]["wine_holdout"]
+    config["comparison"]["datasets"] = ["heart_cleveland"]
+    (workdir / "config/mine.yaml").write_text(yaml.safe_dump(config))
+    result = snakemake(workdir, "results/tables/data_summary.tsv", "--cores", "2",
+                       "--configfile", "config/mine.yaml")
+    assert "config/config.yaml is not read" in result.stdout + result.stderr
+    summary = read_table(workdir / "results/tables/data_summary.tsv")
+    assert set(summary["dataset"]) == {"splice", "splice_ordinal", "heart_cleveland"}
+    assert not (workdir / "resources/data/wine.csv").exists()
+
+
+def test_yaml_syntax_error_in_the_study_config_names_file_line_and_column(tmp_path):
+    workdir = copy_workflow(tmp_path / "syntax")
+    text = (workdir / "config/config.yaml").read_text()
+    (workdir / "config/config.yaml").write_text(text.replace("repeats: 10", "repeats: [10"))
+    line = text[:text.index("repeats: 10")].count("\n") + 1
+    result = snakemake(workdir, "-n", check=False)
+    assert result.returncode != 0
+    # The parser notices at the next key (`datasets:`) and says where the open list began.
+    after = text[:text.index("\ndatasets:")].count("\n") + 2
+    assert re.search(rf"config/config.yaml, line {after}, column 1: YAML syntax error: .* began "
+                     rf"at line {line}, column 10\)", result.stdout + result.stderr), result.stdout[-2000:]
+
+
+DRY_RUN_CASES = ["cell of 1e308", "cell 'inf'", "all-empty column", "class with one example",
+                 "fewer rows per class than comparison.n_folds", "empty class cell after a blank line"]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.name in DRY_RUN_CASES], ids=DRY_RUN_CASES)
+def test_bad_csv_stops_a_dry_run_before_any_job_naming_the_culprit(case, tmp_path):
+    workdir = copy_workflow(tmp_path / "bad_csv")
+    config = build_project(case, workdir)
+    (workdir / "config/people.yaml").write_text(yaml.safe_dump(config))
+    result = snakemake(workdir, "-n", "--configfile", "config/people.yaml", check=False)
+    assert result.returncode != 0
+    assert re.search(case.message, result.stdout + result.stderr), result.stderr[-2000:]
+    assert not (workdir / "results").exists() and not (workdir / "resources").exists()
