@@ -8,7 +8,7 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from mixlib.config import check_config
+from mixlib.config import check_config, check_fold_sizes
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -89,3 +89,11 @@ def test_csv_split_sizes_are_checked_against_the_file(tmp_path):
     }
     with pytest.raises(ValueError, match=r"splits.s.roles: the roles ask for 5 rows .* only 4"):
         check_config(config, tmp_path)
+
+
+def test_fold_check_names_the_key_the_data_set_and_each_small_class():
+    labels = ["a"] * 10 + ["b"] * 3 + ["c"] * 4
+    check_fold_sizes(labels, 3, "mine")
+    with pytest.raises(ValueError, match=r"comparison.n_folds: 4 folds .* data set 'mine' has "
+                                         r"fewer of class 'b' \(3\)\. Lower"):
+        check_fold_sizes(labels, 4, "mine")

@@ -1,6 +1,10 @@
 """The Snakemake DAG on config/test.yaml: outputs, determinism, config errors, lint, user CSV."""
 
 import re
+import signal
+import subprocess
+import sys
+import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -58,10 +62,9 @@ def _without_timings(path: Path) -> pd.DataFrame:
     return frame.reset_index(drop=True)
 
 
-def test_same_config_gives_identical_results_whatever_the_cores(test_run, tmp_path):
-    other = copy_workflow(tmp_path / "run_b")
-    snakemake(other, "--cores", "1", "--configfile", "config/test.yaml")
-    first = {p.relative_to(test_run): p for p in _outputs(test_run)}
+def _assert_same_outputs(run: Path, other: Path) -> None:
+    """Both runs wrote the same files with the same bytes, wall-clock timings aside."""
+    first = {p.relative_to(run): p for p in _outputs(run)}
     second = {p.relative_to(other): p for p in _outputs(other)}
     assert first.keys() == second.keys()
     differing = []
@@ -76,6 +79,31 @@ def test_same_config_gives_identical_results_whatever_the_cores(test_run, tmp_pa
         pd.testing.assert_frame_equal(_without_timings(path), _without_timings(second[name]),
                                       check_exact=True)
     assert differing == []
+
+
+def test_same_config_gives_identical_results_whatever_the_cores(test_run, tmp_path):
+    other = copy_workflow(tmp_path / "run_b")
+    snakemake(other, "--cores", "1", "--configfile", "config/test.yaml")
+    _assert_same_outputs(test_run, other)
+
+
+def test_run_interrupted_by_ctrl_c_resumes_to_the_same_tables(test_run, tmp_path):
+    workdir = copy_workflow(tmp_path / "interrupted")
+    with open(tmp_path / "first_attempt.log", "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "config/test.yaml"],
+            cwd=workdir, stdout=log, stderr=subprocess.STDOUT,
+        )
+        # Mid-way: once the data stages are done and some experiments have written tables.
+        deadline = time.monotonic() + 300
+        while len(_outputs(workdir)) < 12 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=120)
+    assert process.returncode != 0, "the run finished before it could be interrupted"
+    assert not (workdir / "results/tables/claims.tsv").exists()
+    snakemake(workdir, "--cores", "2", "--configfile", "config/test.yaml", "--rerun-incomplete")
+    _assert_same_outputs(test_run, workdir)
 
 
 def test_another_seed_gives_other_splits(test_run, tmp_path):
