@@ -61,12 +61,15 @@ def standardise(X: np.ndarray, fit_rows: np.ndarray,
         scale_unit = np.sqrt((np.where(observed, unit - mean_unit, 0.0) ** 2).sum(axis=0) / count)
         # Constant on the training rows: s <= 1e-12 max(1, |m|), in units of a.
         constant = scale_unit <= 1e-12 * np.maximum(1.0 / magnitude, np.abs(mean_unit))
-        scale_unit[constant] = 1.0 / magnitude[constant]
+        scale_unit[constant] = 1.0
         Z = (X / magnitude - mean_unit) / scale_unit
+        mean, scale = mean_unit * magnitude, scale_unit * magnitude
+        scale[constant] = 1.0
+        Z[:, constant] = X[:, constant] - mean[constant]
     overflow = np.isinf(Z).any(axis=0)
     if overflow.any():
         raise ValueError(
             f"Features {[names[j] for j in np.flatnonzero(overflow)]} have values so far from the "
             "training rows' that their standardised value overflows; check them for typos."
         )
-    return Z, mean_unit * magnitude, scale_unit * magnitude
+    return Z, mean, scale

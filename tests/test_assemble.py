@@ -107,6 +107,6 @@ def test_standardise_names_features_whose_values_cannot_be_standardised():
     X = np.array([[1.0, np.inf], [2.0, 1.0], [3.0, 2.0]])
     with pytest.raises(ValueError, match=r"Features \['weight'\] hold infinite values"):
         standardise(X, np.ones(3, dtype=bool), feature_names=["height", "weight"])
-    X = np.array([[1e-300, 1.0], [2e-300, 2.0], [1e300, 3.0]])
+    X = np.array([[1.0, 1.0], [1.0 + 1e-10, 2.0], [1e300, 3.0]])
     with pytest.raises(ValueError, match=r"Features \['height'\] have values so far"):
         standardise(X, np.array([True, True, False]), feature_names=["height", "weight"])
