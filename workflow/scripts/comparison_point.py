@@ -12,5 +12,6 @@ with logged_job(snakemake):
         prepared, wildcards.dataset, wildcards.model, params.settings,
         params.n_folds, params.alpha, params.seed, standardise=params.standardise,
         impute_method=params.impute["method"], impute_components=params.impute["n_components"],
+        group_duplicates=params.group_duplicates,
     )
     write_table(table, snakemake.output[0])
