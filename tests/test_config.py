@@ -1,6 +1,7 @@
 """Config validation: the JSON schema (keys, types) and the semantic checks (names, sizes)."""
 
 import copy
+import re
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,17 @@ def test_fold_check_names_the_key_the_data_set_and_each_small_class():
     with pytest.raises(ValueError, match=r"comparison.n_folds: 4 folds .* data set 'mine' has "
                                          r"fewer of class 'b' \(3\)\. Lower"):
         check_fold_sizes(labels, 4, "mine")
+
+
+def test_command_line_check_places_a_yaml_error_of_a_configfile(tmp_path, capsys):
+    # Snakemake reads a --configfile before any project code and gives no line: this does.
+    from mixlib.config import main
+
+    good, bad = tmp_path / "good.yaml", tmp_path / "my.yaml"
+    good.write_text("seed: 1\n")
+    bad.write_text("seed: 1\ndatasets:\n  wine: {source: bundled\n")
+    assert main([str(good)]) == 0
+    assert main([str(good), str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"my.yaml, line 4, column 1: YAML syntax error: .* began at line 3, column 9",
+                     err), err
