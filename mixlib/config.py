@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
 import yaml
 
 from mixlib.datasets import CLASS_COLUMN, bundled_dataset, load_source, sequence_column

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets.checks import describe_lines, check_raw_table
+from mixlib.datasets.checks import check_raw_table, describe_lines
 from mixlib.datasets.registry import CLASS_COLUMN
 
 CLEVELAND_COLUMNS = [
