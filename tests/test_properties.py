@@ -100,17 +100,21 @@ def test_standardisation_is_finite_and_unit_free(rows, unit):
     Z, mean, scale = standardise(X, fit)
     assert np.isfinite(Z).all() and np.isfinite(mean).all() and np.isfinite(scale).all()
     np.testing.assert_allclose(mean + Z * scale, X, rtol=1e-9, atol=1e-9 * np.abs(X).max())
-    # The standardised features of the training rows have mean 0 and, unless constant, sd 1.
-    np.testing.assert_allclose(Z.mean(axis=0), 0.0, atol=1e-9)
-    spread = Z.std(axis=0)
-    assert np.all(np.isclose(spread, 1.0) | np.isclose(spread, 0.0, atol=1e-9))
+    # A feature that varies has mean 0 and sd 1 on the training rows; one that is constant
+    # (s <= 1e-12 max(1, |m|)) is only centred: scale 1, z = x - m.
+    constant = scale == 1.0
+    spread = Z[:, ~constant].std(axis=0)
+    np.testing.assert_allclose(Z[:, ~constant].mean(axis=0), 0.0, atol=1e-9)
+    np.testing.assert_allclose(spread, 1.0, rtol=1e-9)
+    np.testing.assert_allclose(Z[:, constant], X[:, constant] - mean[constant],
+                               rtol=0, atol=1e-12 * max(1.0, np.abs(X).max()))
     with np.errstate(over="ignore", under="ignore"):
         scaled = X * unit
     if np.isfinite(scaled).all() and (np.abs(scaled[scaled != 0]) > 1e-290).all():
         # Same z in another unit, for features that vary in both units (a spread below
         # 1e-12 max(1, |mean|) counts as constant, a documented absolute threshold).
-        Z_scaled, _, _ = standardise(scaled, fit)
-        varies = np.isclose(spread, 1.0) & np.isclose(Z_scaled.std(axis=0), 1.0)
+        Z_scaled, _, scale_scaled = standardise(scaled, fit)
+        varies = ~constant & (scale_scaled != 1.0)
         np.testing.assert_allclose(Z_scaled[:, varies], Z[:, varies], rtol=1e-7, atol=1e-7)
 
 
