@@ -192,10 +192,10 @@ def test_a_configfile_stands_on_its_own(tmp_path):
     (workdir / "config/mine.yaml").write_text(yaml.safe_dump(config))
     result = snakemake(workdir, "results/tables/data_summary.tsv", "--cores", "2",
                        "--configfile", "config/mine.yaml")
-    assert "config/config.yaml is not read" in result.stdout + result.stderr
     summary = read_table(workdir / "results/tables/data_summary.tsv")
     assert set(summary["dataset"]) == {"splice", "splice_ordinal", "heart_cleveland"}
     assert not (workdir / "resources/data/wine.csv").exists()
+    assert "config/config.yaml is not read" in result.stdout + result.stderr
 
 
 def test_yaml_syntax_error_in_the_study_config_names_file_line_and_column(tmp_path):
