@@ -162,6 +162,8 @@ CASES = [
          config=people(drop_columns=["sample", "height", "weight"])),
     Case("feature column named 'class'", r"a feature column is named 'class'",
          csv=lambda rows: [rows[0].replace("weight", "class")] + rows[1:]),
+    Case("feature column named 'row_id'", r"a feature column is named 'row_id', a name the pipeline uses",
+         csv=lambda rows: [rows[0].replace("weight", "row_id")] + rows[1:]),
     Case("CSV path that does not exist", r"datasets.people.path: no file at .*nope.csv",
          config=people(path="data/nope.csv")),
     # Config keys (schema), each named.

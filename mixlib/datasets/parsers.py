@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.datasets.checks import check_raw_table, describe_lines
-from mixlib.datasets.registry import CLASS_COLUMN
+from mixlib.datasets.registry import CLASS_COLUMN, ROW_ID_COLUMN
 
 CLEVELAND_COLUMNS = [
     "age", "sex", "cp", "trestbps", "chol", "fbs", "restecg",
@@ -227,8 +227,12 @@ def parse_user_csv(
     features = cells.drop(columns=[class_column, *drop_columns])
     if features.shape[1] == 0:
         raise ValueError(f"{source}: no feature column is left besides {class_column!r}.")
-    if CLASS_COLUMN in features.columns:
-        raise ValueError(f"{source}: a feature column is named {CLASS_COLUMN!r}; rename it.")
+    reserved = [name for name in (CLASS_COLUMN, ROW_ID_COLUMN) if name in features.columns]
+    if reserved:
+        raise ValueError(
+            f"{source}: a feature column is named {reserved[0]!r}, a name the pipeline uses "
+            "for its own columns; rename it (or list it in drop_columns)."
+        )
     numeric = pd.DataFrame(index=features.index)
     for column in features.columns:
         text_cells = features[column]
