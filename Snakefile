@@ -6,10 +6,17 @@
 
 from snakemake.utils import min_version
 
+from mixlib.config import STUDY_CONFIG, read_config_file
+
 min_version("8.0")
 
 
-configfile: "config/config.yaml"
+# A --configfile stands on its own: config/config.yaml is read only when none is given, so a
+# key or data set left out of the user's file never comes back from the study's config.
+if not workflow.overwrite_configfiles:
+    read_config_file(STUDY_CONFIG)  # a YAML syntax error names the file, line and column
+
+    configfile: STUDY_CONFIG
 
 
 report: "workflow/report/workflow.rst"

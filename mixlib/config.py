@@ -6,42 +6,111 @@ checks that names refer to things that exist and that sizes fit the data, before
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mixlib.datasets import bundled_dataset, sequence_column
-from mixlib.datasets.parsers import parse_user_csv
+import numpy as np
+import pandas as pd
+import yaml
+
+from mixlib.datasets import CLASS_COLUMN, bundled_dataset, load_source, sequence_column
 from mixlib.splits import role_sizes
 
 
-def dataset_rows(name: str, spec: Mapping[str, Any], base_dir: str | Path = ".") -> int | None:
-    """Rows of a configured data set, or ``None`` when only a download would tell (``url``)."""
+STUDY_CONFIG = "config/config.yaml"
+"""The study's own config: read only when no ``--configfile`` is given."""
+
+
+def read_config_file(path: str | Path) -> dict[str, Any]:
+    """Read a YAML config file; a syntax error names the file, line and column.
+
+    Raises
+    ------
+    ValueError
+        ``"<path>, line L, column C: <what the parser expected>"``, as an editor counts
+        lines and columns (from 1); or if the file does not hold a mapping of keys.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
+        what = " ".join(part for part in (exc.context, exc.problem) if part)
+        began = exc.context_mark
+        if began is not None and mark is not None and began.line != mark.line:
+            what += f" (what it was parsing began at line {began.line + 1}, column {began.column + 1})"
+        raise ValueError(f"{where}: YAML syntax error: {what}.") from None
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path}: YAML syntax error: {exc}.") from None
+    if not isinstance(loaded, dict):
+        raise ValueError(f"{path}: expected a mapping of config keys, got {type(loaded).__name__}.")
+    return loaded
+
+
+def describe_config_source(cli_configfiles: Sequence[str | Path]) -> str:
+    """One line for the run log saying which config file(s) the run reads.
+
+    A ``--configfile`` stands on its own: the study's config is then not read at all, so a
+    key left out of the user's file takes the schema's default, never the study's value.
+    """
+    if not cli_configfiles:
+        return f"Config: {STUDY_CONFIG} (and any --config values)."
+    files = ", ".join(str(path) for path in cli_configfiles)
+    return (f"Config: {files} only (and any --config values); {STUDY_CONFIG} is not read "
+            "when --configfile is given.")
+
+
+def load_dataset_table(name: str, spec: Mapping[str, Any],
+                       base_dir: str | Path = ".") -> pd.DataFrame | None:
+    """A configured data set's checked raw table, or ``None`` when only a download would tell.
+
+    Shipped copies are read from the package, a user's CSV is read and checked by
+    :func:`mixlib.datasets.load_source` (so its value errors name column, class and file line);
+    a ``url`` source is left to the ``fetch`` job, which runs the same checks.
+    """
     source = spec.get("source", "bundled")
-    if source == "bundled":
-        return bundled_dataset(spec.get("bundled_name", name)).n_rows
+    if source == "url":
+        return None
     if source == "csv":
         path = Path(base_dir) / spec["path"]
         if not path.is_file():
             raise ValueError(f"datasets.{name}.path: no file at {path}.")
-        frame = parse_user_csv(
-            path.read_text(encoding="utf-8"), spec["class_column"],
-            spec.get("missing_values", []), spec.get("drop_columns", []),
-            source=f"datasets.{name} ({spec['path']})",
+    return load_source(name, dict(spec), base_dir)
+
+
+def check_fold_sizes(labels: np.ndarray, n_folds: int, dataset: str,
+                     where: str = "comparison.n_folds") -> None:
+    """Every class of ``dataset`` has at least ``n_folds`` examples, so each fold tests it.
+
+    Raises
+    ------
+    ValueError
+        Naming the config key ``where``, the data set and each class that is too small.
+    """
+    classes, counts = np.unique(np.asarray(labels, dtype=str), return_counts=True)
+    small = [f"{str(label)!r} ({n})" for label, n in zip(classes, counts) if n < n_folds]
+    if small:
+        raise ValueError(
+            f"{where}: {n_folds} folds need at least {n_folds} examples of every class, but "
+            f"data set {dataset!r} has fewer of class {', '.join(small)}. Lower {where} or "
+            f"leave {dataset!r} out of the comparison."
         )
-        return len(frame)
-    return None
 
 
 def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
 
     Checks: every bundled data set is shipped; ``encoding`` is set only on sequence data;
-    every split names a configured data set and asks for no more rows than it has; every
-    stage names splits and data sets that exist, and its split has the roles it uses.
+    every data set that can be read without a download passes the value checks of
+    :mod:`mixlib.datasets.checks`; every split names a configured data set and asks for no
+    more rows than it has; every data set of the comparison has ``comparison.n_folds``
+    examples of each class; every stage names splits and data sets that exist, and its
+    split has the roles it uses.
     """
     datasets = config.get("datasets", {})
-    rows = {}
+    tables = {}
     for name, spec in datasets.items():
         if spec.get("source", "bundled") == "bundled":
             try:
@@ -54,7 +123,7 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
                 f"datasets.{name}.encoding: only sequence data (splice) have an encoding; "
                 f"{name!r} is numeric."
             )
-        rows[name] = dataset_rows(name, spec, base_dir)
+        tables[name] = load_dataset_table(name, spec, base_dir)
     for split_name, split in config.get("splits", {}).items():
         dataset = split["dataset"]
         if dataset not in datasets:
@@ -62,9 +131,13 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
                 f"splits.{split_name}.dataset: unknown data set {dataset!r}; "
                 f"the config's data sets are {sorted(datasets)}."
             )
-        if rows[dataset] is not None:
-            role_sizes(split["roles"], rows[dataset], where=f"splits.{split_name}.roles")
+        if tables[dataset] is not None:
+            role_sizes(split["roles"], len(tables[dataset]), where=f"splits.{split_name}.roles")
     _check_stage_references(config)
+    comparison = config.get("comparison", {})
+    for name in comparison.get("datasets", []):
+        if tables[name] is not None:
+            check_fold_sizes(tables[name][CLASS_COLUMN].to_numpy(), comparison["n_folds"], name)
 
 
 # Stage keys that name a split, and the roles that split must have.
@@ -126,3 +199,28 @@ def _check_comparison_params(params: Mapping[str, Mapping[str, Any]]) -> None:
                 f"comparison.params.{model}: unknown parameter(s) {unknown}; {model} takes "
                 f"{sorted(known)}."
             )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m mixlib.config FILE...``: check the YAML syntax of config files.
+
+    Snakemake reports a syntax error in a ``--configfile`` without its place; this names the
+    file, line and column. Prints one line per file; exit status 1 if any file is invalid.
+    """
+    import sys
+
+    paths = list(sys.argv[1:] if argv is None else argv)
+    failed = False
+    for path in paths:
+        try:
+            read_config_file(path)
+        except (OSError, ValueError) as exc:
+            print(exc, file=sys.stderr)
+            failed = True
+        else:
+            print(f"{path}: YAML syntax OK.")
+    return 1 if failed or not paths else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,7 +1,9 @@
 """Reading and atomically writing the pipeline's tables and figures.
 
 Every write goes to a temporary file in the destination folder, then ``os.replace`` moves it
-into place: a job that crashes half-way never leaves a truncated table for later rules.
+into place: a job that crashes half-way never leaves a truncated table for later rules. The file
+gets the mode an ordinary ``open`` would give it (0666 less the umask, so 0644 under umask 022),
+not the private 0600 of a temporary file.
 """
 
 from __future__ import annotations
@@ -16,6 +18,13 @@ import pandas as pd
 from mixlib.datasets.registry import CLASS_COLUMN
 
 
+def _current_umask() -> int:
+    """The process's umask (reading it means setting it, so it is set straight back)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write(path: str | Path, write: Callable[[Path], None]) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -24,6 +33,7 @@ def _atomic_write(path: str | Path, write: Callable[[Path], None]) -> None:
     tmp = Path(tmp_name)
     try:
         write(tmp)
+        os.chmod(tmp, 0o666 & ~_current_umask())
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)

@@ -57,8 +57,10 @@ def test_assemble_errors_are_clear():
 
 def test_standardise_rejects_features_never_observed_in_training_rows():
     X = np.array([[np.nan, 1.0], [np.nan, 2.0], [3.0, 3.0]])
-    with pytest.raises(ValueError, match=r"Features \[0\] have no observed value"):
+    with pytest.raises(ValueError, match=r"Features \['0'\] have no observed value"):
         standardise(X, np.array([True, True, False]))
+    with pytest.raises(ValueError, match=r"Features \['height'\] have no observed value"):
+        standardise(X, np.array([True, True, False]), feature_names=["height", "weight"])
 
 
 def test_summary_counts_rows_features_classes_and_missing_cells():
@@ -67,3 +69,44 @@ def test_summary_counts_rows_features_classes_and_missing_cells():
     assert values[("rows", "all")] == 5 and values[("features", "all")] == 2
     assert values[("class_count", "a")] == 3 and values[("class_count", "b")] == 2
     assert values[("missing_cells", "f1")] == 1 and values[("missing_cells", "f2")] == 0
+
+
+def test_summary_counts_duplicated_rows_with_missing_cells_comparing_equal():
+    table = pd.concat([_prepared(), _prepared().iloc[[0, 4, 4]]], ignore_index=True)
+    table["row_id"] = np.arange(len(table))
+    summary = summarise_datasets({"toy": table, "plain": _prepared()})
+    values = {(d, q): v for d, q, i, v in summary.itertuples(index=False) if i == "all"}
+    assert values[("toy", "duplicated_rows")] == 3
+    assert values[("plain", "duplicated_rows")] == 0
+
+
+def test_standardise_cannot_overflow_on_huge_finite_values():
+    # The naive variance of this column is inf: the scale became inf and the column all 0.
+    X = np.array([[1e308, 1.0], [1.0, 2.0], [2.0, 3.0], [3.0, np.nan]])
+    Z, mean, scale = standardise(X, np.ones(4, dtype=bool))
+    assert np.isfinite(mean).all() and np.isfinite(scale).all()
+    # Standardisation does not depend on the unit: the same column in units of 1e300.
+    Z_small, _, _ = standardise(X * np.array([1e-300, 1.0]), np.ones(4, dtype=bool))
+    np.testing.assert_allclose(Z, Z_small, rtol=1e-12)
+    np.testing.assert_allclose(Z[:, 0], [np.sqrt(3.0), -1 / np.sqrt(3.0), -1 / np.sqrt(3.0),
+                                         -1 / np.sqrt(3.0)], rtol=1e-12)
+
+
+def test_standardise_agrees_with_the_textbook_formula_on_ordinary_values():
+    rng = np.random.default_rng(0)
+    X = rng.normal(50.0, 7.0, size=(30, 4))
+    X[3, 1] = np.nan
+    fit = np.arange(30) < 20
+    Z, mean, scale = standardise(X, fit)
+    np.testing.assert_allclose(mean, np.nanmean(X[fit], axis=0), rtol=1e-13)
+    np.testing.assert_allclose(scale, np.nanstd(X[fit], axis=0), rtol=1e-13)
+    np.testing.assert_allclose(Z, (X - mean) / scale, rtol=0, atol=1e-12)
+
+
+def test_standardise_names_features_whose_values_cannot_be_standardised():
+    X = np.array([[1.0, np.inf], [2.0, 1.0], [3.0, 2.0]])
+    with pytest.raises(ValueError, match=r"Features \['weight'\] hold infinite values"):
+        standardise(X, np.ones(3, dtype=bool), feature_names=["height", "weight"])
+    X = np.array([[1.0, 1.0], [1.0 + 1e-10, 2.0], [1e300, 3.0]])
+    with pytest.raises(ValueError, match=r"Features \['height'\] have values so far"):
+        standardise(X, np.array([True, True, False]), feature_names=["height", "weight"])

@@ -1,6 +1,7 @@
 """Config validation: the JSON schema (keys, types) and the semantic checks (names, sizes)."""
 
 import copy
+import re
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from mixlib.config import check_config
+from mixlib.config import check_config, check_fold_sizes
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -91,10 +92,32 @@ def test_semantic_errors_name_the_key(edit, message):
 
 
 def test_csv_split_sizes_are_checked_against_the_file(tmp_path):
-    (tmp_path / "mine.csv").write_text("a,c\n1,x\n2,y\n3,x\n")
+    (tmp_path / "mine.csv").write_text("a,c\n1,x\n2,y\n3,x\n4,y\n")
     config = {
         "datasets": {"mine": {"source": "csv", "path": "mine.csv", "class_column": "c"}},
-        "splits": {"s": {"dataset": "mine", "roles": {"train": 2, "test": 2}}},
+        "splits": {"s": {"dataset": "mine", "roles": {"train": 3, "test": 2}}},
     }
-    with pytest.raises(ValueError, match=r"splits.s.roles: the roles ask for 4 rows .* only 3"):
+    with pytest.raises(ValueError, match=r"splits.s.roles: the roles ask for 5 rows .* only 4"):
         check_config(config, tmp_path)
+
+
+def test_fold_check_names_the_key_the_data_set_and_each_small_class():
+    labels = ["a"] * 10 + ["b"] * 3 + ["c"] * 4
+    check_fold_sizes(labels, 3, "mine")
+    with pytest.raises(ValueError, match=r"comparison.n_folds: 4 folds .* data set 'mine' has "
+                                         r"fewer of class 'b' \(3\)\. Lower"):
+        check_fold_sizes(labels, 4, "mine")
+
+
+def test_command_line_check_places_a_yaml_error_of_a_configfile(tmp_path, capsys):
+    # Snakemake reads a --configfile before any project code and gives no line: this does.
+    from mixlib.config import main
+
+    good, bad = tmp_path / "good.yaml", tmp_path / "my.yaml"
+    good.write_text("seed: 1\n")
+    bad.write_text("seed: 1\ndatasets:\n  wine: {source: bundled\n")
+    assert main([str(good)]) == 0
+    assert main([str(good), str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"my.yaml, line 4, column 1: YAML syntax error: .* began at line 3, column 9",
+                     err), err

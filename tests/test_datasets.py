@@ -137,11 +137,13 @@ def test_parse_uci_wine_class_first():
 
 
 def test_user_csv_reads_missing_markers_drops_columns_and_moves_class_last():
-    text = "id,species,a,b\nx1,cat,1.5,?\nx2,dog,,2\nx3,cat,3,4\n"
+    text = "id,species,a,b\nx1,cat,1.5,?\nx2,dog,,2\n\nx3,cat,3,4\nx4,dog,5,6\n"
     frame = parse_user_csv(text, "species", missing_values=["?"], drop_columns=["id"])
     assert list(frame.columns) == ["a", "b", "class"]
-    assert frame["class"].tolist() == ["cat", "dog", "cat"]
+    assert frame["class"].tolist() == ["cat", "dog", "cat", "dog"]
     assert frame[["a", "b"]].isna().sum().tolist() == [1, 1]
+    # File lines as an editor shows them: the header is line 1, the blank line 4 is counted.
+    assert frame.attrs["lines"] == [2, 3, 5, 6]
 
 
 @pytest.mark.parametrize(
@@ -149,8 +151,9 @@ def test_user_csv_reads_missing_markers_drops_columns_and_moves_class_last():
     [
         ("a,b\n1,2\n", {"class_column": "label"}, r"class_column names 'label'"),
         ("a,label\n1,x\n", {"class_column": "label", "drop_columns": ["zz"]}, r"drop_columns names 'zz'"),
-        ("a,label\nfoo,x\n", {"class_column": "label"}, r"columns \['a'\] are not numeric"),
-        ("a,label\n1,\n", {"class_column": "label"}, r"class column 'label' is empty in rows \[0\]"),
+        ("a,label\nfoo,x\n", {"class_column": "label"}, r"column 'a' is not numeric: 'foo' at line 2"),
+        ("a,label\n1,x\n2,y\n\n3,\n", {"class_column": "label"},
+         r"class column 'label' is empty .* at line 5;"),
     ],
 )
 def test_user_csv_errors_name_the_problem(text, kwargs, message):

@@ -4,8 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from mixlib.experiments.data import make_split
 from mixlib.seeding import generator
-from mixlib.splits import assign_roles, role_sizes, split_table
+from mixlib.splits import (
+    assign_roles, duplicate_groups, grouped_stratified_folds, role_sizes, split_table,
+)
 
 Y = np.array(["a"] * 164 + ["b"] * 139)
 ROW_IDS = np.arange(len(Y)) + 1000
@@ -74,3 +77,59 @@ def test_generator_depends_only_on_seed_and_keys():
     assert generator(1, "x").random() != generator(2, "x").random()
     with pytest.raises(ValueError, match="seed must be a non-negative integer"):
         generator(-1)
+
+
+def test_split_job_names_the_split_when_the_data_set_is_too_small():
+    # A url data set's size is known only after the download: the split job must name the key.
+    prepared = pd.DataFrame({"row_id": range(5), "x": range(5), "class": list("aabbb")})
+    with pytest.raises(ValueError, match=r"splits.remote_holdout.roles: the roles ask for 8 rows"):
+        make_split(prepared, "remote_holdout", {"roles": {"train": 8}}, seed=1, repeats=1)
+
+
+def test_duplicate_groups_match_features_class_and_gaps():
+    X = np.array([[1.0, np.nan], [1.0, np.nan], [1.0, 2.0], [1.0, np.nan], [1.0, 2.0]])
+    y = np.array(["a", "a", "a", "b", "a"])
+    assert duplicate_groups(X, y).tolist() == [0, 0, 1, 2, 1]
+
+
+def test_grouped_folds_keep_duplicates_together_and_stay_stratified():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(60, 3))
+    X = np.vstack([base, base[:20], base[:20]])  # rows 0-19 three times each
+    y = np.array((["a"] * 40 + ["b"] * 20) + (["a"] * 20) * 2)
+    groups = duplicate_groups(X, y)
+    folds = grouped_stratified_folds(y, groups, 5, generator(1, "folds"))
+    for g in np.unique(groups):
+        assert len(np.unique(folds[groups == g])) == 1
+    per_fold = pd.crosstab(folds, y)
+    # 20 triples and 20 single rows of class a, 20 single rows of b: an even deal exists.
+    assert per_fold["a"].tolist() == [16] * 5 and per_fold["b"].tolist() == [4] * 5
+
+
+def test_grouped_folds_without_duplicates_are_the_plain_stratified_folds():
+    from mixlib.evaluation import stratified_folds
+
+    y = np.array(["a"] * 30 + ["b"] * 17)
+    groups = np.arange(len(y))
+    np.testing.assert_array_equal(grouped_stratified_folds(y, groups, 4, generator(3, "f")),
+                                  stratified_folds(y, 4, generator(3, "f")))
+
+
+def test_comparison_with_grouped_duplicates_no_longer_flatters_nearest_neighbours():
+    from mixlib.experiments.comparison import comparison_dataset_job
+
+    # Pure noise, every row four times: 1-NN finds each test row's copy unless grouped.
+    rng = np.random.default_rng(5)
+    X = np.repeat(rng.normal(size=(40, 3)), 4, axis=0)
+    y = np.repeat(np.array(["a", "b"] * 20), 4)
+    prepared = pd.DataFrame(X, columns=["u", "v", "w"]).assign(**{"class": y})
+    prepared.insert(0, "row_id", np.arange(len(y)))
+
+    def error(group):
+        table = comparison_dataset_job(prepared, "noise", "knn", {"n_neighbors": 1}, 4, 0.05, 11,
+                                       standardise=True, impute_method="mean",
+                                       impute_components=1, group_duplicates=group)
+        return table.loc[table["metric"] == "cv_error", "value"].iloc[0]
+
+    assert error(False) < 0.05
+    assert error(True) > 0.3

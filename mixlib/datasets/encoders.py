@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets.registry import CLASS_COLUMN
+from mixlib.datasets.registry import CLASS_COLUMN, ROW_ID_COLUMN
 
 BASES = "ACGT"
 IUPAC_CODES: dict[str, str] = {
@@ -82,12 +82,15 @@ def prepare_table(raw: pd.DataFrame, sequence_column: str | None = None,
     """
     if CLASS_COLUMN not in raw.columns:
         raise ValueError(f"The raw table has no {CLASS_COLUMN!r} column.")
+    if ROW_ID_COLUMN in raw.columns:
+        raise ValueError(f"The raw table has a feature named {ROW_ID_COLUMN!r}, which the "
+                         "prepared table uses for row numbers; rename it.")
     if sequence_column is not None:
         features = encode_sequences(raw[sequence_column], encoding)
     else:
         features = raw.drop(columns=[CLASS_COLUMN]).astype(np.float64).reset_index(drop=True)
     prepared = pd.concat(
-        [pd.DataFrame({"row_id": np.arange(len(raw))}), features], axis=1
+        [pd.DataFrame({ROW_ID_COLUMN: np.arange(len(raw))}), features], axis=1
     )
     prepared[CLASS_COLUMN] = raw[CLASS_COLUMN].astype(str).to_numpy()
     return prepared
@@ -95,6 +98,6 @@ def prepare_table(raw: pd.DataFrame, sequence_column: str | None = None,
 
 def feature_matrix(prepared: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Split a prepared table into ``X`` (float64, NaN where missing) and ``y`` (str labels)."""
-    X = prepared.drop(columns=["row_id", CLASS_COLUMN]).to_numpy(dtype=np.float64)
+    X = prepared.drop(columns=[ROW_ID_COLUMN, CLASS_COLUMN]).to_numpy(dtype=np.float64)
     y = prepared[CLASS_COLUMN].to_numpy(dtype=str)
     return X, y

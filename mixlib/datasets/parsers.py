@@ -6,13 +6,15 @@ sequence column, and the class label, as a string, in the last column ``class``.
 
 from __future__ import annotations
 
+import csv
 import io
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets.registry import CLASS_COLUMN
+from mixlib.datasets.checks import check_raw_table, describe_lines
+from mixlib.datasets.registry import CLASS_COLUMN, ROW_ID_COLUMN
 
 CLEVELAND_COLUMNS = [
     "age", "sex", "cp", "trestbps", "chol", "fbs", "restecg",
@@ -31,7 +33,7 @@ def parse_uci_splice(text: str) -> pd.DataFrame:
 
     Returns a table with columns ``sequence`` (60 upper-case letters) and ``class``.
     """
-    classes, sequences = [], []
+    classes, sequences, lines = [], [], []
     for line_number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -49,13 +51,17 @@ def parse_uci_splice(text: str) -> pd.DataFrame:
             )
         classes.append(label)
         sequences.append(sequence.upper())
+        lines.append(line_number)
     if not sequences:
         raise ValueError("splice.data holds no sequence.")
-    return pd.DataFrame({"sequence": sequences, CLASS_COLUMN: classes})
+    frame = pd.DataFrame({"sequence": sequences, CLASS_COLUMN: classes})
+    frame.attrs["lines"] = lines
+    return frame
 
 
-def _parse_numeric_lines(text: str, n_columns: int, source: str) -> np.ndarray:
-    rows = []
+def _parse_numeric_lines(text: str, n_columns: int, source: str) -> tuple[np.ndarray, list[int]]:
+    """The values of every non-blank line (``?`` = NaN) and the file line of each row."""
+    rows, lines = [], []
     for line_number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -66,11 +72,12 @@ def _parse_numeric_lines(text: str, n_columns: int, source: str) -> np.ndarray:
             )
         try:
             rows.append([np.nan if field == "?" else float(field) for field in fields])
+            lines.append(line_number)
         except ValueError as exc:
             raise ValueError(f"{source} line {line_number}: {exc}.") from None
     if not rows:
         raise ValueError(f"{source} holds no data row.")
-    return np.array(rows)
+    return np.array(rows), lines
 
 
 def parse_uci_cleveland(text: str) -> pd.DataFrame:
@@ -79,22 +86,24 @@ def parse_uci_cleveland(text: str) -> pd.DataFrame:
     ``?`` marks a missing value. The class is 1 when the diagnosis is above 0 (any vessel
     narrowing) and 0 otherwise, as in the shipped copy.
     """
-    values = _parse_numeric_lines(text, len(CLEVELAND_COLUMNS) + 1, "processed.cleveland.data")
+    values, lines = _parse_numeric_lines(text, len(CLEVELAND_COLUMNS) + 1, "processed.cleveland.data")
     diagnosis = values[:, -1]
     if np.isnan(diagnosis).any():
         raise ValueError("processed.cleveland.data has a missing diagnosis (last column).")
     frame = pd.DataFrame(values[:, :-1], columns=CLEVELAND_COLUMNS)
     frame[CLASS_COLUMN] = np.where(diagnosis > 0, "1", "0")
+    frame.attrs["lines"] = lines
     return frame
 
 
 def parse_uci_wine(text: str) -> pd.DataFrame:
     """Parse UCI ``wine.data``: the class (1-3) first, then 13 measurements."""
-    values = _parse_numeric_lines(text, len(WINE_COLUMNS) + 1, "wine.data")
+    values, lines = _parse_numeric_lines(text, len(WINE_COLUMNS) + 1, "wine.data")
     if np.isnan(values).any():
         raise ValueError("wine.data has missing values; the canonical file has none.")
     frame = pd.DataFrame(values[:, 1:], columns=WINE_COLUMNS)
     frame[CLASS_COLUMN] = [str(int(label)) for label in values[:, 0]]
+    frame.attrs["lines"] = lines
     return frame
 
 
@@ -106,7 +115,10 @@ PARSERS = {
 
 
 def parse_uci(text: str, format: str) -> pd.DataFrame:
-    """Parse a canonical UCI file in the named ``format`` (a key of :data:`PARSERS`)."""
+    """Parse a canonical UCI file in the named ``format`` (a key of :data:`PARSERS`).
+
+    ``frame.attrs["lines"]`` of the result holds the file line of each row.
+    """
     try:
         parser = PARSERS[format]
     except KeyError:
@@ -127,6 +139,42 @@ def read_normalised_csv(source, sequence_column: str | None = None) -> pd.DataFr
     return frame
 
 
+def _csv_records(text: str, source: str) -> tuple[list[str], list[list[str]], list[int]]:
+    """The header, the data records and the file line each record starts on (blank lines skipped)."""
+    reader = csv.reader(io.StringIO(text))
+    header: list[str] | None = None
+    records, lines = [], []
+    next_line = 1
+    try:
+        for record in reader:
+            start, next_line = next_line, reader.line_num + 1
+            if not any(cell.strip() for cell in record):
+                continue
+            if header is None:
+                header = [cell.strip() for cell in record]
+                continue
+            if len(record) != len(header):
+                raise ValueError(
+                    f"{source}: line {start} has {len(record)} fields but the header (line 1) "
+                    f"has {len(header)}."
+                )
+            records.append([cell.strip() for cell in record])
+            lines.append(start)
+    except csv.Error as exc:
+        raise ValueError(f"{source}: line {reader.line_num}: {exc}.") from None
+    if header is None:
+        raise ValueError(f"{source}: the file is empty (no header row).")
+    duplicated = sorted({name for name in header if header.count(name) > 1})
+    if duplicated:
+        raise ValueError(f"{source}: the header names columns {duplicated} more than once.")
+    if not records:
+        raise ValueError(f"{source}: the file has a header but no data row.")
+    return header, records, lines
+
+
+_NAN_TEXTS = {"nan", "+nan", "-nan"}
+
+
 def parse_user_csv(
     text: str,
     class_column: str,
@@ -134,7 +182,7 @@ def parse_user_csv(
     drop_columns: Sequence[str] = (),
     source: str = "CSV",
 ) -> pd.DataFrame:
-    """Read a user's CSV into the normalised raw table.
+    """Read a user's CSV into the normalised raw table, and check its values.
 
     Parameters
     ----------
@@ -147,38 +195,66 @@ def parse_user_csv(
     drop_columns : sequence of str
         Columns to leave out (identifiers, free text).
     source : str
-        Name used in error messages (the config key or path).
+        Name used in error messages (the config key and path).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Features (float64, NaN where missing), then ``class``. ``frame.attrs["lines"]`` holds
+        the file line of each row (the header is line 1; blank lines are skipped but counted).
 
     Raises
     ------
     ValueError
-        If a named column is absent, a feature is not numeric, or a class label is missing.
+        If a named column is absent, a row is ragged, a feature is not numeric, not finite or
+        huge, a column is entirely empty, a class label is missing, or a class has one example
+        (see :mod:`mixlib.datasets.checks`). Messages name the column or class and file lines.
     """
-    frame = pd.read_csv(
-        io.StringIO(text), dtype=str, keep_default_na=False,
-        na_values=[""] + list(missing_values),
-    )
-    columns = list(frame.columns)
+    header, records, lines = _csv_records(text, source)
+    lines = np.asarray(lines)
     for name, role in [(class_column, "class_column")] + [(c, "drop_columns") for c in drop_columns]:
-        if name not in columns:
-            raise ValueError(f"{source}: {role} names {name!r}, which is not a column of {columns}.")
-    labels = frame[class_column]
-    if labels.isna().any():
-        rows = np.flatnonzero(labels.isna().to_numpy())[:5].tolist()
-        raise ValueError(f"{source}: the class column {class_column!r} is empty in rows {rows}.")
-    features = frame.drop(columns=[class_column, *drop_columns])
+        if name not in header:
+            raise ValueError(f"{source}: {role} names {name!r}, which is not a column of {header}.")
+    cells = pd.DataFrame(records, columns=header)
+    missing = {""} | {marker.strip() for marker in missing_values}
+    labels = cells[class_column]
+    empty = labels.isin(missing).to_numpy()
+    if empty.any():
+        raise ValueError(
+            f"{source}: the class column {class_column!r} is empty (or a missing marker) at "
+            f"{describe_lines(lines[empty])}; every row needs a class."
+        )
+    features = cells.drop(columns=[class_column, *drop_columns])
     if features.shape[1] == 0:
         raise ValueError(f"{source}: no feature column is left besides {class_column!r}.")
-    numeric = features.apply(pd.to_numeric, errors="coerce")
-    bad = [c for c in features.columns if (numeric[c].isna() & features[c].notna()).any()]
-    if bad:
-        examples = {c: features[c][numeric[c].isna() & features[c].notna()].iloc[0] for c in bad[:3]}
+    reserved = [name for name in (CLASS_COLUMN, ROW_ID_COLUMN) if name in features.columns]
+    if reserved:
         raise ValueError(
-            f"{source}: columns {bad} are not numeric (e.g. {examples}); list them in "
-            "drop_columns, or add the marker to missing_values."
+            f"{source}: a feature column is named {reserved[0]!r}, a name the pipeline uses "
+            "for its own columns; rename it (or list it in drop_columns)."
         )
-    if CLASS_COLUMN in numeric.columns:
-        raise ValueError(f"{source}: a feature column is named {CLASS_COLUMN!r}; rename it.")
-    numeric = numeric.astype(np.float64)
-    numeric[CLASS_COLUMN] = labels.str.strip().to_numpy()
+    numeric = pd.DataFrame(index=features.index)
+    for column in features.columns:
+        text_cells = features[column]
+        is_missing = text_cells.isin(missing).to_numpy()
+        values = pd.to_numeric(text_cells.where(~is_missing), errors="coerce").to_numpy(np.float64)
+        nan_text = text_cells.str.lower().isin(_NAN_TEXTS).to_numpy() & ~is_missing
+        if nan_text.any():
+            raise ValueError(
+                f"{source}: column {column!r} holds {text_cells[nan_text].iloc[0]!r} at "
+                f"{describe_lines(lines[nan_text])}; values must be finite numbers (list the "
+                "marker in missing_values if it means a missing value)."
+            )
+        bad = np.isnan(values) & ~is_missing
+        if bad.any():
+            raise ValueError(
+                f"{source}: column {column!r} is not numeric: {text_cells[bad].iloc[0]!r} at "
+                f"{describe_lines(lines[bad])}; list the column in drop_columns, or add the "
+                "marker to missing_values."
+            )
+        numeric[column] = values
+    numeric[CLASS_COLUMN] = labels.to_numpy()
+    numeric = numeric.reset_index(drop=True)
+    check_raw_table(numeric, source, lines)
+    numeric.attrs["lines"] = lines.tolist()
     return numeric

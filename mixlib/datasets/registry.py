@@ -7,6 +7,8 @@ from importlib import resources
 
 CLASS_COLUMN = "class"
 """Name of the class column in every normalised raw table (always the last column)."""
+ROW_ID_COLUMN = "row_id"
+"""Name of the row number the prepared tables and splits add: no feature may take it."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from mixlib.datasets.checks import check_raw_table
 from mixlib.datasets.parsers import parse_uci, parse_user_csv, read_normalised_csv
 from mixlib.datasets.registry import bundled_dataset
 
@@ -76,14 +77,23 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
     Returns
     -------
     pandas.DataFrame
-        The normalised raw table: features (or one sequence column), then ``class``.
+        The normalised raw table: features (or one sequence column), then ``class``; for
+        ``url`` and ``csv`` sources ``frame.attrs["lines"]`` is the file line of each row.
+
+    Raises
+    ------
+    ValueError
+        If the values of a ``url`` or ``csv`` source fail :func:`mixlib.datasets.checks.check_raw_table`.
     """
     source = spec.get("source", "bundled")
     if source == "bundled":
         return load_bundled(spec.get("bundled_name", name))
     if source == "url":
         payload = download(spec["url"], spec["sha256"])
-        return parse_uci(payload.decode("utf-8", errors="strict"), spec["format"])
+        frame = parse_uci(payload.decode("utf-8", errors="strict"), spec["format"])
+        check_raw_table(frame, f"datasets.{name} ({spec['url']})", frame.attrs["lines"],
+                        sequence_column(name, spec))
+        return frame
     if source == "csv":
         path = Path(base_dir) / spec["path"]
         if not path.is_file():

@@ -80,6 +80,7 @@ from mixlib.mlp import MLPClassifier
 from mixlib.naive_bayes import BernoulliNaiveBayes, GaussianNaiveBayes
 from mixlib.neighbors import KNeighborsClassifier
 from mixlib.preprocessing import standardise as standardise_rows
+from mixlib.splits import duplicate_groups, grouped_stratified_folds
 from mixlib.svm import SVC
 from mixlib.tree import DecisionTreeClassifier
 
@@ -435,6 +436,7 @@ def comparison_point(
     rng: int | np.random.Generator,
     *,
     standardise: bool = False,
+    groups: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """Stratified K-fold cross-validation of one model on one data set (one pipeline job).
 
@@ -468,6 +470,10 @@ def comparison_point(
         (:func:`mixlib.preprocessing.standardise`), so the test fold never influences them.
         Pass :func:`mixlib.experiments.data.uses_standardisation` of the data set: True for
         numeric data, False for one-hot splice (whose 0/1 geometry the mixtures rely on).
+    groups : ndarray of shape (n_samples,), optional
+        Rows of one group always share a fold (:func:`mixlib.splits.grouped_stratified_folds`),
+        e.g. :func:`mixlib.splits.duplicate_groups` so identical rows are never both trained
+        and tested on. Without duplicates the folds equal the plain stratified ones.
 
     Returns
     -------
@@ -495,7 +501,8 @@ def comparison_point(
     if y.shape != (X.shape[0],):
         raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}.")
     rng = check_random_state(rng)
-    folds = stratified_folds(y, n_folds, rng)
+    folds = (stratified_folds(y, n_folds, rng) if groups is None
+             else grouped_stratified_folds(y, groups, n_folds, rng))
     fold_rngs = rng.spawn(n_folds)
     classes = np.unique(y)
     errors = np.empty(n_folds)
@@ -678,21 +685,25 @@ def probabilistic_vs_deterministic(table: pd.DataFrame) -> pd.DataFrame:
 def comparison_dataset_job(prepared: pd.DataFrame, dataset: str, model: str,
                            params: dict[str, Any] | None, n_folds: int, alpha: float, seed: int,
                            *, standardise: bool, impute_method: str,
-                           impute_components: int) -> pd.DataFrame:
+                           impute_components: int, group_duplicates: bool = False) -> pd.DataFrame:
     """The ``comparison_point`` rule: one model on one whole data set, by K-fold CV.
 
     Missing cells are filled first by the configured imputer fit on all rows *without their
     classes* (every row is treated as of unknown class), so no label, of any fold, reaches the
     imputation. Then :func:`comparison_point` runs with the generator of
-    ``(seed, "comparison", dataset)``: every model of a data set gets the same folds.
+    ``(seed, "comparison", dataset)``: every model of a data set gets the same folds. With
+    ``group_duplicates``, rows identical in features (missing cells included) and class share
+    a fold (:func:`mixlib.splits.duplicate_groups`).
     """
     from mixlib.datasets import feature_matrix
     from mixlib.experiments.imputation import make_imputer
     from mixlib.seeding import generator
 
     X, y = feature_matrix(prepared)
+    groups = duplicate_groups(X, y) if group_duplicates else None
     if np.isnan(X).any():
         spec = f"kernel_mode:{impute_components}" if impute_method == "kernel_mode" else impute_method
         X = make_imputer(spec, generator(seed, "comparison_impute", dataset)).fit_transform(X)
     return comparison_point(X, y, dataset, model, params, n_folds, alpha,
-                            generator(seed, "comparison", dataset), standardise=standardise)
+                            generator(seed, "comparison", dataset), standardise=standardise,
+                            groups=groups)

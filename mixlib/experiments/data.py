@@ -44,18 +44,25 @@ def make_split(prepared: pd.DataFrame, split_name: str, split_spec: Mapping[str,
 
 
 def summarise_datasets(prepared: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """The ``data_summary`` rule: rows, features, class counts and missing cells per feature.
+    """The ``data_summary`` rule: rows, duplicates, features, class counts, missing cells.
+
+    A row is a duplicate when an earlier row has the same features and class (missing cells
+    compare equal). Duplicates can sit in both the training and the test rows of a split and
+    flatter its test error, so the summary counts them.
 
     Returns
     -------
     pandas.DataFrame
-        Tidy: columns ``dataset``, ``quantity`` (``rows``, ``features``, ``class_count``,
-        ``missing_cells``), ``item`` (class label or feature name; ``all`` for totals), ``value``.
+        Tidy: columns ``dataset``, ``quantity`` (``rows``, ``duplicated_rows``, ``features``,
+        ``class_count``, ``missing_cells``), ``item`` (class label or feature name; ``all``
+        for totals), ``value``.
     """
     records = []
     for name, table in prepared.items():
         features = table.drop(columns=["row_id", CLASS_COLUMN])
         records.append((name, "rows", "all", len(table)))
+        duplicated = int(table.drop(columns=["row_id"]).duplicated().sum())
+        records.append((name, "duplicated_rows", "all", duplicated))
         records.append((name, "features", "all", features.shape[1]))
         counts = table[CLASS_COLUMN].value_counts().sort_index()
         records.extend((name, "class_count", label, int(n)) for label, n in counts.items())
@@ -107,7 +114,7 @@ def assemble(prepared: pd.DataFrame, split: pd.DataFrame, repeat: int, *,
         X[rows, cols] = these["value"].to_numpy(dtype=np.float64)
     role_values = roles.to_numpy()
     if standardise_features:
-        X, _, _ = standardise(X, np.isin(role_values, TRAINING_ROLES))
+        X, _, _ = standardise(X, np.isin(role_values, TRAINING_ROLES), list(features.columns))
     y = table[CLASS_COLUMN].to_numpy(dtype=str)
     return {
         role: (X[role_values == role], y[role_values == role])

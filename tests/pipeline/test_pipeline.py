@@ -1,6 +1,10 @@
 """The Snakemake DAG on config/test.yaml: outputs, determinism, config errors, lint, user CSV."""
 
 import re
+import signal
+import subprocess
+import sys
+import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -11,6 +15,7 @@ import yaml
 
 from mixlib.io import read_table
 from tests.pipeline.conftest import copy_workflow, snakemake
+from tests.test_bad_inputs import CASES, build_project
 
 pytestmark = pytest.mark.pipeline
 
@@ -58,10 +63,9 @@ def _without_timings(path: Path) -> pd.DataFrame:
     return frame.reset_index(drop=True)
 
 
-def test_same_config_gives_identical_results_whatever_the_cores(test_run, tmp_path):
-    other = copy_workflow(tmp_path / "run_b")
-    snakemake(other, "--cores", "1", "--configfile", "config/test.yaml")
-    first = {p.relative_to(test_run): p for p in _outputs(test_run)}
+def _assert_same_outputs(run: Path, other: Path) -> None:
+    """Both runs wrote the same files with the same bytes, wall-clock timings aside."""
+    first = {p.relative_to(run): p for p in _outputs(run)}
     second = {p.relative_to(other): p for p in _outputs(other)}
     assert first.keys() == second.keys()
     differing = []
@@ -76,6 +80,31 @@ def test_same_config_gives_identical_results_whatever_the_cores(test_run, tmp_pa
         pd.testing.assert_frame_equal(_without_timings(path), _without_timings(second[name]),
                                       check_exact=True)
     assert differing == []
+
+
+def test_same_config_gives_identical_results_whatever_the_cores(test_run, tmp_path):
+    other = copy_workflow(tmp_path / "run_b")
+    snakemake(other, "--cores", "1", "--configfile", "config/test.yaml")
+    _assert_same_outputs(test_run, other)
+
+
+def test_run_interrupted_by_ctrl_c_resumes_to_the_same_tables(test_run, tmp_path):
+    workdir = copy_workflow(tmp_path / "interrupted")
+    with open(tmp_path / "first_attempt.log", "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "config/test.yaml"],
+            cwd=workdir, stdout=log, stderr=subprocess.STDOUT,
+        )
+        # Mid-way: once the data stages are done and some experiments have written tables.
+        deadline = time.monotonic() + 300
+        while len(_outputs(workdir)) < 12 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=120)
+    assert process.returncode != 0, "the run finished before it could be interrupted"
+    assert not (workdir / "results/tables/claims.tsv").exists()
+    snakemake(workdir, "--cores", "2", "--configfile", "config/test.yaml", "--rerun-incomplete")
+    _assert_same_outputs(test_run, workdir)
 
 
 def test_another_seed_gives_other_splits(test_run, tmp_path):
@@ -153,3 +182,46 @@ def test_report_bundles_every_figure_and_the_claims(test_run):
     missing = [name for name in figures if name not in html]
     assert missing == []
     assert "claims.tsv" in html and "Methods" in html
+
+
+def test_a_configfile_stands_on_its_own(tmp_path):
+    # A user's copy of the test config without wine: wine must not come back from config.yaml.
+    workdir = copy_workflow(tmp_path / "own")
+    config = yaml.safe_load((workdir / "config/test.yaml").read_text())
+    del config["datasets"]["wine"], config["splits"]["wine_holdout"]
+    config["comparison"]["datasets"] = ["heart_cleveland"]
+    (workdir / "config/mine.yaml").write_text(yaml.safe_dump(config))
+    result = snakemake(workdir, "results/tables/data_summary.tsv", "--cores", "2",
+                       "--configfile", "config/mine.yaml")
+    summary = read_table(workdir / "results/tables/data_summary.tsv")
+    assert set(summary["dataset"]) == {"splice", "splice_ordinal", "heart_cleveland"}
+    assert not (workdir / "resources/data/wine.csv").exists()
+    assert "config/config.yaml is not read" in result.stdout + result.stderr
+
+
+def test_yaml_syntax_error_in_the_study_config_names_file_line_and_column(tmp_path):
+    workdir = copy_workflow(tmp_path / "syntax")
+    text = (workdir / "config/config.yaml").read_text()
+    (workdir / "config/config.yaml").write_text(text.replace("repeats: 10", "repeats: [10"))
+    line = text[:text.index("repeats: 10")].count("\n") + 1
+    result = snakemake(workdir, "-n", check=False)
+    assert result.returncode != 0
+    # The parser notices at the next key (`datasets:`) and says where the open list began.
+    after = text[:text.index("\ndatasets:")].count("\n") + 2
+    assert re.search(rf"config/config.yaml, line {after}, column 1: YAML syntax error: .* began "
+                     rf"at line {line}, column 10\)", result.stdout + result.stderr), result.stdout[-2000:]
+
+
+DRY_RUN_CASES = ["cell of 1e308", "cell 'inf'", "all-empty column", "class with one example",
+                 "fewer rows per class than comparison.n_folds", "empty class cell after a blank line"]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.name in DRY_RUN_CASES], ids=DRY_RUN_CASES)
+def test_bad_csv_stops_a_dry_run_before_any_job_naming_the_culprit(case, tmp_path):
+    workdir = copy_workflow(tmp_path / "bad_csv")
+    config = build_project(case, workdir)
+    (workdir / "config/people.yaml").write_text(yaml.safe_dump(config))
+    result = snakemake(workdir, "-n", "--configfile", "config/people.yaml", check=False)
+    assert result.returncode != 0
+    assert re.search(case.message, result.stdout + result.stderr), result.stderr[-2000:]
+    assert not (workdir / "results").exists() and not (workdir / "resources").exists()

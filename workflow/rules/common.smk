@@ -4,14 +4,16 @@ import os
 
 from snakemake.utils import validate
 
-from mixlib.config import check_config
+from mixlib.config import check_config, describe_config_source
 from mixlib.experiments.data import uses_standardisation
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-# Keys and types (names the offending key), then names and sizes, before any job runs.
+# Which file(s) the config comes from, then keys and types (names the offending key), then
+# names, sizes and the data's values, before any job runs.
+logger.info(describe_config_source(workflow.overwrite_configfiles))
 validate(config, schema="../schemas/config.schema.yaml")
 check_config(config, base_dir=".")
 

@@ -14,6 +14,7 @@ rule comparison_point:
     params:
         settings=lambda wildcards: COMPARISON["params"].get(wildcards.model, {}),
         n_folds=COMPARISON["n_folds"],
+        group_duplicates=COMPARISON["group_duplicates"],
         alpha=COMPARISON["alpha"],
         seed=config["seed"],
         standardise=lambda wildcards: uses_standardisation(

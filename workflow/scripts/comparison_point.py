@@ -1,12 +1,17 @@
+from mixlib.config import check_fold_sizes
 from mixlib.experiments.comparison import comparison_dataset_job
 from mixlib.io import read_table, write_table
 from mixlib.workflow import logged_job
 
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
+    prepared = read_table(snakemake.input[0])
+    # A url data set's classes are known only once fetched: same message as the pre-run check.
+    check_fold_sizes(prepared["class"].to_numpy(), params.n_folds, wildcards.dataset)
     table = comparison_dataset_job(
-        read_table(snakemake.input[0]), wildcards.dataset, wildcards.model, params.settings,
+        prepared, wildcards.dataset, wildcards.model, params.settings,
         params.n_folds, params.alpha, params.seed, standardise=params.standardise,
         impute_method=params.impute["method"], impute_components=params.impute["n_components"],
+        group_duplicates=params.group_duplicates,
     )
     write_table(table, snakemake.output[0])

@@ -1,0 +1,262 @@
+"""Every bad input a user may give, as a table: the input, and a fragment of the message it gets.
+
+A new case is one line of ``CASES``. Each case starts from ``config/test.yaml`` plus a user's
+CSV (``data/people.csv``, 40 rows, classes ``tall``/``short``, 6 missing heights) declared as
+data set ``people`` with split ``people_holdout``; it changes the CSV, the config or the config
+file's text, and expects the pre-run checks (the schema, then :func:`mixlib.config.check_config`,
+or :func:`mixlib.config.read_config_file` for YAML syntax) to fail with a message matching the
+fragment. These are the checks ``snakemake -n`` runs before any job (see
+``tests/pipeline/test_pipeline.py`` for the same cases through Snakemake).
+
+``python -m tests.test_bad_inputs`` prints the table with the message each case now gets.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+from mixlib.config import check_config, read_config_file
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
+
+HEADER = "sample,height,weight,kind"
+
+
+def people_rows() -> list[str]:
+    """The user's CSV as lines: the header is line 1, the data lines 2 to 41."""
+    rows = [HEADER]
+    for i in range(40):
+        height = "" if i % 7 == 3 else f"{150 + i * 0.7:.1f}"
+        rows.append(f"s{i},{height},{50 + (i * 13) % 30},{'tall' if i % 3 else 'short'}")
+    return rows
+
+
+def people_config() -> dict:
+    """``config/test.yaml`` with the user's data set and a split of it."""
+    config = yaml.safe_load((ROOT / "config" / "test.yaml").read_text())
+    config["datasets"]["people"] = {
+        "source": "csv", "path": "data/people.csv", "class_column": "kind",
+        "drop_columns": ["sample"],
+    }
+    config["splits"]["people_holdout"] = {
+        "dataset": "people", "roles": {"train": 30, "test": "rest"}, "stratify": True,
+    }
+    return config
+
+
+# --- How a case changes the inputs -----------------------------------------------------------
+
+def cell(line: int, column: str, value: str) -> Callable[[list[str]], list[str]]:
+    """Set the cell of ``column`` on file line ``line`` (the header is line 1)."""
+    def edit(rows: list[str]) -> list[str]:
+        index = HEADER.split(",").index(column)
+        fields = rows[line - 1].split(",")
+        fields[index] = value
+        return rows[:line - 1] + [",".join(fields)] + rows[line:]
+    return edit
+
+
+def add_column(name: str, value: Callable[[int], str]) -> Callable[[list[str]], list[str]]:
+    """Append a column ``name`` whose cell on data row ``i`` is ``value(i)``."""
+    return lambda rows: [rows[0] + f",{name}"] + [r + f",{value(i)}" for i, r in enumerate(rows[1:])]
+
+
+def then(*edits: Callable) -> Callable:
+    """Several edits of the same thing, in order."""
+    def edit(thing):
+        for one in edits:
+            thing = one(thing)
+        return thing
+    return edit
+
+
+def people(**changes) -> Callable[[dict], None]:
+    """Change keys of the ``people`` data set's entry."""
+    return lambda config: config["datasets"]["people"].update(changes)
+
+
+def holdout_roles(**roles) -> Callable[[dict], None]:
+    """Set the roles of split ``people_holdout``."""
+    return lambda config: config["splits"]["people_holdout"].update(roles=roles)
+
+
+def compare(datasets: list[str], n_folds: int) -> Callable[[dict], None]:
+    """Compare the models on ``datasets`` with ``n_folds`` folds."""
+    return lambda config: config["comparison"].update(datasets=datasets, n_folds=n_folds)
+
+
+@dataclass
+class Case:
+    """A bad input: an edit of the CSV lines, of the config, or the config file's own text."""
+
+    name: str
+    message: str
+    csv: Callable[[list[str]], list[str]] | None = None
+    config: Callable[[dict], None] | None = None
+    yaml_text: str | None = None
+
+
+CASES = [
+    # Item 1: huge finite values, named by column and file line.
+    Case("cell of 1e308", r"column 'height' holds 1e\+308 at line 6;", csv=cell(6, "height", "1e308")),
+    Case("cell of -1e200", r"column 'weight' holds -1e\+200 at line 12;", csv=cell(12, "weight", "-1e200")),
+    # Item 2: non-finite cells, caught when the data set is read.
+    Case("cell 'inf'", r"column 'weight' holds inf at line 4;", csv=cell(4, "weight", "inf")),
+    Case("cell '-Infinity'", r"column 'height' holds -inf at line 3;", csv=cell(3, "height", "-Infinity")),
+    Case("cell '1e999' (overflows when read)", r"column 'weight' holds inf at line 41;",
+         csv=cell(41, "weight", "1e999")),
+    Case("cell 'NaN' not declared missing", r"column 'height' holds 'NaN' at line 8;",
+         csv=cell(8, "height", "NaN")),
+    # Item 4: data problems, by the names in the user's file.
+    Case("all-empty column", r"column 'notes' has no value in any row", csv=add_column("notes", lambda i: "")),
+    Case("column of missing markers only", r"column 'score' has no value in any row",
+         csv=add_column("score", lambda i: "NA"), config=people(missing_values=["NA"])),
+    Case("class with one example", r"class 'medium' has 1 example \(line 10\)", csv=cell(10, "kind", "medium")),
+    Case("two classes with one example", r"class 'a' has 1 example \(line 2\); class 'b' has 1",
+         csv=then(cell(2, "kind", "a"), cell(3, "kind", "b"))),
+    Case("fewer rows per class than comparison.n_folds",
+         r"comparison.n_folds: 20 folds need at least 20 examples of every class, but data set "
+         r"'people' has fewer of class 'short' \(14\)", config=compare(["people"], 20)),
+    Case("shipped data set too small for comparison.n_folds",
+         r"comparison.n_folds: 60 folds .* 'wine' has fewer of class '1' \(59\), '3' \(48\)",
+         config=compare(["wine"], 60)),
+    Case("split larger than the CSV", r"splits.people_holdout.roles: the roles ask for 50 rows .* only 40",
+         config=holdout_roles(train=50)),
+    Case("split larger than a shipped data set", r"splits.wine_holdout.roles: the roles ask for 500 rows",
+         config=lambda c: c["splits"]["wine_holdout"].update(roles={"train": 500})),
+    # Item 6: class cells, by file line as an editor shows it (blank lines count).
+    Case("empty class cell", r"class column 'kind' is empty \(or a missing marker\) at line 7;",
+         csv=cell(7, "kind", "")),
+    Case("empty class cell after a blank line", r"class column 'kind' is empty .* at line 6;",
+         csv=lambda rows: [*rows[:3], "", *cell(5, "kind", "")(rows)[3:]]),
+    Case("class cell holding a missing marker", r"class column 'kind' is empty .* at lines 2, 3;",
+         csv=then(cell(2, "kind", "?"), cell(3, "kind", "?")), config=people(missing_values=["?"])),
+    # Other CSV faults.
+    Case("text in a numeric column", r"column 'weight' is not numeric: 'heavy' at line 9;",
+         csv=cell(9, "weight", "heavy")),
+    Case("decimal comma", r"column 'height' is not numeric: '150,7' at line 3;",
+         csv=cell(3, "height", '"150,7"')),
+    Case("row with an extra field", r"line 8 has 5 fields but the header \(line 1\) has 4",
+         csv=lambda rows: rows[:7] + [rows[7] + ",1"] + rows[8:]),
+    Case("row with a field missing", r"line 30 has 3 fields but the header \(line 1\) has 4",
+         csv=lambda rows: rows[:29] + [rows[29].rsplit(",", 1)[0]] + rows[30:]),
+    Case("column named twice in the header", r"the header names columns \['weight'\] more than once",
+         csv=lambda rows: [rows[0].replace("height", "weight")] + rows[1:]),
+    Case("header only", r"the file has a header but no data row", csv=lambda rows: rows[:1]),
+    Case("empty file", r"the file is empty", csv=lambda rows: []),
+    Case("class_column not in the file", r"class_column names 'species', which is not a column",
+         config=people(class_column="species")),
+    Case("drop_columns not in the file", r"drop_columns names 'id', which is not a column",
+         config=people(drop_columns=["id"])),
+    Case("no feature column left", r"no feature column is left besides 'kind'",
+         config=people(drop_columns=["sample", "height", "weight"])),
+    Case("feature column named 'class'", r"a feature column is named 'class'",
+         csv=lambda rows: [rows[0].replace("weight", "class")] + rows[1:]),
+    Case("feature column named 'row_id'", r"a feature column is named 'row_id', a name the pipeline uses",
+         csv=lambda rows: [rows[0].replace("weight", "row_id")] + rows[1:]),
+    Case("CSV path that does not exist", r"datasets.people.path: no file at .*nope.csv",
+         config=people(path="data/nope.csv")),
+    # Config keys (schema), each named.
+    Case("misspelt top-level key", r"seeed", config=lambda c: c.update(seeed=c.pop("seed"))),
+    Case("repeats not a number", r"'ten'", config=lambda c: c.update(repeats="ten")),
+    Case("repeats zero", r"0 is less than the minimum of 1", config=lambda c: c.update(repeats=0)),
+    Case("unknown encoding", r"'binary'", config=lambda c: c["datasets"]["splice"].update(encoding="binary")),
+    Case("misspelt role", r"'labeled'", config=holdout_roles(labeled=3, test="rest")),
+    Case("negative role size", r"-5", config=holdout_roles(train=-5, test="rest")),
+    Case("url source without sha256", r"'sha256' is a required property",
+         config=lambda c: c["datasets"].update(x={"source": "url", "url": "https://h/x", "format": "uci_wine"})),
+    Case("csv source without class_column", r"'class_column' is a required property",
+         config=lambda c: c["datasets"]["people"].pop("class_column")),
+    Case("unknown source", r"'ftp'", config=people(source="ftp")),
+    # Config references (semantic checks), each named by key.
+    Case("split of an unknown data set", r"splits.people_holdout.dataset: unknown data set 'persons'",
+         config=lambda c: c["splits"]["people_holdout"].update(dataset="persons")),
+    Case("unknown shipped data set", r"datasets.iris.source: Unknown bundled data set 'iris'",
+         config=lambda c: c["datasets"].update(iris={"source": "bundled"})),
+    Case("encoding on numeric data", r"datasets.people.encoding: only sequence data",
+         config=people(encoding="onehot")),
+    Case("stage naming an unknown split", r"mlp.split: unknown split 'dna'",
+         config=lambda c: c["mlp"].update(split="dna")),
+    Case("split without the role a stage needs", r"mixture.split: split 'people_holdout' has no role \['labelled'\]",
+         config=lambda c: c["mixture"].update(split="people_holdout")),
+    Case("unknown comparison parameter", r"comparison.params.svm: unknown parameter\(s\) \['gamma'\]",
+         config=lambda c: c["comparison"]["params"].update(svm={"gamma": 1.0})),
+    Case("study naming an unknown data set", r"imputation_study.datasets: unknown data set 'heart'",
+         config=lambda c: c["imputation_study"].update(datasets=["heart"])),
+    # Item 5: YAML syntax, named by file, line and column.
+    Case("unclosed bracket", r"config.yaml, line 3, column 1: YAML syntax error: while parsing a flow "
+         r"sequence expected ',' or '\]'", yaml_text="seed: 7\nrepeats: [2\n"),
+    Case("tab indentation", r"config.yaml, line 3, column 1: YAML syntax error: .*'\\t'",
+         yaml_text="seed: 7\ndatasets:\n\twine: {}\n"),
+    Case("bad indentation", r"config.yaml, line 4, column 4: YAML syntax error",
+         yaml_text="seed: 7\ndatasets:\n  wine: {}\n   x: 1\n"),
+    Case("a list, not keys", r"config.yaml: expected a mapping of config keys, got list",
+         yaml_text="- seed\n- repeats\n"),
+]
+
+
+def build_project(case: Case, directory: Path) -> dict:
+    """Write the case's CSV (and config file) into ``directory``; return its config."""
+    rows = people_rows()
+    if case.csv is not None:
+        rows = case.csv(rows)
+    (directory / "data").mkdir(parents=True, exist_ok=True)
+    (directory / "data" / "people.csv").write_text("\n".join(rows) + ("\n" if rows else ""))
+    config = people_config()
+    if case.config is not None:
+        case.config(config)
+    return config
+
+
+def run_checks(case: Case, directory: Path) -> str:
+    """The message the pre-run checks give for ``case`` ('' if none fails)."""
+    try:
+        if case.yaml_text is not None:
+            path = directory / "config.yaml"
+            path.write_text(case.yaml_text)
+            read_config_file(path)
+            return ""
+        config = build_project(case, directory)
+        validate(copy.deepcopy(config), SCHEMA)
+        check_config(config, directory)
+    except (ValueError, WorkflowError) as exc:
+        return str(exc)
+    return ""
+
+
+def test_the_people_project_itself_passes_every_check(tmp_path):
+    assert run_checks(Case("good", ""), tmp_path) == ""
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_bad_input_is_stopped_before_any_job_by_name(case, tmp_path):
+    message = run_checks(case, tmp_path)
+    assert message, f"{case.name}: no check failed"
+    assert re.search(case.message, message, flags=re.DOTALL), message
+
+
+def test_case_names_are_unique():
+    names = [case.name for case in CASES]
+    assert len(names) == len(set(names))
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    print("| # | bad input | message now |\n|---|---|---|")
+    for number, case in enumerate(CASES, start=1):
+        with tempfile.TemporaryDirectory() as scratch:
+            text = run_checks(case, Path(scratch)).replace(scratch, "<project>")
+        # Snakemake's schema errors go on to print the whole schema: keep the first sentence.
+        first = " ".join(text.split()).split(" Failed validating")[0]
+        print(f"| {number} | {case.name} | {first.replace('|', '/')} |")
