@@ -188,8 +188,10 @@ def test_a_configfile_stands_on_its_own(tmp_path):
     # A user's copy of the test config without wine: wine must not come back from config.yaml.
     workdir = copy_workflow(tmp_path / "own")
     config = yaml.safe_load((workdir / "config/test.yaml").read_text())
-    del config["datasets"]["wine"], config["splits"]["wine_holdout"]
+    del config["datasets"]["wine"], config["splits"]["wine_holdout"], config["splits"]["wine_semisupervised"]
     config["comparison"]["datasets"] = ["heart_cleveland"]
+    for stage in ("mixture", "semisupervised"):
+        config[stage]["splits"] = ["bacteria"]
     (workdir / "config/mine.yaml").write_text(yaml.safe_dump(config))
     result = snakemake(workdir, "results/tables/data_summary.tsv", "--cores", "2",
                        "--configfile", "config/mine.yaml")
