@@ -463,6 +463,13 @@ class MLPClassifier(ClassifierMixin, BaseEstimator):
 
         early = self.regime == "early_stopping"
         if early:
+            counts = np.bincount(y_index, minlength=n_classes)
+            if (counts < 2).any():
+                lonely = ", ".join(f"'{label}' ({n})" for label, n in zip(self.classes_.tolist(), counts) if n < 2)
+                raise ValueError(
+                    "early stopping needs at least 2 training rows per class to hold some out for "
+                    f"validation; class {lonely} has fewer."
+                )
             train, val = stratified_split(y_index, self.validation_fraction, rng)
         else:
             train, val = np.arange(X.shape[0]), np.arange(0)

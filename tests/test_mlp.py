@@ -226,6 +226,10 @@ def test_stratified_split_keeps_class_shares():
     assert np.union1d(train, val).tolist() == list(range(100))
     with pytest.raises(ValueError, match="class index 1 has 1"):
         stratified_split(np.array([0, 0, 1]), 0.2, np.random.default_rng(0))
+    # The estimator names the class by its label, as the user wrote it.
+    X = np.arange(6.0)[:, None]
+    with pytest.raises(ValueError, match=r"class 'rare' \(1\) has fewer"):
+        MLPClassifier(2, regime="early_stopping", random_state=0).fit(X, ["common"] * 5 + ["rare"])
 
 
 @pytest.mark.parametrize("seed", [0, 1])
