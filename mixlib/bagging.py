@@ -15,7 +15,7 @@ import numpy as np
 
 from ._base import BaseEstimator, ClassifierMixin, clone
 from ._validation import check_is_fitted, check_random_state
-from .tree import DecisionTreeClassifier
+from .tree import DecisionTreeClassifier, apply_trees
 
 __all__ = ["BaggingClassifier", "label_indices"]
 
@@ -119,23 +119,19 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
     def _compute_oob(self, X, y_idx: np.ndarray) -> None:
         """OOB member accuracies, vote weights, OOB decision function, score and curve."""
         n_members, n = self.oob_mask_.shape
-        oob_pred = np.full((n_members, n), -1, dtype=np.intp)
-        accuracy = np.ones(n_members)
-        for b, member in enumerate(self.estimators_):
-            rows = np.flatnonzero(self.oob_mask_[b])
-            if rows.size:
-                oob_pred[b, rows] = label_indices(self.classes_, member.predict(X[rows]))
-                accuracy[b] = np.mean(oob_pred[b, rows] == y_idx[rows])
+        oob_pred = self._member_class_indices(X, self.oob_mask_)
+        n_oob = self.oob_mask_.sum(axis=1)
+        hits = np.count_nonzero((oob_pred == y_idx) & self.oob_mask_, axis=1)
+        accuracy = np.where(n_oob > 0, hits / np.maximum(n_oob, 1), 1.0)
         self.oob_member_accuracy_ = accuracy
         self.member_weights_ = self._member_weights(accuracy)
         votes = cumulative_votes(oob_pred, self.member_weights_, self.classes_.shape[0])
         totals = votes.sum(axis=-1)  # (n_members, n)
         has_vote = totals > 0
-        curve = np.full(n_members, np.nan)
-        for b in range(n_members):
-            rows = has_vote[b]
-            if rows.any():
-                curve[b] = np.mean(np.argmax(votes[b, rows], axis=1) != y_idx[rows])
+        wrong = np.count_nonzero((np.argmax(votes, axis=2) != y_idx) & has_vote, axis=1)
+        n_voted = has_vote.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            curve = np.where(n_voted > 0, wrong / n_voted, np.nan)
         self.oob_error_curve_ = curve
         self.oob_decision_function_ = np.full((n, self.classes_.shape[0]), np.nan)
         last = has_vote[-1]
@@ -146,8 +142,36 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
     def member_predictions(self, X) -> np.ndarray:
         """Class index predicted by every member: ndarray of shape (n_members, n_samples)."""
         check_is_fitted(self, "estimators_")
-        X = np.asarray(X)
-        return np.stack([label_indices(self.classes_, m.predict(X)) for m in self.estimators_])
+        return self._member_class_indices(np.asarray(X))
+
+    def _member_class_indices(self, X: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Class index predicted by every member for the rows of ``mask`` (all by default),
+        -1 elsewhere: shape (n_members, n_samples).
+
+        Trees that know every class (those of a forest) are walked together
+        (:func:`mixlib.tree.apply_trees`); other members predict one by one.
+        """
+        n = X.shape[0]
+        if mask is None:
+            mask = np.ones((len(self.estimators_), n), dtype=bool)
+        pred = np.full(mask.shape, -1, dtype=np.intp)
+        together = all(
+            isinstance(m, DecisionTreeClassifier) and np.array_equal(m.classes_, self.classes_)
+            for m in self.estimators_
+        )
+        if together and mask.any():
+            X = self.estimators_[0]._check_X(X)
+            trees = [m.tree_ for m in self.estimators_]
+            tree, row, leaf = apply_trees(trees, X, mask)
+            value = np.concatenate([t.value for t in trees])
+            first = np.concatenate(([0], np.cumsum([t.n_nodes for t in trees])[:-1]))
+            pred[tree, row] = np.argmax(value[first[tree] + leaf], axis=1)
+            return pred
+        for b, member in enumerate(self.estimators_):
+            rows = np.flatnonzero(mask[b])
+            if rows.size:
+                pred[b, rows] = label_indices(self.classes_, member.predict(X[rows]))
+        return pred
 
     def staged_predict_proba(self, X):
         """Yield the weighted vote fractions of the first 1, 2, ..., B members.

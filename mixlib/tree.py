@@ -30,7 +30,7 @@ from ._validation import (
     check_X_y,
 )
 
-__all__ = ["DecisionTreeClassifier", "TreeArrays"]
+__all__ = ["DecisionTreeClassifier", "TreeArrays", "apply_trees"]
 
 #: Two feature values closer than this are treated as equal (no threshold between them).
 FEATURE_THRESHOLD = 1e-7
@@ -96,6 +96,53 @@ class TreeArrays:
         return node
 
 
+def apply_trees(trees: list[TreeArrays], X: np.ndarray, mask: np.ndarray | None = None):
+    """Leaf reached by rows of ``X`` in each of several trees, all walked together.
+
+    Parameters
+    ----------
+    trees : list of TreeArrays
+    X : ndarray of shape (n_samples, n_features)
+    mask : ndarray of shape (n_trees, n_samples), optional
+        Which (tree, row) pairs to walk; all by default.
+
+    Returns
+    -------
+    tree, row, leaf : ndarrays of shape (n_pairs,)
+        The walked pairs (in ``numpy.nonzero`` order of ``mask``) and the leaf of each, as a
+        node id of its own tree.
+
+    Notes
+    -----
+    The trees are stacked into one set of arrays (node ids shifted by each tree's offset);
+    at every step, each pair still at an internal node moves to ``left`` if
+    ``x[feature] <= threshold``, else to ``right``, and pairs that reached a leaf leave the
+    walk, so a step costs one gather per pair still walking.
+    """
+    sizes = np.array([t.n_nodes for t in trees])
+    offset = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    shift = np.repeat(offset, sizes)
+    feature = np.concatenate([t.feature for t in trees])
+    threshold = np.concatenate([t.threshold for t in trees])
+    left = np.concatenate([t.left for t in trees]) + shift
+    right = np.concatenate([t.right for t in trees]) + shift
+    if mask is None:
+        mask = np.ones((len(trees), X.shape[0]), dtype=bool)
+    tree, row = np.nonzero(mask)
+    flat = np.ascontiguousarray(X).reshape(-1)
+    leaf = offset[tree]
+    walking = np.flatnonzero(feature[leaf] >= 0)
+    node, base = leaf[walking], row[walking] * X.shape[1]
+    while walking.size:
+        go_right = flat.take(base + feature[node]) > threshold[node]
+        node = np.where(go_right, right[node], left[node])
+        done = feature[node] < 0
+        leaf[walking[done]] = node[done]
+        keep = ~done
+        walking, node, base = walking[keep], node[keep], base[keep]
+    return tree, row, leaf - offset[tree]
+
+
 def node_impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
     """Impurity of nodes from their weighted class counts.
 
@@ -148,6 +195,26 @@ def _segment_varying(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return (high > np.minimum.reduceat(values, starts, axis=1) + FEATURE_THRESHOLD).T
 
 
+def _permutation_order(keys: np.ndarray, m: int) -> np.ndarray:
+    """Features of each node (row of ``keys``, shape (n_nodes, n_features)), the ``m`` with
+    the smallest keys first and ordered by key, the others after them in arbitrary order:
+    the head of a uniform random permutation."""
+    perm = (np.argpartition(keys, m - 1, axis=1) if m < keys.shape[1]
+            else np.argsort(keys, axis=1))
+    head = np.argsort(np.take_along_axis(keys, perm[:, :m], axis=1), axis=1)
+    perm[:, :m] = np.take_along_axis(perm[:, :m], head, axis=1)
+    return perm
+
+
+def _order_tail(perm: np.ndarray, keys: np.ndarray, nodes: np.ndarray, m: int) -> np.ndarray:
+    """Positions ``m:`` of ``perm`` for ``nodes``, ordered by key (the rest of the
+    permutation)."""
+    tail = perm[nodes, m:]
+    return np.take_along_axis(
+        tail, np.argsort(np.take_along_axis(keys[nodes], tail, axis=1), axis=1), axis=1
+    )
+
+
 def draw_candidates(
     XT: np.ndarray,
     rows: np.ndarray,
@@ -195,9 +262,7 @@ def draw_candidates(
     seg = np.repeat(np.arange(n_nodes), sizes)
     m = min(n_features, 2 * k_features)
     keys = rng.random((n_nodes, n_features))
-    perm = np.argpartition(keys, m - 1, axis=1) if m < n_features else np.argsort(keys, axis=1)
-    head = np.argsort(np.take_along_axis(keys, perm[:, :m], axis=1), axis=1)
-    perm[:, :m] = np.take_along_axis(perm[:, :m], head, axis=1)
+    perm = _permutation_order(keys, m)
     varying = np.zeros((n_nodes, n_features), dtype=bool)
     varying[:, :m] = _segment_varying(XT[perm[seg, :m].T, rows], starts)
     if m < n_features:
@@ -207,10 +272,7 @@ def draw_candidates(
             in_short[short] = True
             sub = in_short[seg]
             sub_starts = np.concatenate(([0], np.cumsum(sizes[short])[:-1]))
-            tail = perm[short, m:]
-            perm[short, m:] = np.take_along_axis(
-                tail, np.argsort(np.take_along_axis(keys[short], tail, axis=1), axis=1), axis=1
-            )
+            perm[short, m:] = _order_tail(perm, keys, short, m)
             varying[short, m:] = _segment_varying(
                 XT[perm[seg[sub], m:].T, rows[sub]], sub_starts
             )
@@ -264,46 +326,154 @@ def bin_features(XT: np.ndarray) -> BinnedFeatures:
     return BinnedFeatures(ranks=ranks, low=low, high=high, n_bins=n_bins)
 
 
+def _column_histograms(
+    codes: np.ndarray,
+    xrows: np.ndarray,
+    w: np.ndarray,
+    seg: np.ndarray,
+    cols: np.ndarray,
+    per_node: int,
+    counts: bool,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Weighted (rank, class) histograms of every node for one feature per node and column.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_features, n_samples)
+        ``rank * n_classes + class`` of every (feature, training row), C-contiguous.
+    xrows, w, seg : ndarrays of shape (n_rows,)
+        Training row, weight and node (0..n_nodes-1) of each row, grouped by node.
+    cols : ndarray of shape (n_nodes, c)
+        The feature of each node in each of the ``c`` columns.
+    per_node : int
+        ``n_bins * n_classes``.
+    counts : bool
+        Also count the rows (unweighted) per (column, node, rank).
+
+    Returns
+    -------
+    hist_w : ndarray of shape (c, n_nodes, per_node)
+    hist_n : ndarray of shape (c, n_nodes, per_node) or None
+        Row counts per (rank, class) cell (``None`` unless ``counts``).
+
+    Notes
+    -----
+    One ``bincount`` per column keeps every working array at ``n_rows`` entries, small
+    enough to stay in cache; within a cell the weights are summed in row order, whatever
+    the other columns.
+    """
+    n_nodes, c = cols.shape
+    n_samples, flat = codes.shape[1], codes.reshape(-1)
+    n_cells = n_nodes * per_node
+    offset = seg * per_node
+    hist_w = np.empty((c, n_cells))
+    hist_n = np.empty((c, n_cells), dtype=np.intp) if counts else None
+    for j in range(c):
+        cell = cols[:, j][seg] * n_samples
+        cell += xrows
+        cell = flat.take(cell)
+        cell += offset
+        hist_w[j] = np.bincount(cell, weights=w, minlength=n_cells)
+        if counts:
+            hist_n[j] = np.bincount(cell, minlength=n_cells)
+    shape = (c, n_nodes, per_node)
+    return hist_w.reshape(shape), None if hist_n is None else hist_n.reshape(shape)
+
+
+def _varying_columns(hist_w: np.ndarray, n_bins: int) -> np.ndarray:
+    """Whether each (node, column) has rows of at least two ranks: shape (n_nodes, c)."""
+    c, n_nodes, per_node = hist_w.shape
+    present = hist_w.reshape(c, n_nodes, n_bins, per_node // n_bins).sum(axis=3) > 0
+    return (np.count_nonzero(present, axis=2) > 1).T
+
+
 def _histogram_cuts(
     binned: BinnedFeatures,
-    y: np.ndarray,
+    codes: np.ndarray,
     w: np.ndarray,
     xrows: np.ndarray,
     seg: np.ndarray,
     sizes: np.ndarray,
-    feats: np.ndarray,
-    usable: np.ndarray,
+    k_features: int,
+    rng: np.random.Generator | None,
     n_classes: int,
     min_samples_leaf: int,
-    all_columns: bool,
 ):
-    """Valid cuts and their left class counts from per-(node, feature, rank) histograms.
+    """Draw the candidate features and find the valid cuts, from per-node histograms.
 
-    Returns ``(node, col, cut, left, threshold_of)`` where ``cut`` is the rank after which
-    the cut falls (ties then go to the lowest rank, i.e. the lowest cut) and
-    ``threshold_of(nodes, cols, cuts)`` gives the thresholds of chosen cuts.
+    The candidates are those of :func:`draw_candidates` (the first ``k_features`` features,
+    in the order of a uniform random permutation, that are not constant in the node; the
+    same draws of ``rng``), but constancy is read from the histograms themselves (a feature
+    varies in a node when its rows fall in two ranks or more), and features are histogrammed
+    in batches along the permutation only until a node has ``k_features`` varying ones:
+    first ``k`` features for every node, then ``k`` more, then the rest for the nodes still
+    short.
+
+    Returns ``(node, col, cut, left, threshold_of, feats)``: ``cut`` is the rank after which
+    the cut falls, ``left`` the class counts left of it, ``threshold_of(nodes, cols, cuts)``
+    the two values the threshold falls between and ``feats`` (shape (n_nodes, k)) the
+    candidate features.
     """
-    n_nodes, k = feats.shape
+    n_nodes = sizes.shape[0]
+    n_features = codes.shape[0]
     n_bins = binned.n_bins
-    n_rows = xrows.shape[0]
-    if all_columns:  # every feature, in column order: a plain column gather
-        ranks = binned.ranks[:, xrows]
+    per_node = n_bins * n_classes
+    counts = min_samples_leaf > 1
+
+    def histograms(cols, nodes=None):
+        if nodes is None:
+            return _column_histograms(codes, xrows, w, seg, cols, per_node, counts)
+        inside = np.zeros(n_nodes, dtype=bool)
+        inside[nodes] = True
+        sub = inside[seg]
+        local = np.cumsum(inside) - 1
+        return _column_histograms(codes, xrows[sub], w[sub], local[seg[sub]], cols, per_node,
+                                  counts)
+
+    if rng is None:  # every feature, in column order, all usable
+        feats = np.broadcast_to(np.arange(n_features), (n_nodes, n_features))
+        hist_w, hist_n = histograms(feats)
+        usable = np.ones((n_nodes, n_features), dtype=bool)
     else:
-        ranks = binned.ranks[feats[seg].T, xrows]  # (k, n_rows)
-    # int32 is enough: level_splits only comes here with fewer than 2**22 cells.
-    slot_node = np.arange(k, dtype=np.int32)[:, None] * n_nodes + seg.astype(np.int32)
-    cell = slot_node * n_bins + ranks
-    n_cells = k * n_nodes * n_bins
-    hist_n = np.bincount(cell.ravel(), minlength=n_cells).reshape(k, n_nodes, n_bins)
-    hist_w = np.bincount(
-        (cell * n_classes + y.astype(np.int32)).ravel(),
-        weights=np.broadcast_to(w, (k, n_rows)).ravel(),
-        minlength=n_cells * n_classes,
-    ).reshape(k, n_nodes, n_bins, n_classes)
-    n_left = np.cumsum(hist_n, axis=2)
-    present = hist_n > 0
-    valid = present & (n_left >= min_samples_leaf)
-    valid &= (sizes[None, :, None] - n_left) >= min_samples_leaf
+        k = k_features
+        keys = rng.random((n_nodes, n_features))
+        m = min(n_features, 2 * k)
+        perm = _permutation_order(keys, m)
+        varying = np.zeros((n_nodes, n_features), dtype=bool)
+        blocks = [(np.arange(n_nodes), 0, *histograms(perm[:, :k]))]
+        varying[:, :k] = _varying_columns(blocks[0][2], n_bins)
+        bounds = [(k, m)] + ([(m, n_features)] if m < n_features else [])
+        for lo, hi in bounds:
+            short = np.flatnonzero(np.count_nonzero(varying[:, :lo], axis=1) < k)
+            if short.size == 0 or lo >= hi:
+                break
+            if lo == m:  # beyond the sorted head: order the rest of the permutation
+                perm[short, m:] = _order_tail(perm, keys, short, m)
+            block_w, block_n = histograms(perm[short, lo:hi], short)
+            varying[short, lo:hi] = _varying_columns(block_w, n_bins)
+            blocks.append((short, lo, block_w, block_n))
+        # Stable sort puts the varying features first, in permutation order.
+        first = np.argsort(~varying, axis=1, kind="stable")[:, :k]
+        feats = np.take_along_axis(perm, first, axis=1)
+        usable = np.take_along_axis(varying, first, axis=1)
+        hist_w = np.empty((k, n_nodes, per_node))
+        hist_n = np.empty((k, n_nodes, per_node), dtype=np.intp) if counts else None
+        for nodes, lo, block_w, block_n in blocks:
+            position = first[nodes] - lo
+            i, j = np.nonzero((position >= 0) & (position < block_w.shape[0]))
+            hist_w[j, nodes[i]] = block_w[position[i, j], i]
+            if counts:
+                hist_n[j, nodes[i]] = block_n[position[i, j], i]
+    k = feats.shape[1]
+    hist_w = hist_w.reshape(k, n_nodes, n_bins, n_classes)
+    present = hist_w.sum(axis=3) > 0  # every weight is positive
+    if counts:
+        n_left = np.cumsum(hist_n.reshape(k, n_nodes, n_bins, n_classes).sum(axis=3), axis=2)
+        valid = present & (n_left >= min_samples_leaf)
+        valid &= (sizes[None, :, None] - n_left) >= min_samples_leaf
+    else:  # one row on each side: some rows of a later rank
+        n_present = np.cumsum(present, axis=2)
+        valid = present & (n_present < n_present[:, :, -1:])
     valid &= usable.T[:, :, None]
     col, node, cut = np.nonzero(valid)
     left = np.cumsum(hist_w, axis=2)[col, node, cut]
@@ -313,7 +483,7 @@ def _histogram_cuts(
         later = present[cols, nodes] & (np.arange(n_bins) > cuts[:, None])
         return binned.high[f, cuts], binned.low[f, np.argmax(later, axis=1)]
 
-    return node, col, cut, left, threshold_of
+    return node, col, cut, left, threshold_of, feats
 
 
 #: The histogram search is used when (candidates x nodes x ranks x (classes + 1)) stays
@@ -384,7 +554,7 @@ def level_splits(
     min_samples_leaf: int,
     rng: np.random.Generator | None,
     binned: BinnedFeatures | None = None,
-    y: np.ndarray | None = None,
+    codes: np.ndarray | None = None,
     w: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Best threshold split of every node of one tree level, searched all at once.
@@ -410,8 +580,9 @@ def level_splits(
     min_samples_leaf : int
     rng : numpy.random.Generator or None
     binned : BinnedFeatures, optional
-        Ranks of the data; with ``y`` and ``w`` (class index and weight of each row of
-        ``YT``, shape (n_yrows,)) it enables the histogram search.
+        Ranks of the data; with ``codes`` (shape (n_features, n_samples):
+        ``rank * n_classes + class`` of every training value) and ``w`` (weight of each row
+        of ``YT``, shape (n_yrows,)) it enables the histogram search.
 
     Returns
     -------
@@ -440,22 +611,23 @@ def level_splits(
     n_rows, n_nodes = rows.shape[0], starts.shape[0]
     sizes = np.diff(np.append(starts, n_rows))
     seg = np.repeat(np.arange(n_nodes), sizes)
-    feats, usable = draw_candidates(XT, xrows, starts, k_features, rng)
     feature = np.full(n_nodes, -1, dtype=np.intp)
     threshold = np.full(n_nodes, np.nan)
     best_cost = np.full(n_nodes, np.inf)
     n_classes = YT.shape[0]
+    n_candidates = XT.shape[0] if rng is None else k_features
     use_histogram = binned is not None and (
-        feats.shape[1] * n_nodes * binned.n_bins * (n_classes + 1) <= HISTOGRAM_MAX_CELLS
+        n_candidates * n_nodes * binned.n_bins * (n_classes + 1) <= HISTOGRAM_MAX_CELLS
     )
     if use_histogram:
-        node, col, pos, left, threshold_of = _histogram_cuts(
-            binned, y[rows], w[rows], xrows, seg, sizes, feats, usable, n_classes,
-            min_samples_leaf, rng is None,
+        node, col, pos, left, threshold_of, feats = _histogram_cuts(
+            binned, codes, w[rows], xrows, seg, sizes, k_features, rng, n_classes,
+            min_samples_leaf,
         )
         if node.size == 0:
             return feature, threshold, best_cost
     else:
+        feats, usable = draw_candidates(XT, xrows, starts, k_features, rng)
         node, col, pos, left, Gs = _sorted_cuts(
             XT, YT, rows, xrows, starts, seg, sizes, feats, usable, min_samples_leaf,
             rng is None,
@@ -544,6 +716,7 @@ def grow_trees(
     Y[np.arange(base.shape[0]), y_rows] = w_rows
     YT = np.ascontiguousarray(Y.T)
     binned = bin_features(XT) if HISTOGRAM_MAX_CELLS > 0 else None
+    codes = None if binned is None else binned.ranks.astype(np.intp) * n_classes + y_idx
     tree_weight = np.array([w.sum() for _, w in samples])
     rows = np.arange(base.shape[0])
     starts = np.concatenate(([0], np.cumsum([r.shape[0] for r, _ in samples])[:-1]))
@@ -566,7 +739,7 @@ def grow_trees(
             sub_starts = np.concatenate(([0], np.cumsum(sizes[cand])[:-1]))
             f, thr, cost = level_splits(
                 XT, YT, sub_rows, base[sub_rows], sub_starts, counts[cand], k_features,
-                criterion, min_samples_leaf, feature_rng, binned, y_rows, w_rows,
+                criterion, min_samples_leaf, feature_rng, binned, codes, w_rows,
             )
             with np.errstate(invalid="ignore"):
                 gain = (w_node[cand] / tree_weight[tree_of[cand]]) * (
