@@ -14,10 +14,16 @@ import numbers
 import numpy as np
 
 from ._base import BaseEstimator, ClassifierMixin, clone
-from ._validation import check_is_fitted, check_random_state
-from .tree import DecisionTreeClassifier, apply_trees
+from ._validation import check_is_fitted, check_random_state, check_X_y
+from .tree import (
+    DecisionTreeClassifier,
+    apply_trees,
+    bin_features,
+    grow_trees,
+    resolve_max_features,
+)
 
-__all__ = ["BaggingClassifier", "label_indices"]
+__all__ = ["BaggingClassifier", "grow_tree_members", "label_indices"]
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +64,60 @@ def cumulative_votes(member_pred: np.ndarray, weights: np.ndarray, n_classes: in
     m, i = np.nonzero(member_pred >= 0)
     onehot[m, i, member_pred[m, i]] = weights[m]
     return np.cumsum(onehot, axis=0)
+
+
+#: Trees grown together are limited to about this many (row, candidate feature) cells.
+MAX_BATCH_CELLS = 1 << 22
+
+
+def grow_tree_members(trees: list[DecisionTreeClassifier], X, y, samples: list[np.ndarray],
+                      rng: np.random.Generator) -> list[DecisionTreeClassifier]:
+    """Fit unfitted trees of equal growth settings on bootstrap samples, grown together.
+
+    Parameters
+    ----------
+    trees : list of DecisionTreeClassifier
+        One per sample; their ``random_state`` is not used (the feature draws come from
+        ``rng``).
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    samples : list of ndarray
+        Row indices drawn for each tree (with repeats).
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    list of DecisionTreeClassifier
+        ``trees``, fitted: each on the distinct rows of its sample weighted by their
+        counts (as scikit-learn's forests do), all grown level by level together
+        (:func:`mixlib.tree.grow_trees`) in batches of about ``MAX_BATCH_CELLS``
+        (row, candidate) cells; every tree knows all the classes of ``y``.
+    """
+    prototype = trees[0]
+    prototype._check_params()
+    X, y = check_X_y(X, y)
+    XT = np.ascontiguousarray(X.T)
+    classes, y_idx = np.unique(y, return_inverse=True)
+    k_features = resolve_max_features(prototype.max_features, X.shape[1])
+    per_batch = max(1, MAX_BATCH_CELLS // (X.shape[0] * max(k_features, 16)))
+    binned = bin_features(XT)
+    for start in range(0, len(samples), per_batch):
+        bags = []
+        for rows in samples[start : start + per_batch]:
+            counts = np.bincount(rows, minlength=X.shape[0])
+            drawn = np.flatnonzero(counts)
+            bags.append((drawn, counts[drawn].astype(np.float64)))
+        arrays = grow_trees(
+            XT, y_idx, classes.shape[0], bags, criterion=prototype.criterion,
+            max_depth=prototype.max_depth, min_samples_split=prototype.min_samples_split,
+            min_samples_leaf=prototype.min_samples_leaf,
+            min_impurity_decrease=prototype.min_impurity_decrease, k_features=k_features,
+            rng=rng, binned=binned,
+        )
+        for tree, tree_arrays in zip(trees[start : start + per_batch], arrays):
+            tree.classes_, tree.n_features_in_, tree.tree_ = classes, X.shape[1], tree_arrays
+        logger.info("grown %d/%d trees", min(start + per_batch, len(samples)), len(samples))
+    return trees
 
 
 class _VotingEnsemble(ClassifierMixin, BaseEstimator):
@@ -266,3 +326,24 @@ class BaggingClassifier(_VotingEnsemble):
         if "random_state" in member.get_params(deep=False):
             member.set_params(random_state=int(rng.integers(2**31 - 1)))
         return member
+
+    def _fit_members(self, X, y, samples: list[np.ndarray], rng: np.random.Generator) -> list:
+        """Fit the members; trees whose growth does not depend on duplicated rows are grown
+        together (:func:`grow_tree_members`).
+
+        That holds for a :class:`~mixlib.tree.DecisionTreeClassifier` with every feature a
+        candidate, ``min_samples_split <= 2`` and ``min_samples_leaf == 1``: a row drawn
+        ``c`` times weighs ``c`` in every class count, so the splits, leaves and
+        predictions are those of the tree fitted on the rows with their repeats (only
+        ``n_node_samples`` then counts distinct rows).
+        """
+        base = DecisionTreeClassifier() if self.base_estimator is None else self.base_estimator
+        if (
+            isinstance(base, DecisionTreeClassifier)
+            and base.max_features is None
+            and base.min_samples_split <= 2
+            and base.min_samples_leaf == 1
+        ):
+            members = [self._make_member(rng) for _ in samples]  # seeds drawn as one by one
+            return grow_tree_members(members, X, y, samples, rng)
+        return super()._fit_members(X, y, samples, rng)

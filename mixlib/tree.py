@@ -358,24 +358,32 @@ def _column_histograms(
 
     Notes
     -----
-    One ``bincount`` per column keeps every working array at ``n_rows`` entries, small
-    enough to stay in cache; within a cell the weights are summed in row order, whatever
-    the other columns.
+    Columns are histogrammed in chunks of about ``HISTOGRAM_CHUNK`` (column, row) pairs, one
+    ``bincount`` per chunk: the working arrays stay small enough for the cache while few
+    numpy calls are made. Within a cell the weights are summed in row order, whatever the
+    chunking.
     """
     n_nodes, c = cols.shape
     n_samples, flat = codes.shape[1], codes.reshape(-1)
     n_cells = n_nodes * per_node
+    n_rows = seg.shape[0]
     offset = seg * per_node
-    hist_w = np.empty((c, n_cells))
-    hist_n = np.empty((c, n_cells), dtype=np.intp) if counts else None
-    for j in range(c):
-        cell = cols[:, j][seg] * n_samples
+    start = cols.T * n_samples  # (c, n_nodes): where each column's feature starts in flat
+    hist_w = np.empty(c * n_cells)
+    hist_n = np.empty(c * n_cells, dtype=np.intp) if counts else None
+    chunk = max(1, HISTOGRAM_CHUNK // max(n_rows, 1))
+    for lo in range(0, c, chunk):
+        hi = min(c, lo + chunk)
+        cell = start[lo:hi, seg]  # (hi - lo, n_rows)
         cell += xrows
         cell = flat.take(cell)
         cell += offset
-        hist_w[j] = np.bincount(cell, weights=w, minlength=n_cells)
+        cell += (np.arange(hi - lo) * n_cells)[:, None]
+        size = (hi - lo) * n_cells
+        weights = np.broadcast_to(w, cell.shape).ravel() if hi - lo > 1 else w
+        hist_w[lo * n_cells:hi * n_cells] = np.bincount(cell.ravel(), weights, minlength=size)
         if counts:
-            hist_n[j] = np.bincount(cell, minlength=n_cells)
+            hist_n[lo * n_cells:hi * n_cells] = np.bincount(cell.ravel(), minlength=size)
     shape = (c, n_nodes, per_node)
     return hist_w.reshape(shape), None if hist_n is None else hist_n.reshape(shape)
 
@@ -452,18 +460,23 @@ def _histogram_cuts(
             block_w, block_n = histograms(perm[short, lo:hi], short)
             varying[short, lo:hi] = _varying_columns(block_w, n_bins)
             blocks.append((short, lo, block_w, block_n))
-        # Stable sort puts the varying features first, in permutation order.
-        first = np.argsort(~varying, axis=1, kind="stable")[:, :k]
+        # Nodes with k varying features among the first k keep those; for the others, a
+        # stable sort puts the varying features first, in permutation order.
+        first = np.broadcast_to(np.arange(k), (n_nodes, k)).copy()
+        hist_w = blocks[0][2].copy()
+        hist_n = blocks[0][3].copy() if counts else None
+        if len(blocks) > 1:
+            short = blocks[1][0]
+            first[short] = np.argsort(~varying[short], axis=1, kind="stable")[:, :k]
+            for b, (nodes, lo, block_w, block_n) in enumerate(blocks):
+                members, local = (short, short) if b == 0 else (nodes, np.arange(nodes.size))
+                position = first[members] - lo
+                i, j = np.nonzero((position >= 0) & (position < block_w.shape[0]))
+                hist_w[j, members[i]] = block_w[position[i, j], local[i]]
+                if counts:
+                    hist_n[j, members[i]] = block_n[position[i, j], local[i]]
         feats = np.take_along_axis(perm, first, axis=1)
         usable = np.take_along_axis(varying, first, axis=1)
-        hist_w = np.empty((k, n_nodes, per_node))
-        hist_n = np.empty((k, n_nodes, per_node), dtype=np.intp) if counts else None
-        for nodes, lo, block_w, block_n in blocks:
-            position = first[nodes] - lo
-            i, j = np.nonzero((position >= 0) & (position < block_w.shape[0]))
-            hist_w[j, nodes[i]] = block_w[position[i, j], i]
-            if counts:
-                hist_n[j, nodes[i]] = block_n[position[i, j], i]
     k = feats.shape[1]
     hist_w = hist_w.reshape(k, n_nodes, n_bins, n_classes)
     present = hist_w.sum(axis=3) > 0  # every weight is positive
@@ -485,6 +498,9 @@ def _histogram_cuts(
 
     return node, col, cut, left, threshold_of, feats
 
+
+#: (Column, row) pairs histogrammed per ``bincount`` call (see :func:`_column_histograms`).
+HISTOGRAM_CHUNK = 1 << 16
 
 #: The histogram search is used when (candidates x nodes x ranks x (classes + 1)) stays
 #: below this many cells; otherwise the nodes' rows are sorted.
@@ -669,6 +685,7 @@ def grow_trees(
     min_impurity_decrease: float,
     k_features: int,
     rng: np.random.Generator,
+    binned: BinnedFeatures | None = None,
 ) -> list[TreeArrays]:
     """Grow one tree per sample, all of them together, level by level.
 
@@ -688,6 +705,9 @@ def grow_trees(
         Candidate features per node; features are drawn from ``rng`` when it is less than
         ``n_features``.
     rng : numpy.random.Generator
+    binned : BinnedFeatures, optional
+        ``bin_features(XT)``, when the caller grows several times on the same data
+        (AdaBoost); computed here otherwise.
 
     Returns
     -------
@@ -715,7 +735,10 @@ def grow_trees(
     Y = np.zeros((base.shape[0], n_classes))
     Y[np.arange(base.shape[0]), y_rows] = w_rows
     YT = np.ascontiguousarray(Y.T)
-    binned = bin_features(XT) if HISTOGRAM_MAX_CELLS > 0 else None
+    if HISTOGRAM_MAX_CELLS <= 0:
+        binned = None
+    elif binned is None:
+        binned = bin_features(XT)
     codes = None if binned is None else binned.ranks.astype(np.intp) * n_classes + y_idx
     tree_weight = np.array([w.sum() for _, w in samples])
     rows = np.arange(base.shape[0])
@@ -761,8 +784,10 @@ def grow_trees(
         keep = split[seg]
         rows, seg = rows[keep], seg[keep]
         rank = np.cumsum(split) - 1
-        child = 2 * rank[seg] + (XT[feature[seg], base[rows]] > threshold[seg])
-        order = np.argsort(child, kind="stable")
+        value = XT.reshape(-1).take(feature[seg] * XT.shape[1] + base[rows])
+        child = 2 * rank[seg] + (value > threshold[seg])
+        # Small unsigned keys let numpy use its (linear-time) radix sort.
+        order = np.argsort(child.astype(np.uint16) if n_split < 2**15 else child, kind="stable")
         rows = rows[order]
         starts = np.searchsorted(child[order], np.arange(2 * n_split))
         tree_of = np.repeat(tree_of[split], 2)
@@ -912,16 +937,33 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self._check_params()
         X, y = check_X_y(X, y)
         weight = check_sample_weight(sample_weight, X.shape[0])
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
-        self.n_features_in_ = X.shape[1]
-        k_features = resolve_max_features(self.max_features, X.shape[1])
+        classes, y_idx = np.unique(y, return_inverse=True)
+        return self._fit_transposed(np.ascontiguousarray(X.T), y_idx, classes, weight)
+
+    def _fit_transposed(
+        self,
+        XT: np.ndarray,
+        y_idx: np.ndarray,
+        classes: np.ndarray,
+        weight: np.ndarray,
+        binned: BinnedFeatures | None = None,
+    ) -> "DecisionTreeClassifier":
+        """Grow on validated data: ``XT`` (n_features, n_samples) C-contiguous, class
+        indices ``y_idx`` into ``classes``, weights ``weight`` (and ``bin_features(XT)``
+        if already computed): what :meth:`fit` does after validation, for ensembles that
+        fit many trees on the same data."""
+        self._check_params()
+        self.classes_ = classes
+        self.n_features_in_ = XT.shape[0]
+        k_features = resolve_max_features(self.max_features, XT.shape[0])
         rng = check_random_state(self.random_state)
         rows = np.flatnonzero(weight > 0)
         (self.tree_,) = grow_trees(
-            np.ascontiguousarray(X.T), y_idx, self.classes_.shape[0], [(rows, weight[rows])],
+            XT, y_idx, classes.shape[0], [(rows, weight[rows])],
             criterion=self.criterion, max_depth=self.max_depth,
             min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
             min_impurity_decrease=self.min_impurity_decrease, k_features=k_features, rng=rng,
+            binned=binned,
         )
         return self
 
