@@ -334,6 +334,7 @@ def _column_histograms(
     cols: np.ndarray,
     per_node: int,
     counts: bool,
+    all_columns: bool = False,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Weighted (rank, class) histograms of every node for one feature per node and column.
 
@@ -349,6 +350,8 @@ def _column_histograms(
         ``n_bins * n_classes``.
     counts : bool
         Also count the rows (unweighted) per (column, node, rank).
+    all_columns : bool, default=False
+        ``cols`` holds every feature in column order for every node (gathered directly).
 
     Returns
     -------
@@ -367,32 +370,63 @@ def _column_histograms(
     n_samples, flat = codes.shape[1], codes.reshape(-1)
     n_cells = n_nodes * per_node
     n_rows = seg.shape[0]
-    offset = seg * per_node
-    start = cols.T * n_samples  # (c, n_nodes): where each column's feature starts in flat
+    chunk = min(c, max(1, HISTOGRAM_CHUNK // max(n_rows, 1)))
+    # Cell offset of (column within the chunk, row): its node's block in its column's block.
+    offset = seg * per_node + (np.arange(chunk) * n_cells)[:, None]
+    start = None if all_columns else cols.T * n_samples  # where each feature starts in flat
+    unit = bool(np.all(w == 1.0))  # unweighted: integer counts are the weighted histogram
     hist_w = np.empty(c * n_cells)
     hist_n = np.empty(c * n_cells, dtype=np.intp) if counts else None
-    chunk = max(1, HISTOGRAM_CHUNK // max(n_rows, 1))
     for lo in range(0, c, chunk):
         hi = min(c, lo + chunk)
-        cell = start[lo:hi, seg]  # (hi - lo, n_rows)
-        cell += xrows
-        cell = flat.take(cell)
-        cell += offset
-        cell += (np.arange(hi - lo) * n_cells)[:, None]
+        if all_columns:  # column j is feature j for every node: a plain gather
+            cell = codes[lo:hi].take(xrows, axis=1)
+        else:
+            cell = start[lo:hi, seg]  # (hi - lo, n_rows)
+            cell += xrows
+            cell = flat.take(cell)
+        cell += offset[: hi - lo]
+        cell = cell.reshape(-1)
         size = (hi - lo) * n_cells
-        weights = np.broadcast_to(w, cell.shape).ravel() if hi - lo > 1 else w
-        hist_w[lo * n_cells:hi * n_cells] = np.bincount(cell.ravel(), weights, minlength=size)
+        n = np.bincount(cell, minlength=size) if unit or counts else None
+        if unit:
+            hist_w[lo * n_cells:hi * n_cells] = n
+        else:
+            weights = np.broadcast_to(w, (hi - lo, n_rows)).reshape(-1)
+            hist_w[lo * n_cells:hi * n_cells] = np.bincount(cell, weights, minlength=size)
         if counts:
-            hist_n[lo * n_cells:hi * n_cells] = np.bincount(cell.ravel(), minlength=size)
+            hist_n[lo * n_cells:hi * n_cells] = n
     shape = (c, n_nodes, per_node)
     return hist_w.reshape(shape), None if hist_n is None else hist_n.reshape(shape)
 
 
+def _present_bins(hist_w: np.ndarray, n_bins: int) -> np.ndarray:
+    """Which (column, node, rank) cells of ``hist_w`` (shape (c, n_nodes, n_bins *
+    n_classes), positive weights) hold rows: boolean array of shape (c, n_nodes, n_bins).
+
+    The class totals come from one matrix-vector product, much faster than a sum over a
+    short last axis."""
+    c, n_nodes, per_node = hist_w.shape
+    n_classes = per_node // n_bins
+    total = hist_w.reshape(-1, n_classes) @ np.ones(n_classes)
+    return total.reshape(c, n_nodes, n_bins) > 0
+
+
+def _accumulate_bins(a: np.ndarray) -> np.ndarray:
+    """Cumulative sum of ``a`` along axis 2 (the ranks), added in rank order as
+    ``numpy.cumsum`` does; with few ranks, one whole-array addition per rank."""
+    if a.shape[2] > 32:
+        return np.cumsum(a, axis=2)
+    out = a.copy()
+    for b in range(1, a.shape[2]):
+        out[:, :, b] += out[:, :, b - 1]
+    return out
+
+
 def _varying_columns(hist_w: np.ndarray, n_bins: int) -> np.ndarray:
     """Whether each (node, column) has rows of at least two ranks: shape (n_nodes, c)."""
-    c, n_nodes, per_node = hist_w.shape
-    present = hist_w.reshape(c, n_nodes, n_bins, per_node // n_bins).sum(axis=3) > 0
-    return (np.count_nonzero(present, axis=2) > 1).T
+    n_present = _accumulate_bins(_present_bins(hist_w, n_bins).astype(np.intp))[:, :, -1]
+    return (n_present > 1).T
 
 
 def _histogram_cuts(
@@ -430,7 +464,8 @@ def _histogram_cuts(
 
     def histograms(cols, nodes=None):
         if nodes is None:
-            return _column_histograms(codes, xrows, w, seg, cols, per_node, counts)
+            return _column_histograms(codes, xrows, w, seg, cols, per_node, counts,
+                                      all_columns=rng is None)
         inside = np.zeros(n_nodes, dtype=bool)
         inside[nodes] = True
         sub = inside[seg]
@@ -478,18 +513,18 @@ def _histogram_cuts(
         feats = np.take_along_axis(perm, first, axis=1)
         usable = np.take_along_axis(varying, first, axis=1)
     k = feats.shape[1]
+    present = _present_bins(hist_w, n_bins)  # every weight is positive
     hist_w = hist_w.reshape(k, n_nodes, n_bins, n_classes)
-    present = hist_w.sum(axis=3) > 0  # every weight is positive
     if counts:
-        n_left = np.cumsum(hist_n.reshape(k, n_nodes, n_bins, n_classes).sum(axis=3), axis=2)
+        n_left = _accumulate_bins(hist_n.reshape(k, n_nodes, n_bins, n_classes).sum(axis=3))
         valid = present & (n_left >= min_samples_leaf)
         valid &= (sizes[None, :, None] - n_left) >= min_samples_leaf
     else:  # one row on each side: some rows of a later rank
-        n_present = np.cumsum(present, axis=2)
+        n_present = _accumulate_bins(present.astype(np.intp))
         valid = present & (n_present < n_present[:, :, -1:])
     valid &= usable.T[:, :, None]
     col, node, cut = np.nonzero(valid)
-    left = np.cumsum(hist_w, axis=2)[col, node, cut]
+    left = _accumulate_bins(hist_w)[col, node, cut]
 
     def threshold_of(nodes, cols, cuts):
         f = feats[nodes, cols]
