@@ -12,8 +12,8 @@ rows, the other 1190 for test), scikit-learn with ``n_jobs=1``:
 
 Times are CPU seconds of this process (``time.process_time``, so other load on the machine
 counts less), fit and predict each the best of ``--repeats`` runs with seeds 0, 1, ...; the
-test error is the mean over the runs. Ends with one ``RATIO trees/<case> <ours/sklearn>``
-line per case.
+test error is the mean over the runs. Ends with ``ACCURACY`` and ``RATIO trees/<case>``
+lines (``benchmarks/_common.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from sklearn.ensemble import RandomForestClassifier as SkForest
 from sklearn.tree import DecisionTreeClassifier as SkTree
 from threadpoolctl import threadpool_limits
 
+from _common import Ratios
 from mixlib.bagging import BaggingClassifier
 from mixlib.boosting import AdaBoostClassifier
 from mixlib.datasets import load_xy
@@ -83,19 +84,19 @@ def main(argv=None) -> None:
           f"(CPU s)")
     print(f"{'case':10s}{'side':9s}{'fit s':>9s}{'predict s':>11s}{'total s':>9s}"
           f"{'test error':>12s}")
-    ratios = {}
+    ratios = Ratios("trees")
     for case, sides in results.items():
-        total = {}
+        total, accuracy = {}, {}
         for side, runs in sides.items():
             fit, predict = min(r[0] for r in runs), min(r[1] for r in runs)
             error = float(np.mean([r[2] for r in runs]))
             total[side] = fit + predict
             print(f"{case:10s}{side:9s}{fit:9.3f}{predict:11.3f}{fit + predict:9.3f}"
                   f"{error:12.4f}")
-            print(f"ERROR trees/{case} {side} {error:.4f}")
-        ratios[case] = total["mixlib"] / total["sklearn"]
-    for case, ratio in ratios.items():
-        print(f"RATIO trees/{case} {ratio:.3f}")
+            accuracy[side] = 1.0 - error
+        ratios.add(case, total["mixlib"] / total["sklearn"], accuracy["mixlib"],
+                   accuracy["sklearn"])
+    ratios.emit()
 
 
 if __name__ == "__main__":

@@ -367,6 +367,74 @@ class BruteForceNeighbors:
         return distances, indices
 
 
+    def query_ties(self, X: ArrayLike, k: int, rtol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ``k`` nearest training points plus every point tied with the k-th.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+        k : int
+        rtol : float
+            A point at distance ``d <= d_k (1 + rtol)`` is tied with the k-th (``d_k``).
+
+        Returns
+        -------
+        distances, indices : ndarray of shape (n_queries, width)
+            Each row's points sorted by increasing distance, then index; ``width`` is the
+            largest number of points of a row, shorter rows are padded (distance inf).
+        mask : ndarray of shape (n_queries, width)
+            True on the points within ``d_k (1 + rtol)``.
+
+        Notes
+        -----
+        One distance matrix per block of queries, as :meth:`query`; the k-th value of each
+        row is read with ``numpy.partition``. Euclidean distances from BLAS carry an error
+        of at most about ``(n_features + 2) eps (||x||^2 + ||z||^2)`` on their squares, so
+        every point whose BLAS value is within twice that bound of the k-th (widened by
+        ``rtol``) is a candidate; the candidates' distances are recomputed from coordinate
+        differences, and the k-th and the ties are decided on those exact values, so the
+        result is the one an exhaustive exact search gives.
+        """
+        X = check_array(X)
+        train = self.data_
+        if X.shape[1] != train.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features, fitted on {train.shape[1]}.")
+        k = _check_k(k, train.shape[0])
+        block = max(1, self.block_bytes // (8 * train.shape[0]))
+        parts = []
+        for lo in range(0, X.shape[0], block):
+            queries = X[lo:lo + block]
+            if self.metric == "euclidean":
+                matrix = squared_euclidean(queries, train, Y_sq=self._sq_norms)
+                kth = np.partition(matrix, k - 1, axis=1)[:, k - 1]
+                q_sq = np.einsum("ij,ij->i", queries, queries)
+                band = 2.0 * (train.shape[1] + 2) * np.finfo(float).eps * (
+                    q_sq + self._sq_norms.max())
+                limit = (kth + band) * (1.0 + 4.0 * rtol) + band
+                row, col = np.nonzero(matrix <= limit[:, None])
+                values = np.sqrt(_reduced_distances(queries[row] - train[col], 2.0))
+            else:
+                kwargs = {"p": self.p} if self.metric == "minkowski" else {}
+                matrix = cdist(queries, train, metric=_CDIST_NAMES[self.metric], **kwargs)
+                kth = np.partition(matrix, k - 1, axis=1)[:, k - 1]
+                row, col = np.nonzero(matrix <= (kth * (1.0 + 4.0 * rtol))[:, None])
+                values = matrix[row, col]
+            order = np.lexsort((col, values, row))
+            row, col, values = row[order], col[order], values[order]
+            starts = np.searchsorted(row, np.arange(len(queries)))
+            radius = values[starts + k - 1] * (1.0 + rtol)
+            keep = values <= radius[row]
+            parts.append((row[keep] + lo, col[keep], values[keep]))
+        row, col, values = (np.concatenate(p) for p in zip(*parts))
+        counts = np.bincount(row, minlength=X.shape[0])
+        width = int(counts.max())
+        slot = np.arange(row.shape[0]) - np.repeat(np.cumsum(counts) - counts, counts)
+        distances = np.full((X.shape[0], width), np.inf)
+        indices = np.zeros((X.shape[0], width), dtype=np.intp)
+        distances[row, slot], indices[row, slot] = values, col
+        return distances, indices, np.isfinite(distances)
+
+
 def default_n_neighbors(n_samples: int) -> int:
     """The odd ``k`` nearest to ``sqrt(n_samples)`` (seed 002, remark 2).
 
@@ -512,6 +580,8 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "index_")
         X = check_array(X)
         k, n_train = self.n_neighbors_, len(self._y_codes)
+        if self.ties == "all" and isinstance(self.index_, BruteForceNeighbors):
+            return self.index_.query_ties(X, k, _TIE_RTOL)
         width = k if self.ties == "index" else min(k + 1, n_train)
         distances, indices = self._query(X, width)
         if width == k:
