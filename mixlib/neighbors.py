@@ -83,6 +83,16 @@ def _reduced_distances(diff: np.ndarray, exponent: float) -> np.ndarray:
     return np.power(absolute, exponent).sum(axis=-1)
 
 
+def _is_integral(X: np.ndarray, other_sq_norm: float) -> bool:
+    """Whether squared distances between the rows of ``X`` and points of squared norm at most
+    ``other_sq_norm`` (integer coordinates too) are computed exactly in floating point: every
+    coordinate an integer and ``4 max(||x||^2, other)`` below ``2**53`` (one-hot data)."""
+    if not np.array_equal(X, np.round(X)):
+        return False
+    largest = float(np.einsum("ij,ij->i", X, X).max(initial=0.0))
+    return 4.0 * max(largest, other_sq_norm) < 2.0**53
+
+
 def _sort_neighbors(distances: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sort each row by increasing distance, then by increasing index (ties)."""
     order = np.lexsort((indices, distances), axis=-1)
@@ -177,6 +187,18 @@ class KDTree:
         # Python lists of the same arrays: scalar access in the traversal is much faster.
         self._lists = tuple(columns[name] for name in _NODE_FIELDS)
         self._rows = list(self.data_)
+        # Leaf buckets, in tree order, with their bounding boxes (for the batch search).
+        leaves = np.flatnonzero(self.node_axis_ < 0)
+        self._leaves = leaves[np.argsort(self.node_start_[leaves])]  # in the order of data_
+        self._leaf_start = self.node_start_[self._leaves]
+        self._leaf_end = self.node_end_[self._leaves]
+        edges = np.stack((self._leaf_start, self._leaf_end), axis=1).ravel()
+        padded = np.vstack((self.data_, self.data_[:1]))  # an end may be n_samples
+        self._leaf_low = np.minimum.reduceat(padded, edges, axis=0)[::2]
+        self._leaf_high = np.maximum.reduceat(padded, edges, axis=0)[::2]
+        self._pivots = self.node_pivot_[self.node_pivot_ >= 0]
+        self._sq_norms = np.einsum("ij,ij->i", self.data_, self.data_)
+        self._integral = _is_integral(self.data_, 0.0)
 
     @property
     def n_nodes(self) -> int:
@@ -236,7 +258,7 @@ class KDTree:
         return heap
 
     def query(self, X: ArrayLike, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
-        """The ``k`` nearest training points of each row of ``X``.
+        """The ``k`` nearest training points of each row of ``X``, all queries at once.
 
         Parameters
         ----------
@@ -252,22 +274,88 @@ class KDTree:
 
         Notes
         -----
-        Among training points exactly as far as the k-th neighbour, the search keeps those met
-        first (a candidate enters the queue only if strictly closer than its current maximum,
-        as in the notes), so under exact ties the returned set can differ from brute force.
+        The search of the notes, batched over the queries: every query keeps its bounded
+        queue of the ``k`` best candidates (an array; its largest reduced distance
+        ``r_k``, infinite while it holds fewer than ``k``), and a leaf bucket is examined
+        only when the queue is not full or ``r_k`` exceeds the reduced distance from the
+        query to the bucket's bounding box (a bound at least as tight as the distance to
+        the splitting hyperplane of the notes' pruning rule). The pivots of the internal
+        nodes are examined first, then each query's own bucket (reached by descending the
+        tree), then the other buckets in tree order; a bucket is scanned for all the
+        queries that need it with one distance computation (one matrix product for the
+        Euclidean metric) and merged into their queues with ``numpy.argpartition``. The
+        distances of the ``k`` found are finally recomputed from coordinate differences.
+        Among training points exactly as far as the k-th neighbour, the search keeps some of
+        them (which ones depends on the visiting order), so under exact ties the returned
+        set can differ from brute force. :meth:`query_trace` follows the notes' one-query,
+        depth-first search step by step.
         """
         X = check_array(X)
         if X.shape[1] != self.data_.shape[1]:
             raise ValueError(f"X has {X.shape[1]} features, the tree was built on {self.data_.shape[1]}.")
         k = _check_k(k, self.data_.shape[0])
-        reduced = np.empty((X.shape[0], k))
-        positions = np.empty((X.shape[0], k), dtype=np.intp)
-        for i, x in enumerate(X):
-            heap = self._search(x, k)
-            reduced[i] = [-item[0] for item in heap]
-            positions[i] = [-item[1] for item in heap]
-        indices = self.index_[positions]
+        n_queries = X.shape[0]
+        best = np.full((n_queries, k), np.inf)
+        where = np.zeros((n_queries, k), dtype=np.intp)
+        exact_blas = self._integral and _is_integral(X, float(self._sq_norms.max(initial=0)))
+        q_sq = np.einsum("ij,ij->i", X, X)
+
+        def scan(queries: np.ndarray, positions: np.ndarray) -> None:
+            points = self.data_[positions]
+            if self._exponent == 2.0:  # ||q||^2 - 2 q.z + ||z||^2 through BLAS
+                reduced = X[queries] @ points.T
+                reduced *= -2.0
+                reduced += q_sq[queries, None]
+                reduced += self._sq_norms[positions]
+                np.maximum(reduced, 0.0, out=reduced)
+            else:
+                reduced = _reduced_distances(X[queries, None, :] - points, self._exponent)
+            merged = np.concatenate((best[queries], reduced), axis=1)
+            merged_at = np.concatenate(
+                (where[queries], np.broadcast_to(positions, reduced.shape)), axis=1)
+            keep = np.argpartition(merged, k - 1, axis=1)[:, :k]
+            best[queries] = np.take_along_axis(merged, keep, axis=1)
+            where[queries] = np.take_along_axis(merged_at, keep, axis=1)
+
+        everyone = np.arange(n_queries)
+        if self._pivots.size:
+            scan(everyone, self._pivots)
+        own = self._own_leaf(X)
+        order = np.argsort(own, kind="stable")
+        bounds = np.searchsorted(own[order], np.arange(self._leaf_start.shape[0] + 1))
+        for leaf in np.flatnonzero(np.diff(bounds)):
+            scan(order[bounds[leaf]:bounds[leaf + 1]],
+                 np.arange(self._leaf_start[leaf], self._leaf_end[leaf]))
+        slack = 0.0 if exact_blas or self._exponent != 2.0 else 1e-12
+        for leaf in range(self._leaf_start.shape[0]):
+            gap = np.maximum(self._leaf_low[leaf] - X, 0.0)
+            gap += np.maximum(X - self._leaf_high[leaf], 0.0)
+            bound = _reduced_distances(gap, self._exponent)
+            worst = best.max(axis=1)
+            active = np.flatnonzero((bound * (1.0 - slack) < worst) & (own != leaf))
+            if active.size:
+                scan(active, np.arange(self._leaf_start[leaf], self._leaf_end[leaf]))
+        reduced = _reduced_distances(X[:, None, :] - self.data_[where], self._exponent)
+        indices = self.index_[where]
         return _sort_neighbors(_reduced_to_distance(reduced, self._exponent), indices)
+
+    def _own_leaf(self, X: np.ndarray) -> np.ndarray:
+        """Leaf bucket (its rank among the leaves, in the order of ``data_``) each query
+        descends to."""
+        node = np.zeros(X.shape[0], dtype=np.intp)
+        rows = np.arange(X.shape[0])
+        inner = self.node_axis_[node] >= 0
+        while inner.any():
+            r, v = rows[inner], node[inner]
+            lower = X[r, self.node_axis_[v]] <= self.node_split_[v]
+            child = np.where(lower, self.node_left_[v], self.node_right_[v])
+            missing = child < 0  # empty side: the other child exists
+            child[missing] = np.where(lower, self.node_right_[v], self.node_left_[v])[missing]
+            node[r] = child
+            inner[r] = self.node_axis_[child] >= 0
+        rank = np.empty(self.n_nodes, dtype=np.intp)
+        rank[self._leaves] = np.arange(self._leaves.shape[0])
+        return rank[node]
 
     def query_trace(self, x: ArrayLike, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
         """Detail the search of one query, as asked by the exercise of seed 002 (example 3).
@@ -319,6 +407,8 @@ class BruteForceNeighbors:
         self.block_bytes = int(block_bytes)
         self.data_ = check_array(X)
         self._sq_norms = np.einsum("ij,ij->i", self.data_, self.data_)
+        self._max_sq_norm = float(self._sq_norms.max(initial=0.0))
+        self._integral = _is_integral(self.data_, 0.0)
 
     def query(self, X: ArrayLike, k: int = 1, exact: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """The ``k`` nearest training points of each row of ``X``, as :meth:`KDTree.query`.
@@ -393,7 +483,9 @@ class BruteForceNeighbors:
         every point whose BLAS value is within twice that bound of the k-th (widened by
         ``rtol``) is a candidate; the candidates' distances are recomputed from coordinate
         differences, and the k-th and the ties are decided on those exact values, so the
-        result is the one an exhaustive exact search gives.
+        result is the one an exhaustive exact search gives. When every coordinate is an
+        integer (one-hot data) and the sums stay below ``2**53``, the BLAS values are exact
+        and are used as they are.
         """
         X = check_array(X)
         train = self.data_
@@ -410,9 +502,14 @@ class BruteForceNeighbors:
                 q_sq = np.einsum("ij,ij->i", queries, queries)
                 band = 2.0 * (train.shape[1] + 2) * np.finfo(float).eps * (
                     q_sq + self._sq_norms.max())
+                if self._integral and _is_integral(queries, self._max_sq_norm):
+                    band[:] = 0.0  # integer sums below 2**53: BLAS is exact
                 limit = (kth + band) * (1.0 + 4.0 * rtol) + band
                 row, col = np.nonzero(matrix <= limit[:, None])
-                values = np.sqrt(_reduced_distances(queries[row] - train[col], 2.0))
+                if band.any():
+                    values = np.sqrt(_reduced_distances(queries[row] - train[col], 2.0))
+                else:
+                    values = np.sqrt(matrix[row, col])
             else:
                 kwargs = {"p": self.p} if self.metric == "minkowski" else {}
                 matrix = cdist(queries, train, metric=_CDIST_NAMES[self.metric], **kwargs)
