@@ -83,6 +83,31 @@ def _reduced_distances(diff: np.ndarray, exponent: float) -> np.ndarray:
     return np.power(absolute, exponent).sum(axis=-1)
 
 
+def _pack_neighbors(
+    row: np.ndarray, index: np.ndarray, distance: np.ndarray, n_queries: int,
+    grouped: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Variable-length neighbour lists (one entry per (query ``row``, training ``index``,
+    ``distance``)) as padded arrays of shape (n_queries, width), each row sorted by
+    distance then index, padded with distance inf; plus the mask of the real entries.
+
+    ``grouped``: the entries are already ordered by (row, index), as ``numpy.nonzero``
+    gives them; otherwise they are sorted so first. A stable sort of each padded row by
+    distance then keeps equal distances in index order."""
+    if not grouped:
+        order = np.lexsort((index, row))
+        row, index, distance = row[order], index[order], distance[order]
+    counts = np.bincount(row, minlength=n_queries)
+    slot = np.arange(row.shape[0]) - np.repeat(np.cumsum(counts) - counts, counts)
+    distances = np.full((n_queries, int(counts.max(initial=1))), np.inf)
+    indices = np.zeros(distances.shape, dtype=np.intp)
+    distances[row, slot], indices[row, slot] = distance, index
+    order = np.argsort(distances, axis=1, kind="stable")
+    distances = np.take_along_axis(distances, order, axis=1)
+    indices = np.take_along_axis(indices, order, axis=1)
+    return distances, indices, np.isfinite(distances)
+
+
 def _is_integral(X: np.ndarray, other_sq_norm: float) -> bool:
     """Whether squared distances between the rows of ``X`` and points of squared norm at most
     ``other_sq_norm`` (integer coordinates too) are computed exactly in floating point: every
@@ -335,9 +360,48 @@ class KDTree:
             active = np.flatnonzero((bound * (1.0 - slack) < worst) & (own != leaf))
             if active.size:
                 scan(active, np.arange(self._leaf_start[leaf], self._leaf_end[leaf]))
-        reduced = _reduced_distances(X[:, None, :] - self.data_[where], self._exponent)
-        indices = self.index_[where]
-        return _sort_neighbors(_reduced_to_distance(reduced, self._exponent), indices)
+        if not exact_blas:  # integer data: the BLAS values are exact already
+            best = _reduced_distances(X[:, None, :] - self.data_[where], self._exponent)
+        return _sort_neighbors(_reduced_to_distance(best, self._exponent), self.index_[where])
+
+    def query_ties(self, X: ArrayLike, k: int, rtol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ``k`` nearest training points plus every point tied with the k-th.
+
+        Same contract as :meth:`BruteForceNeighbors.query_ties`: after :meth:`query`, one
+        more pass over the buckets collects, for every query, all the points within
+        ``d_k (1 + rtol)``, examining a bucket only when its bounding box is that close.
+        """
+        X = check_array(X)
+        distances, _ = self.query(X, k)
+        radius = distances[:, k - 1] * (1.0 + rtol)
+        reach = radius ** 2 if self._exponent == 2.0 else (
+            radius if self._exponent in (1.0, math.inf) else radius ** self._exponent)
+        exact_blas = self._integral and _is_integral(X, float(self._sq_norms.max(initial=0)))
+        slack = 0.0 if exact_blas or self._exponent != 2.0 else 1e-10
+        found = []
+
+        def collect(queries: np.ndarray, positions: np.ndarray) -> None:
+            points = self.data_[positions]
+            if self._exponent == 2.0:
+                reduced = squared_euclidean(X[queries], points, Y_sq=self._sq_norms[positions])
+            else:
+                reduced = _reduced_distances(X[queries, None, :] - points, self._exponent)
+            i, j = np.nonzero(reduced <= (reach[queries] * (1.0 + slack) + slack)[:, None])
+            found.append((queries[i], positions[j]))
+
+        if self._pivots.size:
+            collect(np.arange(X.shape[0]), self._pivots)
+        for leaf in range(self._leaf_start.shape[0]):
+            gap = np.maximum(self._leaf_low[leaf] - X, 0.0)
+            gap += np.maximum(X - self._leaf_high[leaf], 0.0)
+            active = np.flatnonzero(_reduced_distances(gap, self._exponent) <= reach)
+            if active.size:
+                collect(active, np.arange(self._leaf_start[leaf], self._leaf_end[leaf]))
+        row, pos = (np.concatenate(p) for p in zip(*found))
+        values = _reduced_to_distance(
+            _reduced_distances(X[row] - self.data_[pos], self._exponent), self._exponent)
+        keep = values <= radius[row]
+        return _pack_neighbors(row[keep], self.index_[pos[keep]], values[keep], X.shape[0])
 
     def _own_leaf(self, X: np.ndarray) -> np.ndarray:
         """Leaf bucket (its rank among the leaves, in the order of ``data_``) each query
@@ -394,12 +458,13 @@ class BruteForceNeighbors:
     X : array-like of shape (n_samples, n_features)
     metric : {"euclidean", "manhattan", "chebyshev", "minkowski"}, default="euclidean"
     p : float, default=2
-    block_bytes : int, default=2**26
-        Memory budget of one block of the distance matrix (64 MiB).
+    block_bytes : int, default=2**21
+        Memory budget of one block of the distance matrix (2 MiB: blocks that stay in the
+        cache are faster than one large matrix).
     """
 
     def __init__(
-        self, X: ArrayLike, metric: str = "euclidean", p: float = 2, block_bytes: int = 2**26
+        self, X: ArrayLike, metric: str = "euclidean", p: float = 2, block_bytes: int = 2**21
     ) -> None:
         self._exponent = _check_metric(metric, p)
         self.metric = metric
@@ -516,20 +581,17 @@ class BruteForceNeighbors:
                 kth = np.partition(matrix, k - 1, axis=1)[:, k - 1]
                 row, col = np.nonzero(matrix <= (kth * (1.0 + 4.0 * rtol))[:, None])
                 values = matrix[row, col]
-            order = np.lexsort((col, values, row))
-            row, col, values = row[order], col[order], values[order]
-            starts = np.searchsorted(row, np.arange(len(queries)))
-            radius = values[starts + k - 1] * (1.0 + rtol)
+            # The k-th exact value of each row: k-th smallest of its candidates.
+            counts = np.bincount(row, minlength=len(queries))
+            starts = np.cumsum(counts) - counts
+            width = int(counts.max())
+            padded = np.full((len(queries), width), np.inf)
+            padded[row, np.arange(row.shape[0]) - starts[row]] = values
+            radius = np.partition(padded, k - 1, axis=1)[:, k - 1] * (1.0 + rtol)
             keep = values <= radius[row]
             parts.append((row[keep] + lo, col[keep], values[keep]))
         row, col, values = (np.concatenate(p) for p in zip(*parts))
-        counts = np.bincount(row, minlength=X.shape[0])
-        width = int(counts.max())
-        slot = np.arange(row.shape[0]) - np.repeat(np.cumsum(counts) - counts, counts)
-        distances = np.full((X.shape[0], width), np.inf)
-        indices = np.zeros((X.shape[0], width), dtype=np.intp)
-        distances[row, slot], indices[row, slot] = values, col
-        return distances, indices, np.isfinite(distances)
+        return _pack_neighbors(row, col, values, X.shape[0], grouped=True)
 
 
 def default_n_neighbors(n_samples: int) -> int:
@@ -670,30 +732,17 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     def _voters(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Neighbours that vote: distances, indices and mask, each (n_queries, width).
 
-        With ``ties="all"`` the search is widened (doubling ``width``) for the queries whose
-        last neighbour is still as close as the k-th, until every point tied with the k-th is
-        found; ``mask`` selects the points at most as far as the k-th neighbour.
+        With ``ties="all"`` the search structure returns the ``k`` nearest plus every point
+        tied with the k-th (``query_ties``: one distance matrix per block for brute force, a
+        radius pass over the buckets for the kd-tree); ``mask`` selects the real entries.
         """
         check_is_fitted(self, "index_")
         X = check_array(X)
-        k, n_train = self.n_neighbors_, len(self._y_codes)
-        if self.ties == "all" and isinstance(self.index_, BruteForceNeighbors):
+        k = self.n_neighbors_
+        if self.ties == "all":
             return self.index_.query_ties(X, k, _TIE_RTOL)
-        width = k if self.ties == "index" else min(k + 1, n_train)
-        distances, indices = self._query(X, width)
-        if width == k:
-            return distances, indices, np.ones(distances.shape, dtype=bool)
-        radius = distances[:, k - 1] * (1.0 + _TIE_RTOL)
-        open_rows = np.flatnonzero(distances[:, -1] <= radius)
-        while open_rows.size and width < n_train:
-            width = min(2 * width, n_train)
-            wider_d = np.full((len(X), width), np.inf)
-            wider_i = np.zeros((len(X), width), dtype=np.intp)
-            wider_d[:, : distances.shape[1]], wider_i[:, : indices.shape[1]] = distances, indices
-            wider_d[open_rows], wider_i[open_rows] = self._query(X[open_rows], width)
-            distances, indices = wider_d, wider_i
-            open_rows = open_rows[distances[open_rows, -1] <= radius[open_rows]]
-        return distances, indices, distances <= radius[:, None]
+        distances, indices = self._query(X, k)
+        return distances, indices, np.ones(distances.shape, dtype=bool)
 
     def _votes(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Vote matrix (n_queries, n_classes), voter class codes and mask (n_queries, width)."""
@@ -705,9 +754,10 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             inverse = np.divide(1.0, distances, out=np.zeros_like(distances), where=mask & ~exact)
             weight = weight * np.where(has_exact, exact.astype(float), inverse)
         codes = self._y_codes[indices]
-        votes = np.zeros((len(codes), len(self.classes_)))
-        np.add.at(votes, (np.arange(len(codes))[:, None], codes), weight)
-        return votes, codes, mask
+        n_classes = len(self.classes_)
+        cells = (np.arange(len(codes))[:, None] * n_classes + codes).ravel()
+        votes = np.bincount(cells, weight.ravel(), minlength=len(codes) * n_classes)
+        return votes.reshape(len(codes), n_classes), codes, mask
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Share of the (weighted) vote of each class, shape (n_queries, n_classes)."""
