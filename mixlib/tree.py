@@ -372,7 +372,8 @@ def _column_histograms(
     n_rows = seg.shape[0]
     chunk = min(c, max(1, HISTOGRAM_CHUNK // max(n_rows, 1)))
     # Cell offset of (column within the chunk, row): its node's block in its column's block.
-    offset = seg * per_node + (np.arange(chunk) * n_cells)[:, None]
+    sizes = np.bincount(seg, minlength=n_nodes)  # rows are grouped by node
+    offset = np.repeat(np.arange(n_nodes) * per_node, sizes) + (np.arange(chunk) * n_cells)[:, None]
     start = None if all_columns else cols.T * n_samples  # where each feature starts in flat
     unit = bool(np.all(w == 1.0))  # unweighted: integer counts are the weighted histogram
     hist_w = np.empty(c * n_cells)
@@ -382,7 +383,7 @@ def _column_histograms(
         if all_columns:  # column j is feature j for every node: a plain gather
             cell = codes[lo:hi].take(xrows, axis=1)
         else:
-            cell = start[lo:hi, seg]  # (hi - lo, n_rows)
+            cell = np.repeat(start[lo:hi], sizes, axis=1)  # (hi - lo, n_rows)
             cell += xrows
             cell = flat.take(cell)
         cell += offset[: hi - lo]
@@ -485,7 +486,9 @@ def _histogram_cuts(
         varying = np.zeros((n_nodes, n_features), dtype=bool)
         blocks = [(np.arange(n_nodes), 0, *histograms(perm[:, :k]))]
         varying[:, :k] = _varying_columns(blocks[0][2], n_bins)
-        bounds = [(k, m)] + ([(m, n_features)] if m < n_features else [])
+        step = max(1, (k + 2) // 3)  # short nodes usually lack only a few
+        bounds = [(lo, min(lo + step, m)) for lo in range(k, m, step)]
+        bounds += [(m, n_features)] if m < n_features else []
         for lo, hi in bounds:
             short = np.flatnonzero(np.count_nonzero(varying[:, :lo], axis=1) < k)
             if short.size == 0 or lo >= hi:
@@ -523,7 +526,7 @@ def _histogram_cuts(
         n_present = _accumulate_bins(present.astype(np.intp))
         valid = present & (n_present < n_present[:, :, -1:])
     valid &= usable.T[:, :, None]
-    col, node, cut = np.nonzero(valid)
+    node, col, cut = np.nonzero(valid.transpose(1, 0, 2))  # ordered by (node, col, cut)
     left = _accumulate_bins(hist_w)[col, node, cut]
 
     def threshold_of(nodes, cols, cuts):
@@ -696,7 +699,12 @@ def level_splits(
     wr = right.sum(axis=1)
     cost = _children_cost(left, right, wl, wr, criterion)
     # Per node: least cost, then first candidate column, then lowest cut.
-    best = np.lexsort((pos, col, cost, node))
+    if use_histogram:  # cuts come ordered by (node, column, cut): the first least cost
+        first = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
+        least = np.fmin.reduceat(cost, first)
+        best = np.flatnonzero(cost == np.repeat(least, np.diff(np.r_[first, cost.shape[0]])))
+    else:
+        best = np.lexsort((pos, col, cost, node))
     best = best[np.r_[True, node[best][1:] != node[best][:-1]]]
     nodes, p, c = node[best], pos[best], col[best]
     lo, hi = threshold_of(nodes, c, p)
