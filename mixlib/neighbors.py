@@ -319,6 +319,20 @@ class KDTree:
         if X.shape[1] != self.data_.shape[1]:
             raise ValueError(f"X has {X.shape[1]} features, the tree was built on {self.data_.shape[1]}.")
         k = _check_k(k, self.data_.shape[0])
+        return self._query(X, k, self._leaf_bounds(X))
+
+    def _leaf_bounds(self, X: np.ndarray) -> np.ndarray:
+        """Reduced distance from every query to every bucket's bounding box: shape
+        (n_queries, n_leaves)."""
+        bounds = np.empty((X.shape[0], self._leaf_start.shape[0]))
+        for leaf in range(self._leaf_start.shape[0]):
+            gap = np.maximum(self._leaf_low[leaf] - X, 0.0)
+            gap += np.maximum(X - self._leaf_high[leaf], 0.0)
+            bounds[:, leaf] = _reduced_distances(gap, self._exponent)
+        return bounds
+
+    def _query(self, X: np.ndarray, k: int, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`query` on validated ``X``, with the :meth:`_leaf_bounds` of its rows."""
         n_queries = X.shape[0]
         best = np.full((n_queries, k), np.inf)
         where = np.zeros((n_queries, k), dtype=np.intp)
@@ -347,17 +361,14 @@ class KDTree:
             scan(everyone, self._pivots)
         own = self._own_leaf(X)
         order = np.argsort(own, kind="stable")
-        bounds = np.searchsorted(own[order], np.arange(self._leaf_start.shape[0] + 1))
-        for leaf in np.flatnonzero(np.diff(bounds)):
-            scan(order[bounds[leaf]:bounds[leaf + 1]],
+        edges = np.searchsorted(own[order], np.arange(self._leaf_start.shape[0] + 1))
+        for leaf in np.flatnonzero(np.diff(edges)):
+            scan(order[edges[leaf]:edges[leaf + 1]],
                  np.arange(self._leaf_start[leaf], self._leaf_end[leaf]))
         slack = 0.0 if exact_blas or self._exponent != 2.0 else 1e-12
         for leaf in range(self._leaf_start.shape[0]):
-            gap = np.maximum(self._leaf_low[leaf] - X, 0.0)
-            gap += np.maximum(X - self._leaf_high[leaf], 0.0)
-            bound = _reduced_distances(gap, self._exponent)
             worst = best.max(axis=1)
-            active = np.flatnonzero((bound * (1.0 - slack) < worst) & (own != leaf))
+            active = np.flatnonzero((bounds[:, leaf] * (1.0 - slack) < worst) & (own != leaf))
             if active.size:
                 scan(active, np.arange(self._leaf_start[leaf], self._leaf_end[leaf]))
         if not exact_blas:  # integer data: the BLAS values are exact already
@@ -372,7 +383,11 @@ class KDTree:
         ``d_k (1 + rtol)``, examining a bucket only when its bounding box is that close.
         """
         X = check_array(X)
-        distances, _ = self.query(X, k)
+        if X.shape[1] != self.data_.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features, the tree was built on {self.data_.shape[1]}.")
+        k = _check_k(k, self.data_.shape[0])
+        bounds = self._leaf_bounds(X)
+        distances, _ = self._query(X, k, bounds)
         radius = distances[:, k - 1] * (1.0 + rtol)
         reach = radius ** 2 if self._exponent == 2.0 else (
             radius if self._exponent in (1.0, math.inf) else radius ** self._exponent)
@@ -392,9 +407,7 @@ class KDTree:
         if self._pivots.size:
             collect(np.arange(X.shape[0]), self._pivots)
         for leaf in range(self._leaf_start.shape[0]):
-            gap = np.maximum(self._leaf_low[leaf] - X, 0.0)
-            gap += np.maximum(X - self._leaf_high[leaf], 0.0)
-            active = np.flatnonzero(_reduced_distances(gap, self._exponent) <= reach)
+            active = np.flatnonzero(bounds[:, leaf] <= reach)
             if active.size:
                 collect(active, np.arange(self._leaf_start[leaf], self._leaf_end[leaf]))
         row, pos = (np.concatenate(p) for p in zip(*found))
