@@ -168,8 +168,8 @@ def grow_trees(
     appears once per tree) and each level of every tree is searched by one call of
     :func:`level_splits`, so the per-level cost of the Python and numpy calls is shared by
     all the trees grown together. The features are ranked once (:func:`bin_features`) for
-    the histogram search of :func:`level_splits`; setting ``HISTOGRAM_MAX_CELLS = 0``
-    forces the sort-based search. A node is a leaf when it is at ``max_depth``, has fewer
+    the histogram search of :func:`level_splits`; setting
+    ``mixlib._tree_split.HISTOGRAM_MAX_CELLS = 0`` forces the sort-based search. A node is a leaf when it is at ``max_depth``, has fewer
     than ``max(min_samples_split, 2 min_samples_leaf)`` rows, is pure, has no valid split,
     or its best split decreases the impurity by less than ``min_impurity_decrease``
     (relative to its tree's total weight, see :class:`DecisionTreeClassifier`).

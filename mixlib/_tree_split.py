@@ -250,9 +250,10 @@ def level_splits(
 
     When the features have few distinct values (``binned`` given and
     k x n_nodes x n_bins x (n_classes + 1) <= ``HISTOGRAM_MAX_CELLS``), no sort is needed:
-    one ``bincount`` gives the weighted class histogram of every (candidate, node, rank) and
-    a cumulative sum over ranks the left counts of every cut; a cut after rank ``r`` is
-    valid when the node has rows of rank ``r``. Both searches give the same splits (up to
+    :func:`mixlib._tree_bins._histogram_cuts` draws the candidates and histograms them
+    (``bincount`` over (candidate, node, rank, class)), and a cumulative sum over ranks
+    gives the left counts of every cut; a cut after rank ``r`` is valid when the node has
+    rows of rank ``r`` and of a later rank. Both searches give the same splits (up to
     values closer than ``FEATURE_THRESHOLD``, merged globally by the ranks but only between
     neighbours by the sort).
     """
