@@ -242,7 +242,8 @@ def _histogram_cuts(
         perm = _permutation_order(keys, m)
         varying = np.zeros((n_nodes, n_features), dtype=bool)
         blocks = [(np.arange(n_nodes), 0, *histograms(perm[:, :k]))]
-        varying[:, :k] = _varying_columns(blocks[0][2], n_bins)
+        present = _present_bins(blocks[0][2], n_bins)  # kept for the nodes not short
+        varying[:, :k] = (_accumulate_bins(present.astype(np.intp))[:, :, -1] > 1).T
         step = max(1, (k + 2) // 3)  # short nodes usually lack only a few
         bounds = [(lo, min(lo + step, m)) for lo in range(k, m, step)]
         bounds += [(m, n_features)] if m < n_features else []
@@ -257,11 +258,11 @@ def _histogram_cuts(
             blocks.append((short, lo, block_w, block_n))
         # Nodes with k varying features among the first k keep those; for the others, a
         # stable sort puts the varying features first, in permutation order.
-        first = np.broadcast_to(np.arange(k), (n_nodes, k)).copy()
-        hist_w = blocks[0][2].copy()
-        hist_n = blocks[0][3].copy() if counts else None
+        hist_w, hist_n = blocks[0][2], blocks[0][3]
+        feats, usable = perm[:, :k], varying[:, :k]
         if len(blocks) > 1:
             short = blocks[1][0]
+            first = np.broadcast_to(np.arange(k), (n_nodes, k)).copy()
             first[short] = np.argsort(~varying[short], axis=1, kind="stable")[:, :k]
             for b, (nodes, lo, block_w, block_n) in enumerate(blocks):
                 members, local = (short, short) if b == 0 else (nodes, np.arange(nodes.size))
@@ -270,10 +271,12 @@ def _histogram_cuts(
                 hist_w[j, members[i]] = block_w[position[i, j], local[i]]
                 if counts:
                     hist_n[j, members[i]] = block_n[position[i, j], local[i]]
-        feats = np.take_along_axis(perm, first, axis=1)
-        usable = np.take_along_axis(varying, first, axis=1)
+            feats = np.take_along_axis(perm, first, axis=1)
+            usable = np.take_along_axis(varying, first, axis=1)
+            present[:, short] = _present_bins(hist_w[:, short], n_bins)
+    if rng is None:
+        present = _present_bins(hist_w, n_bins)  # every weight is positive
     k = feats.shape[1]
-    present = _present_bins(hist_w, n_bins)  # every weight is positive
     hist_w = hist_w.reshape(k, n_nodes, n_bins, n_classes)
     if counts:
         n_left = _accumulate_bins(hist_n.reshape(k, n_nodes, n_bins, n_classes).sum(axis=3))
