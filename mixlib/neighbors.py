@@ -72,8 +72,8 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         Training points exactly as far as the k-th neighbour: ``"all"`` lets every one of them
         vote (so more than ``k`` points may vote; the result does not depend on the order of
         the training rows nor on the search algorithm), ``"index"`` keeps the lowest training
-        indices up to ``k`` (``KDTree`` keeps those its search meets first). Such ties are the rule on
-        one-hot data (most splice queries have one at the k-th distance).
+        indices up to ``k`` (``KDTree`` keeps those its search meets first). Such ties are
+        the rule on one-hot data (most splice queries have one at the k-th distance).
 
     Attributes
     ----------
