@@ -34,3 +34,30 @@ def best_time(run: Callable[[], object], repeats: int) -> tuple[float, object]:
         result = run()
         times.append(time.perf_counter() - start)
     return min(times), result
+
+
+class Ratios:
+    """Collects the machine-readable summary lines every benchmark ends with.
+
+    ``add(case, ratio, ours, reference)`` records one case: its time ratio ours / reference
+    and the accuracy (fraction, or None when it does not apply) of both sides. ``emit()``
+    prints ``ACCURACY <benchmark>/<case> <ours> <reference>`` lines, then the final
+    ``RATIO <benchmark>/<case> <ratio>`` lines that ``run_all.py`` reads.
+    """
+
+    def __init__(self, benchmark: str) -> None:
+        self.benchmark = benchmark
+        self.cases: list[tuple[str, float, float | None, float | None]] = []
+
+    def add(self, case: str, ratio: float, ours: float | None = None,
+            reference: float | None = None) -> None:
+        self.cases.append((case, float(ratio), ours, reference))
+
+    def emit(self) -> None:
+        def text(value):
+            return "-" if value is None else f"{value:.4f}"
+
+        for case, _, ours, reference in self.cases:
+            print(f"ACCURACY {self.benchmark}/{case} {text(ours)} {text(reference)}")
+        for case, ratio, _, _ in self.cases:
+            print(f"RATIO {self.benchmark}/{case} {ratio:.3f}")

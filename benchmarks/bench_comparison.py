@@ -34,6 +34,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
+from _common import Ratios
 from mixlib.datasets import load_xy
 from mixlib.evaluation import stratified_folds
 from mixlib.experiments.comparison import MODELS, comparison_point, is_indicator_like
@@ -94,6 +95,7 @@ def main() -> None:
     print(f"{args.folds}-fold CV, seconds = mean fit + predict per fold (wall clock)")
     print(f"{'dataset':16s}{'model':21s}{'mixlib s':>9s}{'sklearn s':>10s}{'ratio':>7s}"
           f"{'mixlib err':>11s}{'sklearn err':>12s}")
+    ratios = Ratios("comparison")
     for dataset in datasets:
         X, y = load_xy(dataset)
         if np.isnan(X).any():
@@ -116,6 +118,9 @@ def main() -> None:
             theirs, error = sklearn_cv(counterparts[name], X, y, folds, standardise)
             print(f"{line}{theirs:10.3f}{ours / theirs:7.1f}{values['cv_error']:11.4f}"
                   f"{error:12.4f}", flush=True)
+            ratios.add(f"{dataset}_{name}", ours / theirs, 1.0 - float(values["cv_error"]),
+                       1.0 - error)
+    ratios.emit()
 
 
 if __name__ == "__main__":

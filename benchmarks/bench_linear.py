@@ -21,7 +21,7 @@ from sklearn.exceptions import ConvergenceWarning as SkConvergenceWarning
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 from threadpoolctl import threadpool_limits
 
-from _common import best_time, load_split
+from _common import Ratios, best_time, load_split
 from mixlib.exceptions import ConvergenceWarning
 from mixlib.linear import LogisticRegression, softmax_objective
 
@@ -58,6 +58,7 @@ def main(argv=None) -> None:
     grid = [1.0] if args.quick else [0.01, 1.0, 100.0]
     print(f"{'dataset':8} {'n x d':>10} {'C':>6} {'library':8} {'seconds':>8} {'ratio':>6} "
           f"{'iter':>5} {'objective':>12} {'accuracy':>9}")
+    ratios = Ratios("linear")
     with threadpool_limits(args.threads):
         for name in ("wine", "splice"):
             X, y, Q, yq = load_split(name, args.seed)
@@ -71,6 +72,9 @@ def main(argv=None) -> None:
                     print(f"{name:8} {f'{len(y)}x{X.shape[1]}':>10} {C:>6g} {library:8} {seconds:8.4f} "
                           f"{seconds / sk_time:6.2f} {n_iter:>5} {objective(model, X, y):12.8f} "
                           f"{model.score(Q, yq):9.4f}")
+                ratios.add(f"{name}_C{C:g}", ours_time / sk_time, ours.score(Q, yq),
+                           theirs.score(Q, yq))
+    ratios.emit()
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from sklearn.exceptions import ConvergenceWarning as SkConvergenceWarning
 from sklearn.mixture import GaussianMixture
 from threadpoolctl import threadpool_limits
 
+from _common import Ratios
 from mixlib.datasets import load_xy
 from mixlib.exceptions import ConvergenceWarning
 from mixlib.mixture import IsotropicGaussianMixture, initial_centres, initial_sigmas
@@ -97,6 +98,7 @@ def run(args) -> None:
               f"{'sklearn':>8} {'ratio':>6} | {'iters':>9} | {'final mean LL ours':>18} {'sklearn':>12}")
     print(header)
     print("-" * len(header))
+    ratios = Ratios("mixture")
     for k in ks:
         means = initial_centres(X, k, init="report", random_state=rng)
         start = (means, initial_sigmas(means, X), np.full(k, 1.0 / k))
@@ -108,6 +110,9 @@ def run(args) -> None:
             f"{t_ours:>14.3f} {t_gold:>8.3f} {t_ours / t_gold:>6.2f} | "
             f"{ours.n_iter_:>4}/{gold.n_iter_:<4} | {ours.score(X):>18.6f} {gold.score(X):>12.6f}"
         )
+        ratios.add(f"em_iteration_K{k}", ours_it / gold_it)
+        ratios.add(f"em_converge_K{k}", t_ours / t_gold)
+    ratios.emit()
 
 
 if __name__ == "__main__":

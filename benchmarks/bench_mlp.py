@@ -23,6 +23,7 @@ from sklearn.exceptions import ConvergenceWarning as SkConvergenceWarning
 from sklearn.neural_network import MLPClassifier as SkMLPClassifier
 from threadpoolctl import threadpool_limits
 
+from _common import Ratios
 from mixlib.datasets import load_xy
 from mixlib.mlp import MLPClassifier
 
@@ -76,6 +77,7 @@ def main() -> None:
               f"{'ours err':>8} {'sklearn err':>11}")
     print(header)
     print("-" * len(header))
+    ratios = Ratios("mlp")
     for batch, lr in zip(args.batch_sizes, args.learning_rates):
         ours, theirs = [], []
         for seed in range(splits):
@@ -89,6 +91,8 @@ def main() -> None:
         t_sk, e_sk = np.mean(theirs, axis=0)
         print(f"{batch:>5} {lr:>5g} | {1e3 * t_ours:>8.2f} {1e3 * t_sk:>10.2f} "
               f"{t_ours / t_sk:>6.2f} | {e_ours:>8.3f} {e_sk:>11.3f}")
+        ratios.add(f"epoch_batch{batch}", t_ours / t_sk, 1.0 - e_ours, 1.0 - e_sk)
+    ratios.emit()
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from scipy.spatial import cKDTree
 from sklearn.neighbors import KNeighborsClassifier as SkKNeighborsClassifier
 from threadpoolctl import threadpool_limits
 
-from _common import best_time, load_split
+from _common import Ratios, best_time, load_split
 from mixlib.neighbors import KNeighborsClassifier, default_n_neighbors
 
 
@@ -48,6 +48,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     repeats = 1 if args.quick else args.repeats
     print(f"{'dataset':8} {'n x d':>10} {'k':>3} {'method':16} {'seconds':>9} {'ratio':>7} {'accuracy':>9}")
+    ratios = Ratios("neighbors")
     with threadpool_limits(args.threads):
         for name in ("wine", "splice"):
             X, y, Q, yq = load_split(name, args.seed)
@@ -72,6 +73,11 @@ def main(argv=None) -> None:
                 accuracy = np.mean(predicted == yq)
                 print(f"{name:8} {f'{len(y)}x{X.shape[1]}':>10} {k:>3} {method:16} {seconds:9.4f} "
                       f"{ratio:7.2f} {accuracy:9.4f}")
+                if method in reference and method != "scipy cKDTree":
+                    theirs = np.mean(results[reference[method]][1] == yq)
+                    case = method.removeprefix("mixlib ").replace(" ", "_")
+                    ratios.add(f"{name}_{case}", ratio, accuracy, theirs)
+    ratios.emit()
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.semi_supervised import SelfTrainingClassifier
 from threadpoolctl import threadpool_limits
 
+from _common import Ratios
 from mixlib.datasets import load_xy
 from mixlib.exceptions import ConvergenceWarning
 from mixlib.mixture import MixtureClassifier
@@ -79,6 +80,7 @@ def main() -> None:
     print(f"heart_cleveland: {len(X)} rows, 36 labelled + 100 unlabelled, {len(X) - 136} test; "
           f"threshold {args.threshold}; {args.repeats} repeats; {args.threads} BLAS thread(s)")
     print(f"{'K':>3} {'method':<36} {'time (ms)':>10} {'ratio':>7} {'test error':>11} {'rounds':>7} {'same labels':>12}")
+    ratios = Ratios("semisupervised")
     with threadpool_limits(args.threads):
         for k in args.kernels:
             results: dict[str, list] = {}
@@ -109,6 +111,11 @@ def main() -> None:
                 print(f"{k:>3} {name:<36} {1e3 * np.median(seconds):>10.1f} "
                       f"{np.median(seconds) / reference:>7.2f} {np.mean(errors):>11.3f} "
                       f"{np.mean(rounds):>7.1f} {same:>12}")
+            ours_s, ours_e, _ = (np.array(v) for v in zip(*results["ours iterative"]))
+            sk_s, sk_e, _ = (np.array(v) for v in zip(*results["sklearn self-training (mixture)"]))
+            ratios.add(f"self_training_K{k}", np.median(ours_s) / reference,
+                       1.0 - float(np.mean(ours_e)), 1.0 - float(np.mean(sk_e)))
+    ratios.emit()
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.model_selection import GridSearchCV, PredefinedSplit
 from sklearn.svm import SVC as SkSVC
 
-from _common import best_time
+from _common import Ratios, best_time
 from mixlib.datasets import load_xy
 from mixlib.evaluation import evaluate_grid, grid_level_axes, stratified_folds
 from mixlib.svm import SVC
@@ -41,7 +41,7 @@ def main() -> None:
           f"best of {repeats} fit(s)")
     print(f"{'C':>7} {'sigma':>6} {'ours s':>8} {'sklearn s':>9} {'ratio':>6} "
           f"{'ours err':>8} {'sk err':>7} {'ours it':>8} {'sk it':>7}")
-    ratios = []
+    ratios, summary = [], Ratios("svm")
     for C, sigma in settings:
         ours_time, ours = best_time(lambda: SVC(C=C, sigma=sigma).fit(X[train], y[train]),
                                     repeats)
@@ -52,9 +52,12 @@ def main() -> None:
         sk_err = np.mean(sk.predict(X[test]) != y[test])
         print(f"{C:7.1f} {sigma:6.1f} {ours_time:8.3f} {sk_time:9.3f} {ratios[-1]:6.2f} "
               f"{ours_err:8.4f} {sk_err:7.4f} {ours.n_iter_.sum():8d} {sk.n_iter_.sum():7d}")
+        summary.add(f"smo_C{C:g}_sigma{sigma:g}", ratios[-1], 1.0 - ours_err, 1.0 - sk_err)
     print(f"geometric mean ratio ours/sklearn: {np.exp(np.mean(np.log(ratios))):.2f}")
+    summary.add("smo_geometric_mean", np.exp(np.mean(np.log(ratios))))
     if args.grid:
         time_grid_level(X[train], y[train], args.seed)
+    summary.emit()
 
 
 def time_grid_level(X: np.ndarray, y: np.ndarray, seed: int) -> None:

@@ -14,10 +14,16 @@ import numbers
 import numpy as np
 
 from ._base import BaseEstimator, ClassifierMixin, clone
-from ._validation import check_is_fitted, check_random_state
-from .tree import DecisionTreeClassifier
+from ._validation import check_is_fitted, check_random_state, check_X_y
+from .tree import (
+    DecisionTreeClassifier,
+    apply_trees,
+    bin_features,
+    grow_trees,
+    resolve_max_features,
+)
 
-__all__ = ["BaggingClassifier", "label_indices"]
+__all__ = ["BaggingClassifier", "grow_tree_members", "label_indices"]
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +64,60 @@ def cumulative_votes(member_pred: np.ndarray, weights: np.ndarray, n_classes: in
     m, i = np.nonzero(member_pred >= 0)
     onehot[m, i, member_pred[m, i]] = weights[m]
     return np.cumsum(onehot, axis=0)
+
+
+#: Trees grown together are limited to about this many (row, candidate feature) cells.
+MAX_BATCH_CELLS = 1 << 22
+
+
+def grow_tree_members(trees: list[DecisionTreeClassifier], X, y, samples: list[np.ndarray],
+                      rng: np.random.Generator) -> list[DecisionTreeClassifier]:
+    """Fit unfitted trees of equal growth settings on bootstrap samples, grown together.
+
+    Parameters
+    ----------
+    trees : list of DecisionTreeClassifier
+        One per sample; their ``random_state`` is not used (the feature draws come from
+        ``rng``).
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    samples : list of ndarray
+        Row indices drawn for each tree (with repeats).
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    list of DecisionTreeClassifier
+        ``trees``, fitted: each on the distinct rows of its sample weighted by their
+        counts (as scikit-learn's forests do), all grown level by level together
+        (:func:`mixlib.tree.grow_trees`) in batches of about ``MAX_BATCH_CELLS``
+        (row, candidate) cells; every tree knows all the classes of ``y``.
+    """
+    prototype = trees[0]
+    prototype._check_params()
+    X, y = check_X_y(X, y)
+    XT = np.ascontiguousarray(X.T)
+    classes, y_idx = np.unique(y, return_inverse=True)
+    k_features = resolve_max_features(prototype.max_features, X.shape[1])
+    per_batch = max(1, MAX_BATCH_CELLS // (X.shape[0] * max(k_features, 16)))
+    binned = bin_features(XT)
+    for start in range(0, len(samples), per_batch):
+        bags = []
+        for rows in samples[start : start + per_batch]:
+            counts = np.bincount(rows, minlength=X.shape[0])
+            drawn = np.flatnonzero(counts)
+            bags.append((drawn, counts[drawn].astype(np.float64)))
+        arrays = grow_trees(
+            XT, y_idx, classes.shape[0], bags, criterion=prototype.criterion,
+            max_depth=prototype.max_depth, min_samples_split=prototype.min_samples_split,
+            min_samples_leaf=prototype.min_samples_leaf,
+            min_impurity_decrease=prototype.min_impurity_decrease, k_features=k_features,
+            rng=rng, binned=binned,
+        )
+        for tree, tree_arrays in zip(trees[start : start + per_batch], arrays):
+            tree.classes_, tree.n_features_in_, tree.tree_ = classes, X.shape[1], tree_arrays
+        logger.info("grown %d/%d trees", min(start + per_batch, len(samples)), len(samples))
+    return trees
 
 
 class _VotingEnsemble(ClassifierMixin, BaseEstimator):
@@ -119,23 +179,19 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
     def _compute_oob(self, X, y_idx: np.ndarray) -> None:
         """OOB member accuracies, vote weights, OOB decision function, score and curve."""
         n_members, n = self.oob_mask_.shape
-        oob_pred = np.full((n_members, n), -1, dtype=np.intp)
-        accuracy = np.ones(n_members)
-        for b, member in enumerate(self.estimators_):
-            rows = np.flatnonzero(self.oob_mask_[b])
-            if rows.size:
-                oob_pred[b, rows] = label_indices(self.classes_, member.predict(X[rows]))
-                accuracy[b] = np.mean(oob_pred[b, rows] == y_idx[rows])
+        oob_pred = self._member_class_indices(X, self.oob_mask_)
+        n_oob = self.oob_mask_.sum(axis=1)
+        hits = np.count_nonzero((oob_pred == y_idx) & self.oob_mask_, axis=1)
+        accuracy = np.where(n_oob > 0, hits / np.maximum(n_oob, 1), 1.0)
         self.oob_member_accuracy_ = accuracy
         self.member_weights_ = self._member_weights(accuracy)
         votes = cumulative_votes(oob_pred, self.member_weights_, self.classes_.shape[0])
         totals = votes.sum(axis=-1)  # (n_members, n)
         has_vote = totals > 0
-        curve = np.full(n_members, np.nan)
-        for b in range(n_members):
-            rows = has_vote[b]
-            if rows.any():
-                curve[b] = np.mean(np.argmax(votes[b, rows], axis=1) != y_idx[rows])
+        wrong = np.count_nonzero((np.argmax(votes, axis=2) != y_idx) & has_vote, axis=1)
+        n_voted = has_vote.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            curve = np.where(n_voted > 0, wrong / n_voted, np.nan)
         self.oob_error_curve_ = curve
         self.oob_decision_function_ = np.full((n, self.classes_.shape[0]), np.nan)
         last = has_vote[-1]
@@ -146,8 +202,36 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
     def member_predictions(self, X) -> np.ndarray:
         """Class index predicted by every member: ndarray of shape (n_members, n_samples)."""
         check_is_fitted(self, "estimators_")
-        X = np.asarray(X)
-        return np.stack([label_indices(self.classes_, m.predict(X)) for m in self.estimators_])
+        return self._member_class_indices(np.asarray(X))
+
+    def _member_class_indices(self, X: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Class index predicted by every member for the rows of ``mask`` (all by default),
+        -1 elsewhere: shape (n_members, n_samples).
+
+        Trees that know every class (those of a forest) are walked together
+        (:func:`mixlib.tree.apply_trees`); other members predict one by one.
+        """
+        n = X.shape[0]
+        if mask is None:
+            mask = np.ones((len(self.estimators_), n), dtype=bool)
+        pred = np.full(mask.shape, -1, dtype=np.intp)
+        together = all(
+            isinstance(m, DecisionTreeClassifier) and np.array_equal(m.classes_, self.classes_)
+            for m in self.estimators_
+        )
+        if together and mask.any():
+            X = self.estimators_[0]._check_X(X)
+            trees = [m.tree_ for m in self.estimators_]
+            tree, row, leaf = apply_trees(trees, X, mask)
+            value = np.concatenate([t.value for t in trees])
+            first = np.concatenate(([0], np.cumsum([t.n_nodes for t in trees])[:-1]))
+            pred[tree, row] = np.argmax(value[first[tree] + leaf], axis=1)
+            return pred
+        for b, member in enumerate(self.estimators_):
+            rows = np.flatnonzero(mask[b])
+            if rows.size:
+                pred[b, rows] = label_indices(self.classes_, member.predict(X[rows]))
+        return pred
 
     def staged_predict_proba(self, X):
         """Yield the weighted vote fractions of the first 1, 2, ..., B members.
@@ -242,3 +326,24 @@ class BaggingClassifier(_VotingEnsemble):
         if "random_state" in member.get_params(deep=False):
             member.set_params(random_state=int(rng.integers(2**31 - 1)))
         return member
+
+    def _fit_members(self, X, y, samples: list[np.ndarray], rng: np.random.Generator) -> list:
+        """Fit the members; trees whose growth does not depend on duplicated rows are grown
+        together (:func:`grow_tree_members`).
+
+        That holds for a :class:`~mixlib.tree.DecisionTreeClassifier` with every feature a
+        candidate, ``min_samples_split <= 2`` and ``min_samples_leaf == 1``: a row drawn
+        ``c`` times weighs ``c`` in every class count, so the splits, leaves and
+        predictions are those of the tree fitted on the rows with their repeats (only
+        ``n_node_samples`` then counts distinct rows).
+        """
+        base = DecisionTreeClassifier() if self.base_estimator is None else self.base_estimator
+        if (
+            isinstance(base, DecisionTreeClassifier)
+            and base.max_features is None
+            and base.min_samples_split <= 2
+            and base.min_samples_leaf == 1
+        ):
+            members = [self._make_member(rng) for _ in samples]  # seeds drawn as one by one
+            return grow_tree_members(members, X, y, samples, rng)
+        return super()._fit_members(X, y, samples, rng)

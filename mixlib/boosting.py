@@ -9,9 +9,9 @@ from collections import deque
 import numpy as np
 
 from ._base import BaseEstimator, ClassifierMixin, clone
-from ._validation import check_is_fitted, check_random_state, check_sample_weight
+from ._validation import check_is_fitted, check_random_state, check_sample_weight, check_X_y
 from .bagging import label_indices
-from .tree import DecisionTreeClassifier
+from .tree import DecisionTreeClassifier, bin_features
 
 __all__ = ["AdaBoostClassifier"]
 
@@ -116,12 +116,20 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         base = self.base_estimator
         if base is None:
             base = DecisionTreeClassifier(max_depth=1)
+        if isinstance(base, DecisionTreeClassifier):
+            # Trees are grown on the data ranked once, not once per round.
+            X, _ = check_X_y(X, y)
+            XT = np.ascontiguousarray(X.T)
+            binned = bin_features(XT)
         self.estimators_, weights, errors, history = [], [], [], []
         for t in range(self.n_estimators):
             member = clone(base)
             if "random_state" in member.get_params(deep=False):
                 member.set_params(random_state=int(rng.integers(2**31 - 1)))
-            member.fit(X, y, sample_weight=D)
+            if isinstance(member, DecisionTreeClassifier):
+                member._fit_transposed(XT, y_idx, self.classes_, D, binned)
+            else:
+                member.fit(X, y, sample_weight=D)
             miss = label_indices(self.classes_, member.predict(X)) != y_idx
             err = float(D[miss].sum())
             if err <= 0.0:

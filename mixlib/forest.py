@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import logging
-
 import numpy as np
 
 from ._base import clone
-from ._validation import check_X_y
-from .bagging import _VotingEnsemble
-from .tree import DecisionTreeClassifier, grow_trees, resolve_max_features
+from .bagging import _VotingEnsemble, grow_tree_members
+from .tree import DecisionTreeClassifier
 
 __all__ = ["RandomForestClassifier"]
-
-logger = logging.getLogger(__name__)
-
-#: Trees grown together are limited to about this many (row, candidate feature) cells.
-MAX_BATCH_CELLS = 1 << 22
 
 #: Smallest vote weight of a tree under ``vote="oob_weighted"`` (keeps the vote defined when a
 #: tree gets every OOB row wrong).
@@ -101,34 +93,9 @@ class RandomForestClassifier(_VotingEnsemble):
         )
 
     def _fit_members(self, X, y, samples: list[np.ndarray], rng: np.random.Generator) -> list:
-        """Grow the trees together, in batches (see :func:`mixlib.tree.grow_trees`)."""
+        """Grow the trees together, in batches (see :func:`mixlib.bagging.grow_tree_members`)."""
         prototype = self._make_member(rng)
-        prototype._check_params()
-        X, y = check_X_y(X, y)
-        XT = np.ascontiguousarray(X.T)
-        classes, y_idx = np.unique(y, return_inverse=True)
-        k_features = resolve_max_features(self.max_features, X.shape[1])
-        per_batch = max(1, MAX_BATCH_CELLS // (X.shape[0] * max(k_features, 16)))
-        trees = []
-        for start in range(0, len(samples), per_batch):
-            bags = []
-            for rows in samples[start : start + per_batch]:
-                counts = np.bincount(rows, minlength=X.shape[0])
-                drawn = np.flatnonzero(counts)
-                bags.append((drawn, counts[drawn].astype(np.float64)))
-            arrays = grow_trees(
-                XT, y_idx, classes.shape[0], bags, criterion=self.criterion,
-                max_depth=self.max_depth, min_samples_split=self.min_samples_split,
-                min_samples_leaf=self.min_samples_leaf,
-                min_impurity_decrease=self.min_impurity_decrease, k_features=k_features,
-                rng=rng,
-            )
-            for tree_arrays in arrays:
-                tree = clone(prototype)
-                tree.classes_, tree.n_features_in_, tree.tree_ = classes, X.shape[1], tree_arrays
-                trees.append(tree)
-            logger.info("%s: grown %d/%d trees", type(self).__name__, len(trees), len(samples))
-        return trees
+        return grow_tree_members([clone(prototype) for _ in samples], X, y, samples, rng)
 
     def _member_weights(self, oob_accuracy: np.ndarray) -> np.ndarray:
         if self.vote == "simple":

@@ -231,3 +231,23 @@ def test_voting_over_prefitted_mixlib_classifiers():
     np.testing.assert_array_equal(out[agree], preds[agree, 0])  # two of three win
     with pytest.raises(ValueError, match="prefit=True but estimator 'u' is not fitted"):
         VotingClassifier([("u", DecisionTreeClassifier())], prefit=True).fit(X, y)
+
+
+def test_bagged_trees_grown_together_equal_trees_fitted_one_by_one():
+    """Bagging of CART trees grows them together with bootstrap counts as weights; the
+    predictions are those of each tree fitted on its sample with the repeated rows."""
+    from mixlib.tree import apply_trees
+
+    rng = np.random.default_rng(5)
+    X = np.round(rng.normal(size=(150, 6)), 1)
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=150) > 0).astype(int)
+    bag = BaggingClassifier(DecisionTreeClassifier(criterion="entropy"), 8, random_state=1)
+    bag.fit(X, y)
+    for rows, member in zip(bag.estimators_samples_, bag.estimators_):
+        alone = DecisionTreeClassifier(criterion="entropy").fit(X[rows], y[rows])
+        np.testing.assert_array_equal(member.predict(X), alone.predict(X))
+    # The stacked walk of all trees reaches the leaves each tree reaches on its own.
+    trees = [m.tree_ for m in bag.estimators_]
+    tree, row, leaf = apply_trees(trees, X, bag.oob_mask_)
+    for t, member in enumerate(bag.estimators_):
+        np.testing.assert_array_equal(leaf[tree == t], member.apply(X[row[tree == t]]))

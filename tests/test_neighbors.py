@@ -189,7 +189,11 @@ def test_default_k_and_auto_algorithm():
     np.testing.assert_allclose(model.predict_proba(Q), theirs.predict_proba(Q))
     many = np.random.default_rng(2).normal(size=(16384, 2))
     labels = np.where(many[:, 0] > 0, "right", "left")
-    assert isinstance(KNeighborsClassifier().fit(many, labels).index_, KDTree)
+    assert isinstance(KNeighborsClassifier().fit(many, labels).index_, BruteForceNeighbors)
+    tree = KNeighborsClassifier(algorithm="kd_tree").fit(many, labels)
+    assert isinstance(tree.index_, KDTree)
+    np.testing.assert_array_equal(tree.predict(many[:200]),
+                                  KNeighborsClassifier().fit(many, labels).predict(many[:200]))
 
 
 def test_tie_break_takes_the_nearest_tied_neighbour():
@@ -264,3 +268,22 @@ def test_classifier_validation_and_sklearn_meta_estimators():
     assert clone(Sk(n_neighbors=3)).get_params()["n_neighbors"] == 3
     search = GridSearchCV(Sk(), {"n_neighbors": [1, 5, 9]}, cv=3).fit(X, y)
     assert search.best_params_["n_neighbors"] in (1, 5, 9)
+
+
+@pytest.mark.parametrize(("metric", "p"), METRICS)
+def test_query_ties_returns_every_point_tied_with_the_kth(metric, p):
+    """Both structures give the k nearest plus all points within the k-th distance, sorted,
+    exactly as an exhaustive search over the exact distances."""
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 3, size=(120, 3)) / 3.0  # fractions: BLAS is not exact, ties abound
+    Q = rng.integers(0, 3, size=(25, 3)) / 3.0
+    k = 7
+    exact = np.linalg.norm(Q[:, None, :] - X[None, :, :], ord=p, axis=2)
+    kth = np.sort(exact, axis=1)[:, k - 1]
+    for searcher in (KDTree(X, 5, metric=metric, p=p), BruteForceNeighbors(X, metric=metric, p=p)):
+        distances, indices, mask = searcher.query_ties(Q, k, 1e-12)
+        for row in range(len(Q)):
+            expected = np.flatnonzero(exact[row] <= kth[row] * (1 + 1e-12))
+            expected = expected[np.lexsort((expected, exact[row, expected]))]
+            np.testing.assert_array_equal(indices[row][mask[row]], expected)
+            np.testing.assert_allclose(distances[row][mask[row]], exact[row, expected], rtol=1e-13)

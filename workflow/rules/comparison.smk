@@ -11,6 +11,8 @@ rule comparison_point:
         "results/comparison/{dataset}.{model}.tsv",
     log:
         "results/logs/comparison_point/{dataset}.{model}.log",
+    benchmark:
+        "results/benchmarks/comparison_point/{dataset}.{model}.tsv"
     params:
         settings=lambda wildcards: COMPARISON["params"].get(wildcards.model, {}),
         n_folds=COMPARISON["n_folds"],

@@ -11,6 +11,8 @@ rule ensemble_curve:
         "results/ensembles/{split}.{method}.tsv",
     log:
         "results/logs/ensemble_curve/{split}.{method}.log",
+    benchmark:
+        "results/benchmarks/ensemble_curve/{split}.{method}.tsv"
     params:
         max_members=ENSEMBLES["max_members"],
         settings=ENSEMBLES["trees"],

@@ -1,0 +1,100 @@
+"""Shared pieces of the k-NN searches: metric checks, reduced distances, neighbour lists."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+_METRICS = ("euclidean", "manhattan", "chebyshev", "minkowski")
+_CDIST_NAMES = {"manhattan": "cityblock", "chebyshev": "chebyshev", "minkowski": "minkowski"}
+
+
+def _check_metric(metric: str, p: float) -> float:
+    """Validate ``metric``/``p`` and return the exponent of the reduced distance.
+
+    The reduced distance is ``sum_j |x_j - z_j|^q`` (``q`` returned), or the maximum of the
+    ``|x_j - z_j|`` for Chebyshev (``q = inf``); it orders points as the distance does.
+    """
+    if metric not in _METRICS:
+        raise ValueError(f"metric must be one of {_METRICS}, got {metric!r}.")
+    if metric == "euclidean":
+        return 2.0
+    if metric == "manhattan":
+        return 1.0
+    if metric == "chebyshev":
+        return math.inf
+    if not isinstance(p, numbers.Real) or isinstance(p, bool) or not p >= 1:
+        raise ValueError(f"p must be a real number >= 1 for the Minkowski metric, got {p!r}.")
+    return math.inf if p == math.inf else float(p)
+
+
+def _check_k(k, n_train: int) -> int:
+    if not isinstance(k, numbers.Integral) or isinstance(k, bool) or k < 1:
+        raise ValueError(f"k must be a positive int, got {k!r}.")
+    if k > n_train:
+        raise ValueError(f"k={k} exceeds the number of training points ({n_train}).")
+    return int(k)
+
+
+def _reduced_to_distance(reduced: np.ndarray, exponent: float) -> np.ndarray:
+    """Distance from reduced distance: ``r^(1/q)`` (identity for Chebyshev/Manhattan)."""
+    if exponent in (1.0, math.inf):
+        return reduced
+    if exponent == 2.0:
+        return np.sqrt(reduced)
+    return np.power(reduced, 1.0 / exponent)
+
+
+def _reduced_distances(diff: np.ndarray, exponent: float) -> np.ndarray:
+    """Reduced distances of the difference vectors ``diff`` (..., n_features) over the last axis."""
+    if exponent == 2.0:
+        return np.einsum("...j,...j->...", diff, diff)
+    absolute = np.abs(diff)
+    if exponent == math.inf:
+        return absolute.max(axis=-1)
+    if exponent == 1.0:
+        return absolute.sum(axis=-1)
+    return np.power(absolute, exponent).sum(axis=-1)
+
+
+def _pack_neighbors(
+    row: np.ndarray, index: np.ndarray, distance: np.ndarray, n_queries: int,
+    grouped: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Variable-length neighbour lists (one entry per (query ``row``, training ``index``,
+    ``distance``)) as padded arrays of shape (n_queries, width), each row sorted by
+    distance then index, padded with distance inf; plus the mask of the real entries.
+
+    ``grouped``: the entries are already ordered by (row, index), as ``numpy.nonzero``
+    gives them; otherwise they are sorted so first. A stable sort of each padded row by
+    distance then keeps equal distances in index order."""
+    if not grouped:
+        order = np.lexsort((index, row))
+        row, index, distance = row[order], index[order], distance[order]
+    counts = np.bincount(row, minlength=n_queries)
+    slot = np.arange(row.shape[0]) - np.repeat(np.cumsum(counts) - counts, counts)
+    distances = np.full((n_queries, int(counts.max(initial=1))), np.inf)
+    indices = np.zeros(distances.shape, dtype=np.intp)
+    distances[row, slot], indices[row, slot] = distance, index
+    order = np.argsort(distances, axis=1, kind="stable")
+    distances = np.take_along_axis(distances, order, axis=1)
+    indices = np.take_along_axis(indices, order, axis=1)
+    return distances, indices, np.isfinite(distances)
+
+
+def _is_integral(X: np.ndarray, other_sq_norm: float) -> bool:
+    """Whether squared distances between the rows of ``X`` and points of squared norm at most
+    ``other_sq_norm`` (integer coordinates too) are computed exactly in floating point: every
+    coordinate an integer and ``4 max(||x||^2, other)`` below ``2**53`` (one-hot data)."""
+    if not np.array_equal(X, np.round(X)):
+        return False
+    largest = float(np.einsum("ij,ij->i", X, X).max(initial=0.0))
+    return 4.0 * max(largest, other_sq_norm) < 2.0**53
+
+
+def _sort_neighbors(distances: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sort each row by increasing distance, then by increasing index (ties)."""
+    order = np.lexsort((indices, distances), axis=-1)
+    return (np.take_along_axis(distances, order, axis=1), np.take_along_axis(indices, order, axis=1))
