@@ -50,6 +50,19 @@ class BruteForceNeighbors:
         self._max_sq_norm = float(self._sq_norms.max(initial=0.0))
         self._integral = _is_integral(self.data_, 0.0)
 
+    def _checked_query(self, X, k) -> tuple[np.ndarray, np.ndarray, int, int]:
+        """Validated queries, the training rows, ``k``, and the query block size.
+
+        A block of queries holds at most ``block_bytes`` of float64 distances to the training
+        rows.
+        """
+        X = check_array(X)
+        train = self.data_
+        if X.shape[1] != train.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features, fitted on {train.shape[1]}.")
+        k = _check_k(k, train.shape[0])
+        return X, train, k, max(1, self.block_bytes // (8 * train.shape[0]))
+
     def query(self, X: ArrayLike, k: int = 1, exact: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """The ``k`` nearest training points of each row of ``X``, as :meth:`KDTree.query`.
 
@@ -68,12 +81,7 @@ class BruteForceNeighbors:
         distances, indices : ndarray of shape (n_queries, k)
             Sorted by increasing distance, ties by increasing training index.
         """
-        X = check_array(X)
-        train = self.data_
-        if X.shape[1] != train.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features, fitted on {train.shape[1]}.")
-        k = _check_k(k, train.shape[0])
-        block = max(1, self.block_bytes // (8 * train.shape[0]))
+        X, train, k, block = self._checked_query(X, k)
         distances = np.empty((X.shape[0], k))
         indices = np.empty((X.shape[0], k), dtype=np.intp)
         for lo in range(0, X.shape[0], block):
@@ -127,12 +135,7 @@ class BruteForceNeighbors:
         integer (one-hot data) and the sums stay below ``2**53``, the BLAS values are exact
         and are used as they are.
         """
-        X = check_array(X)
-        train = self.data_
-        if X.shape[1] != train.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features, fitted on {train.shape[1]}.")
-        k = _check_k(k, train.shape[0])
-        block = max(1, self.block_bytes // (8 * train.shape[0]))
+        X, train, k, block = self._checked_query(X, k)
         parts = []
         for lo in range(0, X.shape[0], block):
             queries = X[lo:lo + block]
