@@ -4,6 +4,7 @@ import os
 
 from snakemake.utils import validate
 
+from mixlib.cluster import check_slurm_workflow
 from mixlib.config import check_config
 from mixlib.experiments.data import uses_standardisation
 
@@ -14,6 +15,13 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # Keys and types (names the offending key), then names and sizes, before any job runs.
 validate(config, schema="../schemas/config.schema.yaml")
 check_config(config, base_dir=".")
+
+
+# A SLURM run whose account or partition is still the profile's placeholder stops here, after
+# the DAG is built and before the first submission (no-op for any other executor).
+onstart:
+    check_slurm_workflow(workflow)
+
 
 DATASETS = sorted(config["datasets"])
 SPLITS = sorted(config["splits"])
