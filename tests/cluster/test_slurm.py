@@ -126,9 +126,8 @@ def test_study_runs_as_slurm_jobs_and_matches_a_local_run(mode, local_run, tmp_p
             assert all(row[3] == ACCOUNT and row[4] == PARTITION for row in rows), records
         else:
             # No accounting: sacct cannot answer, so the controller's log is the record.
-            assert subprocess.run(["sacct", "-X", "-n"], env=env, capture_output=True).returncode != 0 \
-                or not subprocess.run(["sacct", "-X", "-n"], env=env, capture_output=True,
-                                      text=True).stdout.strip()
+            sacct = subprocess.run(["sacct", "-X", "-n"], env=env, capture_output=True, text=True)
+            assert sacct.returncode != 0 or not sacct.stdout.strip(), sacct.stdout
             log = (state / "log" / "slurmctld.log").read_text()
             done = set(re.findall(r"_job_complete: JobId=(\d+) done", log))
             assert set(job_ids) <= done, (job_ids, sorted(done))

@@ -14,7 +14,10 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 # Keys and types (names the offending key), then names and sizes, before any job runs.
 validate(config, schema="../schemas/config.schema.yaml")
-check_config(config, base_dir=".")
+# check_config reads every data set (about 1 s); the Snakemake started inside each cluster job
+# (exec mode remote) reruns this file for a config the submitting process already checked.
+if workflow.is_main_process:
+    check_config(config, base_dir=".")
 
 
 # A SLURM run whose account or partition is still the profile's placeholder stops here, after
