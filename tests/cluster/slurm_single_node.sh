@@ -42,6 +42,10 @@ stop_all() {
     done
     rm -f "$pids"
     unlink_conf
+    if [[ -f $state/created-munge-run-dir ]]; then
+        rmdir "$(dirname "$MUNGE_SOCKET")" 2>/dev/null || true
+        rm -f "$state/created-munge-run-dir"
+    fi
 }
 
 unlink_conf() {
@@ -100,7 +104,10 @@ start_munge() {
         echo "a munged already answers on $MUNGE_SOCKET; stop it first" >&2
         return 1
     fi
-    mkdir -p "$(dirname "$MUNGE_SOCKET")"
+    if [[ ! -d $(dirname "$MUNGE_SOCKET") ]]; then
+        mkdir -p "$(dirname "$MUNGE_SOCKET")"
+        touch "$state/created-munge-run-dir"   # so that `stop` removes it again
+    fi
     munged --force --key-file="$state/munge/munge.key" --socket="$MUNGE_SOCKET" \
         --pid-file="$state/run/munged.pid" --log-file="$state/log/munged.log" \
         --seed-file="$state/munge/munged.seed"
