@@ -4,6 +4,7 @@ import os
 
 from snakemake.utils import validate
 
+from mixlib.cluster import check_slurm_workflow
 from mixlib.config import check_config, describe_config_source
 from mixlib.experiments.data import uses_standardisation
 
@@ -15,7 +16,17 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # names, sizes and the data's values, before any job runs.
 logger.info(describe_config_source(workflow.overwrite_configfiles))
 validate(config, schema="../schemas/config.schema.yaml")
-check_config(config, base_dir=".")
+# check_config reads every data set (about 1 s); the Snakemake started inside each cluster job
+# (exec mode remote) reruns this file for a config the submitting process already checked.
+if workflow.is_main_process:
+    check_config(config, base_dir=".")
+
+
+# A SLURM run whose account or partition is still the profile's placeholder stops here, after
+# the DAG is built and before the first submission (no-op for any other executor).
+onstart:
+    check_slurm_workflow(workflow)
+
 
 DATASETS = sorted(config["datasets"])
 SPLITS = sorted(config["splits"])
