@@ -190,7 +190,7 @@ def test_fig6_1_draws_means_against_kernels():
     X_l, y_l, _, _, X_t, y_t = tiny_problem()
     dna = pd.concat([_repeats(dna_kernel_point, X_l, y_l, X_t, y_t, k, {}) for k in (1, 2)], ignore_index=True)
     fig = fig6_1(dna)
-    ax, ax_live = fig.axes
+    ax, ax_live, ax_collapsed = fig.axes
     labels = [line.get_label() for line in ax.get_lines()]
     assert labels == ["test error", "training error", "report: 20 %"]
     assert ax.get_lines()[2].get_ydata()[0] == 20.0

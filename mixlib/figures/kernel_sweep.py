@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from mixlib.figures import new_figure
 from mixlib.figures.semisupervised_rounds import (
@@ -27,13 +28,17 @@ _SWEEP_VARIANTS = (("restart", "warm"), ("finish", "argmax"), ("threshold", None
 
 
 def _curve(ax, rows: pd.DataFrame, label: str, colour: str, linestyle: str = "-", scale: float = 100.0,
-           marker: str = "o") -> None:
-    """Mean and 95 % interval over repeats of ``scale * value`` of ``rows`` (one metric) against n_components."""
+           marker: str = "o", band: bool = True) -> None:
+    """Mean over repeats of ``scale * value`` of ``rows`` (one metric) against n_components.
+
+    With ``band``, also its 95 % Student-t interval over repeats (a shaded band).
+    """
     wide = rows.pivot_table(index="repeat", columns="n_components", values="value")
     mean, low, high = mean_interval(scale * wide.to_numpy())
     x = wide.columns.to_numpy()
     ax.plot(x, mean, marker=marker, markersize=3, color=colour, linestyle=linestyle, label=label)
-    ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
+    if band:
+        ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
 
 
 def _log2_axis(ax, kernels: np.ndarray) -> None:
@@ -157,41 +162,53 @@ def fig6_1(table: pd.DataFrame) -> Figure:
     matplotlib.figure.Figure
         Top: error in % against kernels per class (log2 axis), test error solid and training
         error dashed, mean over repeats and 95 % Student-t interval; a dotted line at the
-        report's mean error, 20 %. Bottom: kernels still alive after EM (mixing weight
+        report's mean error, 20 %. Middle: kernels still alive after EM (mixing weight
         > 1e-6) of each class, mean over repeats, against the kernels fit (grey dotted: all
-        alive), and the kernels of each class that ended at the variance floor while alive
-        (marker 'x'; a mean of 0 is not drawn on the log axis). Colours tell encodings
-        apart, line styles the classes.
+        alive; log2 axis). Bottom (when present): the live kernels of each class that ended
+        at the variance floor (marker 'x'). In the kernel panels colours tell encodings
+        apart and line styles the classes, with one key beside the middle panel.
     """
     if "encoding" not in table.columns:
         table = table.assign(encoding="")
-    fig, (ax, ax_live) = new_figure(2, 1, figsize=(6.0, 6.0), sharex=True,
-                                    gridspec_kw={"height_ratios": [2, 1]})
+    with_collapsed = "collapsed_kernels" in set(table["metric"])
+    fig, axes = new_figure(3 if with_collapsed else 2, 1, figsize=(7.2, 8.0 if with_collapsed else 6.0),
+                           sharex=True, gridspec_kw={"height_ratios": [2, 1, 1] if with_collapsed else [2, 1]})
+    ax, ax_live = axes[0], axes[1]
     kernels = np.sort(table["n_components"].unique())
+    encodings, classes = [], []
     for i, (encoding, rows) in enumerate(table.groupby("encoding", sort=True)):
         suffix = f" ({encoding})" if encoding else ""
+        encodings.append((encoding, f"C{i}"))
         overall = rows[rows["class"] == "all"]
         _curve(ax, overall[overall["metric"] == "test_error"], f"test error{suffix}", f"C{i}")
         _curve(ax, overall[overall["metric"] == "train_error"], f"training error{suffix}", f"C{i}", "--")
-        live = rows[rows["metric"] == "live_kernels"]
-        for j, label in enumerate(sorted(live["class"].unique())):
-            _curve(ax_live, live[live["class"] == label], f"class {label}{suffix}", f"C{i}",
-                   _LINESTYLES[j % len(_LINESTYLES)], scale=1.0)
-        collapsed = rows[rows["metric"] == "collapsed_kernels"]
-        for j, label in enumerate(sorted(collapsed["class"].unique())):
-            _curve(ax_live, collapsed[collapsed["class"] == label], f"class {label}{suffix} collapsed",
-                   f"C{i}", _LINESTYLES[j % len(_LINESTYLES)], scale=1.0, marker="x")
+        for metric, panel, marker in (("live_kernels", ax_live, "o"), ("collapsed_kernels", axes[-1], "x")):
+            if metric == "collapsed_kernels" and not with_collapsed:
+                continue
+            per_class = rows[rows["metric"] == metric]
+            for j, label in enumerate(sorted(per_class["class"].unique())):
+                style = _LINESTYLES[j % len(_LINESTYLES)]
+                if label not in [c for c, _ in classes]:
+                    classes.append((label, style))
+                name = f"class {label}{suffix}" + (" collapsed" if metric == "collapsed_kernels" else "")
+                _curve(panel, per_class[per_class["class"] == label], name, f"C{i}", style, scale=1.0,
+                       marker=marker, band=False)
     ax.axhline(100 * REPORT_DNA_ERROR, color="0.3", linestyle=":", label="report: 20 %")
     ax.set_ylabel("error (%)")
     ax.set_ylim(bottom=0)
     ax.set_title(f"Mixture classifier on splice ({table['repeat'].nunique()} repeats; band: 95 % interval)")
-    ax.legend()
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax_live.plot(kernels, kernels, color="0.5", linestyle=":", label="all alive")
     ax_live.set_yscale("log", base=2)
     ax_live.set_ylim(bottom=0.8)
-    with_collapsed = "collapsed_kernels" in set(table["metric"])
-    ax_live.set_ylabel("live (o) / collapsed (x)\nkernels per class" if with_collapsed
-                       else "live kernels per class")
-    ax_live.legend(fontsize="small", ncol=2)
-    _log2_axis(ax_live, kernels)
+    ax_live.set_ylabel("live kernels\nper class")
+    if with_collapsed:
+        axes[-1].set_ylabel("collapsed kernels\nper class")
+        axes[-1].set_ylim(bottom=0)
+    # One key for the kernel panels: colour = encoding, line style = class (means over repeats).
+    handles = [Line2D([], [], color=colour, label=encoding or "all") for encoding, colour in encodings]
+    handles += [Line2D([], [], color="0.2", linestyle=style, label=f"class {label}") for label, style in classes]
+    handles.append(Line2D([], [], color="0.5", linestyle=":", label="all alive"))
+    ax_live.legend(handles=handles, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    _log2_axis(axes[-1], kernels)
     return fig
