@@ -6,7 +6,7 @@
 
 from snakemake.utils import min_version
 
-from mixlib.config import STUDY_CONFIG, read_config_file
+from mixlib.pipeline.config import STUDY_CONFIG, read_config_file
 
 min_version("8.0")
 

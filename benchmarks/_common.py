@@ -8,7 +8,7 @@ from typing import Callable
 import numpy as np
 
 from mixlib.datasets import load_xy
-from mixlib.preprocessing import standardise
+from mixlib.core.preprocessing import standardise
 
 
 def load_split(name: str, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

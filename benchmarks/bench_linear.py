@@ -5,7 +5,7 @@ one-hot). One seeded split, 2/3 training rows and 1/3 test rows. Both models min
 objective (scikit-learn's ``0.5 ||W||^2 + C sum_n loss_n`` is ours times ``C``) from ``W = 0``
 with the same ``C``, ``tol`` and ``max_iter``. Printed per data set and ``C``: best fit time of
 ``--repeats``, ratio ours / scikit-learn, L-BFGS iterations, the final value of our objective
-(:func:`mixlib.linear.softmax_objective`) at each model's solution, and test accuracy.
+(:func:`mixlib.linear_model.logistic.softmax_objective`) at each model's solution, and test accuracy.
 BLAS runs on ``--threads`` threads for both.
 
 Run: ``python benchmarks/bench_linear.py`` (or ``--quick``).
@@ -22,8 +22,8 @@ from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 from threadpoolctl import threadpool_limits
 
 from _common import Ratios, best_time, load_split
-from mixlib.exceptions import ConvergenceWarning
-from mixlib.linear import LogisticRegression, softmax_objective
+from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.linear_model.logistic import LogisticRegression, softmax_objective
 
 
 def timed_fit(make, X, y, repeats: int):

@@ -5,7 +5,7 @@ one-hot). One seeded split, 2/3 training rows and 1/3 queries; ``k`` is the odd 
 ``sqrt(n_train)`` (seed 002). Timed, best of ``--repeats``: build of the structure + the k-NN
 query of every test row + the majority vote. Rows:
 
-- ``mixlib kd_tree`` / ``mixlib brute``: :class:`mixlib.neighbors.KNeighborsClassifier` with
+- ``mixlib kd_tree`` / ``mixlib brute``: :class:`mixlib.neighbors.knn.KNeighborsClassifier` with
   that ``algorithm`` (fit + predict), default ``ties="all"`` (every point tied with the k-th
   neighbour votes); ``mixlib brute idx``: ``ties="index"`` (exactly k voters, lowest rows);
 - ``scipy cKDTree``: ``cKDTree(X).query(Q, k)`` + a majority vote (C++ tree, the reference for
@@ -28,7 +28,7 @@ from sklearn.neighbors import KNeighborsClassifier as SkKNeighborsClassifier
 from threadpoolctl import threadpool_limits
 
 from _common import Ratios, best_time, load_split
-from mixlib.neighbors import KNeighborsClassifier, default_n_neighbors
+from mixlib.neighbors.knn import KNeighborsClassifier, default_n_neighbors
 
 
 def ckdtree_predict(X, y, Q, k):

@@ -18,8 +18,8 @@ from sklearn.svm import SVC as SkSVC
 
 from _common import Ratios, best_time
 from mixlib.datasets import load_xy
-from mixlib.evaluation import evaluate_grid, grid_level_axes, stratified_folds
-from mixlib.svm import SVC
+from mixlib.model_selection.evaluation import evaluate_grid, grid_level_axes, stratified_folds
+from mixlib.svm.svc import SVC
 
 
 def main() -> None:

@@ -29,11 +29,11 @@ from sklearn.tree import DecisionTreeClassifier as SkTree
 from threadpoolctl import threadpool_limits
 
 from _common import Ratios
-from mixlib.bagging import BaggingClassifier
-from mixlib.boosting import AdaBoostClassifier
+from mixlib.ensemble.bagging import BaggingClassifier
+from mixlib.ensemble.boosting import AdaBoostClassifier
 from mixlib.datasets import load_xy
-from mixlib.forest import RandomForestClassifier
-from mixlib.tree import DecisionTreeClassifier
+from mixlib.ensemble.forest import RandomForestClassifier
+from mixlib.tree.decision_tree import DecisionTreeClassifier
 
 
 def cases(seed: int, quick: bool) -> dict:

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from mixlib.experiments.data import assemble, summarise_datasets
-from mixlib.preprocessing import standardise
+from mixlib.core.preprocessing import standardise
 
 
 def _prepared():

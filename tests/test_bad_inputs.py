@@ -3,8 +3,8 @@
 A new case is one line of ``CASES``. Each case starts from ``config/test.yaml`` plus a user's
 CSV (``data/people.csv``, 40 rows, classes ``tall``/``short``, 6 missing heights) declared as
 data set ``people`` with split ``people_holdout``; it changes the CSV, the config or the config
-file's text, and expects the pre-run checks (the schema, then :func:`mixlib.config.check_config`,
-or :func:`mixlib.config.read_config_file` for YAML syntax) to fail with a message matching the
+file's text, and expects the pre-run checks (the schema, then :func:`mixlib.pipeline.config.check_config`,
+or :func:`mixlib.pipeline.config.read_config_file` for YAML syntax) to fail with a message matching the
 fragment. These are the checks ``snakemake -n`` runs before any job (see
 ``tests/pipeline/test_pipeline.py`` for the same cases through Snakemake).
 
@@ -24,7 +24,7 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from mixlib.config import check_config, read_config_file
+from mixlib.pipeline.config import check_config, read_config_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")

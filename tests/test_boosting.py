@@ -5,8 +5,8 @@ import pytest
 from sklearn.ensemble import AdaBoostClassifier as SkAdaBoost
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
-from mixlib.boosting import AdaBoostClassifier
-from mixlib.tree import DecisionTreeClassifier
+from mixlib.ensemble.boosting import AdaBoostClassifier
+from mixlib.tree.decision_tree import DecisionTreeClassifier
 
 # Five points on a line, labels + + - + -.
 X_TOY = np.arange(1.0, 6.0)[:, None]

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mixlib.claims import CLAIM_COLUMNS, CLAIMS, Claim, build_claims, sensitivity_verdicts, settings_of
+from mixlib.experiments.claims import CLAIM_COLUMNS, CLAIMS, Claim, build_claims, sensitivity_verdicts, settings_of
 
 
 def _rounds(late_flip=0.0):

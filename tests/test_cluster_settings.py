@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
-from mixlib.cluster import (
+from mixlib.pipeline.cluster import (
     ClusterSettingsError,
     check_slurm_workflow,
     is_placeholder,

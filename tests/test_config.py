@@ -9,7 +9,7 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from mixlib.config import check_config, check_fold_sizes
+from mixlib.pipeline.config import check_config, check_fold_sizes
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -111,7 +111,7 @@ def test_fold_check_names_the_key_the_data_set_and_each_small_class():
 
 def test_command_line_check_places_a_yaml_error_of_a_configfile(tmp_path, capsys):
     # Snakemake reads a --configfile before any project code and gives no line: this does.
-    from mixlib.config import main
+    from mixlib.pipeline.config import main
 
     good, bad = tmp_path / "good.yaml", tmp_path / "my.yaml"
     good.write_text("seed: 1\n")

@@ -9,14 +9,14 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
-from mixlib.ensemble import (
+from mixlib.ensemble.voting import (
     BaggingClassifier,
     RandomForestClassifier,
     VotingClassifier,
     bootstrap_estimate,
 )
-from mixlib.id3 import ID3Classifier
-from mixlib.tree import DecisionTreeClassifier
+from mixlib.tree.id3 import ID3Classifier
+from mixlib.tree.decision_tree import DecisionTreeClassifier
 
 
 def problem(seed, n=240, d=5):
@@ -236,7 +236,7 @@ def test_voting_over_prefitted_mixlib_classifiers():
 def test_bagged_trees_grown_together_equal_trees_fitted_one_by_one():
     """Bagging of CART trees grows them together with bootstrap counts as weights; the
     predictions are those of each tree fitted on its sample with the repeated rows."""
-    from mixlib.tree import apply_trees
+    from mixlib.tree.decision_tree import apply_trees
 
     rng = np.random.default_rng(5)
     X = np.round(rng.normal(size=(150, 6)), 1)

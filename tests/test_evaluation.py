@@ -7,7 +7,7 @@ from scipy import stats
 from sklearn.metrics import confusion_matrix as sk_confusion_matrix
 from sklearn.svm import SVC as SkSVC
 
-from mixlib.evaluation import (
+from mixlib.model_selection.evaluation import (
     best_grid_point,
     class_rates,
     confusion_matrix,
@@ -17,7 +17,7 @@ from mixlib.evaluation import (
     stratified_folds,
     t_interval,
 )
-from mixlib.svm import SVC
+from mixlib.svm.svc import SVC
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -12,8 +12,8 @@ from sklearn.metrics import confusion_matrix as sk_confusion_matrix
 from sklearn.model_selection import PredefinedSplit, cross_val_predict
 from sklearn.naive_bayes import GaussianNB
 
-from mixlib._base import BaseEstimator
-from mixlib.evaluation import cross_val_error, stratified_folds, t_interval
+from mixlib.core.base import BaseEstimator
+from mixlib.model_selection.evaluation import cross_val_error, stratified_folds, t_interval
 from mixlib.experiments import comparison as cmp
 from mixlib.experiments.comparison import (
     COLUMNS,
@@ -29,8 +29,8 @@ from mixlib.experiments.comparison import (
     resolve_params,
 )
 from mixlib.figures.comparison import best_per_family, comparison_figure, confusion_figure
-from mixlib.id3 import ID3Classifier
-from mixlib.seeding import generator
+from mixlib.tree.id3 import ID3Classifier
+from mixlib.core.seeding import generator
 
 #: Light settings so that every model runs in well under a second on the tiny problems.
 LIGHT = {"mixture": {"n_components": 2}, "mlp": {"n_epochs": 3, "hidden_size": 4, "regime": "plain"},

@@ -7,8 +7,8 @@ from matplotlib.figure import Figure
 
 from mixlib.experiments.ensembles import ENSEMBLE_METHODS, ensemble_curve
 from mixlib.figures.ensembles import ensemble_error_curves
-from mixlib.forest import RandomForestClassifier
-from mixlib.tree import DecisionTreeClassifier
+from mixlib.ensemble.forest import RandomForestClassifier
+from mixlib.tree.decision_tree import DecisionTreeClassifier
 
 
 def tiny(seed=0):

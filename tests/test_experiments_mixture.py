@@ -13,7 +13,7 @@ from mixlib.experiments.mixture import em_trace, kernel_map, principal_axes
 from mixlib.figures.fig3_3 import fig3_3
 from mixlib.figures.fig3_4 import fig3_4
 from mixlib.figures.imputation import imputation_figure
-from mixlib.mixture import MixtureClassifier
+from mixlib.mixture.gaussian_mixture import MixtureClassifier
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from matplotlib.figure import Figure
 
 from mixlib.experiments.mlp import DEFAULT_PARAMS, METRICS, mlp_sweep_point
 from mixlib.figures.fig6_2 import fig6_2
-from mixlib.mlp import MLPClassifier
+from mixlib.neural_network.mlp import MLPClassifier
 
 
 def tiny_data(seed=0):
@@ -21,7 +21,7 @@ PARAMS = {"n_epochs": 8, "learning_rate": 0.05, "patience": 3}
 # 8 epochs are often too few for early stopping to trigger on these tiny problems; the warning
 # itself is tested in test_mlp.py
 no_convergence_warning = pytest.mark.filterwarnings(
-    "ignore::mixlib.exceptions.ConvergenceWarning"
+    "ignore::mixlib.core.exceptions.ConvergenceWarning"
 )
 
 

@@ -6,14 +6,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mixlib.exceptions import ConvergenceWarning
+from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.experiments.semisupervised import (
     METHODS,
     dna_kernel_point,
     kernel_sweep_point,
     semisupervised_rounds,
 )
-from mixlib.mixture import MixtureClassifier
+from mixlib.mixture.gaussian_mixture import MixtureClassifier
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ import pytest
 
 from mixlib.datasets import FetchError, load_source
 from mixlib.experiments.data import fetch_dataset
-from mixlib.io import write_csv
+from mixlib.pipeline.io import write_csv
 
 # Two rows of every class: a class with one example is rejected when a data set is read.
 WINE_DATA = (

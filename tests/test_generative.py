@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
 
-from mixlib.generative import LinearGaussianClassifier, QuadraticGaussianClassifier
+from mixlib.generative.gaussian import LinearGaussianClassifier, QuadraticGaussianClassifier
 from tests.sklearn_compat import sklearn_compatible
 
 # scikit-learn >= 1.8 (QDA with a ``solver``) estimates each class covariance by maximum

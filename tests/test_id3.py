@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from mixlib.id3 import ID3Classifier, information_gain
-from mixlib.tree import DecisionTreeClassifier
+from mixlib.tree.id3 import ID3Classifier, information_gain
+from mixlib.tree.decision_tree import DecisionTreeClassifier
 
 # Seed 002, example 5 (Quinlan's table). The seed's copy stops after 13 rows; the 14th row is
 # the classic one (Rain, Mild, High, Strong -> No).

@@ -1,12 +1,12 @@
-"""Tests of mixlib.impute: the report's kernel-mode imputer and the mean baselines."""
+"""Tests of mixlib.impute.imputers: the report's kernel-mode imputer and the mean baselines."""
 
 import warnings
 
 import numpy as np
 import pytest
 
-from mixlib.impute import ClassMeanImputer, KernelModeImputer, MeanImputer
-from mixlib.mixture import IsotropicGaussianMixture
+from mixlib.impute.imputers import ClassMeanImputer, KernelModeImputer, MeanImputer
+from mixlib.mixture.gaussian_mixture import IsotropicGaussianMixture
 
 
 def bimodal(rng, n_heavy=70, n_light=30, heavy=0.0, light=10.0):
@@ -117,7 +117,7 @@ def test_kernel_mode_parameter_error():
 
 
 def test_nan_left_by_imputation_is_rejected_by_the_classifier():
-    from mixlib.mixture import MixtureClassifier
+    from mixlib.mixture.gaussian_mixture import MixtureClassifier
 
     X = np.array([[0.0, 1.0], [np.nan, 2.0], [1.0, 0.0], [2.0, 1.0]])
     with pytest.raises(ValueError, match=r"NaN in 1 cell\(s\) \(first rows: \[1\]\)"):

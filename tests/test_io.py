@@ -7,7 +7,7 @@ import matplotlib
 import pandas as pd
 import pytest
 
-from mixlib.io import read_table, save_figure, write_csv, write_table
+from mixlib.pipeline.io import read_table, save_figure, write_csv, write_table
 
 matplotlib.use("Agg")
 

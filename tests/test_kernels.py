@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 
-from mixlib._smo import KernelRowCache, kernel_rows
-from mixlib.kernels import kernel_diagonal, kernel_matrix
+from mixlib.svm._smo import KernelRowCache, kernel_rows
+from mixlib.core.kernels import kernel_diagonal, kernel_matrix
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 from sklearn.model_selection import GridSearchCV
 from sklearn.preprocessing import PolynomialFeatures
 
-from mixlib.exceptions import ConvergenceWarning
-from mixlib.linear import LogisticRegression, polynomial_features, softmax_objective
+from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.linear_model.logistic import LogisticRegression, polynomial_features, softmax_objective
 from tests.sklearn_compat import sklearn_compatible
 
 

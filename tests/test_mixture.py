@@ -1,4 +1,4 @@
-"""Tests of mixlib.mixture: EM against scikit-learn, weights, invariances, the classifier."""
+"""Tests of mixlib.mixture.gaussian_mixture: EM against scikit-learn, weights, invariances, the classifier."""
 
 import warnings
 
@@ -9,9 +9,9 @@ from sklearn.base import clone as sk_clone
 from sklearn.mixture import GaussianMixture
 from sklearn.model_selection import cross_val_score
 
-from mixlib._base import clone
-from mixlib.exceptions import ConvergenceWarning
-from mixlib.mixture import IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas, kernel_counts
+from mixlib.core.base import clone
+from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.mixture.gaussian_mixture import IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas, kernel_counts
 from tests.sklearn_compat import sklearn_compatible
 
 

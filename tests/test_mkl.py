@@ -5,11 +5,11 @@ import itertools
 import numpy as np
 import pytest
 
-from mixlib._smo import smo_solve
-from mixlib.exceptions import ConvergenceWarning
-from mixlib.kernels import kernel_matrix
-from mixlib.mkl import MKLSVC
-from mixlib.svm import SVC
+from mixlib.svm._smo import smo_solve
+from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.core.kernels import kernel_matrix
+from mixlib.svm.mkl import MKLSVC
+from mixlib.svm.svc import SVC
 
 KERNELS = [{"kernel": "gaussian", "sigma": 0.3}, {"kernel": "gaussian", "sigma": 1.0},
            {"kernel": "gaussian", "sigma": 3.0}, {"kernel": "linear"}]

@@ -1,4 +1,4 @@
-"""Tests of mixlib.mlp: gradients, the online rule of fig. 2.2, the three regimes, the API."""
+"""Tests of mixlib.neural_network.mlp: gradients, the online rule of fig. 2.2, the three regimes, the API."""
 
 import math
 import warnings
@@ -8,8 +8,8 @@ import pytest
 from sklearn.base import clone as sk_clone
 from sklearn.model_selection import GridSearchCV
 
-from mixlib.exceptions import ConvergenceWarning
-from mixlib.mlp import (
+from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.neural_network.mlp import (
     TARGET_OFF,
     TARGET_ON,
     MLPClassifier,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB
 
-from mixlib.naive_bayes import BernoulliNaiveBayes, CategoricalNaiveBayes, GaussianNaiveBayes
+from mixlib.generative.naive_bayes import BernoulliNaiveBayes, CategoricalNaiveBayes, GaussianNaiveBayes
 from tests.sklearn_compat import sklearn_compatible
 
 

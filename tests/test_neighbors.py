@@ -9,7 +9,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 from sklearn.neighbors import KNeighborsClassifier as SkKNeighborsClassifier
 
-from mixlib.neighbors import BruteForceNeighbors, KDTree, KNeighborsClassifier, default_n_neighbors
+from mixlib.neighbors.knn import BruteForceNeighbors, KDTree, KNeighborsClassifier, default_n_neighbors
 from tests.sklearn_compat import sklearn_compatible
 
 METRICS = [("euclidean", 2), ("manhattan", 1), ("chebyshev", math.inf), ("minkowski", 3)]

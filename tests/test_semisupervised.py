@@ -1,4 +1,4 @@
-"""Tests of mixlib.semisupervised: iterative classification and prior probabilities (report ch. 5)."""
+"""Tests of mixlib.semi_supervised.methods: iterative classification and prior probabilities (report ch. 5)."""
 
 import warnings
 
@@ -7,9 +7,9 @@ import pytest
 from scipy.stats import norm
 from sklearn.semi_supervised import SelfTrainingClassifier
 
-from mixlib.exceptions import ConvergenceWarning
-from mixlib.mixture import MixtureClassifier
-from mixlib.semisupervised import (
+from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.mixture.gaussian_mixture import MixtureClassifier
+from mixlib.semi_supervised.methods import (
     IterativeClassifier,
     PriorProbabilityClassifier,
     iterative_classification,
@@ -304,7 +304,7 @@ def test_warm_prior_with_unchanging_soft_labels_is_one_uninterrupted_em():
     known = y_semi != -1
     start = MixtureClassifier(2, tol=0.0, max_iter=15, random_state=4).fit(X[known], y_semi[known])
     for c, (mine, first) in enumerate(zip(ours.estimator_.mixtures_, start.mixtures_)):
-        from mixlib.mixture import IsotropicGaussianMixture
+        from mixlib.mixture.gaussian_mixture import IsotropicGaussianMixture
         uninterrupted = IsotropicGaussianMixture(
             first.n_components, means_init=first.means_, sigmas_init=first.sigmas_,
             weights_init=first.weights_, tol=0.0, max_iter=15).fit(X[y == c])

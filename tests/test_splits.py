@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 from mixlib.experiments.data import make_split
-from mixlib.seeding import generator
-from mixlib.splits import (
+from mixlib.core.seeding import generator
+from mixlib.model_selection.splits import (
     assign_roles, duplicate_groups, grouped_stratified_folds, role_sizes, split_table,
 )
 
@@ -107,7 +107,7 @@ def test_grouped_folds_keep_duplicates_together_and_stay_stratified():
 
 
 def test_grouped_folds_without_duplicates_are_the_plain_stratified_folds():
-    from mixlib.evaluation import stratified_folds
+    from mixlib.model_selection.evaluation import stratified_folds
 
     y = np.array(["a"] * 30 + ["b"] * 17)
     groups = np.arange(len(y))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.svm import OneClassSVM
 
-from mixlib.svdd import SVDD
+from mixlib.svm.svdd import SVDD
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -6,9 +6,9 @@ from sklearn.base import clone
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC as SkSVC
 
-from mixlib.exceptions import ConvergenceWarning
-from mixlib.kernels import kernel_matrix
-from mixlib.svm import SVC
+from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.core.kernels import kernel_matrix
+from mixlib.svm.svc import SVC
 from tests.sklearn_compat import sklearn_compatible
 
 KERNEL_ARGS = {

@@ -5,8 +5,8 @@ import pytest
 from sklearn.base import clone as sk_clone
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
-import mixlib._tree_split
-from mixlib.tree import DecisionTreeClassifier, bin_features, draw_candidates, node_impurity
+import mixlib.tree._split
+from mixlib.tree.decision_tree import DecisionTreeClassifier, bin_features, draw_candidates, node_impurity
 from tests.sklearn_compat import sklearn_compatible
 
 
@@ -14,7 +14,7 @@ from tests.sklearn_compat import sklearn_compatible
 def search(request, monkeypatch):
     """Run a test with the histogram split search (default) or force the sort-based one."""
     if request.param == "sort":
-        monkeypatch.setattr(mixlib._tree_split, "HISTOGRAM_MAX_CELLS", 0)
+        monkeypatch.setattr(mixlib.tree._split, "HISTOGRAM_MAX_CELLS", 0)
     return request.param
 
 
@@ -127,7 +127,7 @@ def test_histogram_and_sort_searches_grow_the_same_trees(discrete, monkeypatch):
     w = rng.uniform(0.5, 2.0, size=400)
     params = {"max_features": 3, "min_samples_leaf": 2, "criterion": "entropy"}
     trees = [DecisionTreeClassifier(random_state=4, **params).fit(X, y, sample_weight=w)]
-    monkeypatch.setattr(mixlib._tree_split, "HISTOGRAM_MAX_CELLS", 0)
+    monkeypatch.setattr(mixlib.tree._split, "HISTOGRAM_MAX_CELLS", 0)
     trees.append(DecisionTreeClassifier(random_state=4, **params).fit(X, y, sample_weight=w))
     a, b = (t.tree_ for t in trees)
     assert a.n_nodes == b.n_nodes > 50

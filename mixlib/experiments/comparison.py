@@ -4,7 +4,7 @@ of the probabilistic and the deterministic approaches.
 
 Pipeline granularity: ONE JOB PER (data set, model) runs :func:`comparison_point`; the jobs of
 a data set share their folds because each builds its generator from the same
-``(seed, "comparison", dataset)`` (:func:`mixlib.seeding.generator`) and the folds are the first
+``(seed, "comparison", dataset)`` (:func:`mixlib.core.seeding.generator`) and the folds are the first
 draw from it. :func:`comparison_job` runs several models in one process with exactly the same
 result as the separate jobs. Inputs are the arrays of a whole data set, imputed (no NaN).
 Standardisation: with ``standardise=True`` every fold is re-standardised with the mean and
@@ -37,7 +37,7 @@ parameters of fold 0 plus ``max_train_rows``. Metrics:
 - ``cv_error``: ``e``, mean of the per-fold misclassification rates (fraction);
 - ``cv_std``: ``s``, their standard deviation (``ddof=1``);
 - ``ci_low``, ``ci_high``: ``e -/+ t_{alpha/2, K-1} s / sqrt(K)``
-  (:func:`mixlib.evaluation.t_interval`), not clipped: ``ci_low`` can be negative when the
+  (:func:`mixlib.model_selection.evaluation.t_interval`), not clipped: ``ci_low`` can be negative when the
   error is small and varies between folds;
 - ``fit_seconds``, ``predict_seconds``: mean wall-clock seconds per fold of ``fit`` on the
   training folds and ``predict`` on the test fold;
@@ -66,23 +66,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib._base import BaseEstimator, ClassifierMixin, clone
-from mixlib._validation import check_array, check_is_fitted, check_random_state
-from mixlib.bagging import BaggingClassifier
-from mixlib.boosting import AdaBoostClassifier
-from mixlib.evaluation import confusion_matrix, stratified_folds, t_interval
-from mixlib.forest import RandomForestClassifier
-from mixlib.generative import LinearGaussianClassifier, QuadraticGaussianClassifier
-from mixlib.id3 import ID3Classifier
-from mixlib.linear import LogisticRegression
-from mixlib.mixture import MixtureClassifier
-from mixlib.mlp import MLPClassifier
-from mixlib.naive_bayes import BernoulliNaiveBayes, GaussianNaiveBayes
-from mixlib.neighbors import KNeighborsClassifier
-from mixlib.preprocessing import standardise as standardise_rows
-from mixlib.splits import duplicate_groups, grouped_stratified_folds
-from mixlib.svm import SVC
-from mixlib.tree import DecisionTreeClassifier
+from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
+from mixlib.core.validation import check_array, check_is_fitted, check_random_state
+from mixlib.ensemble.bagging import BaggingClassifier
+from mixlib.ensemble.boosting import AdaBoostClassifier
+from mixlib.model_selection.evaluation import confusion_matrix, stratified_folds, t_interval
+from mixlib.ensemble.forest import RandomForestClassifier
+from mixlib.generative.gaussian import LinearGaussianClassifier, QuadraticGaussianClassifier
+from mixlib.tree.id3 import ID3Classifier
+from mixlib.linear_model.logistic import LogisticRegression
+from mixlib.mixture.gaussian_mixture import MixtureClassifier
+from mixlib.neural_network.mlp import MLPClassifier
+from mixlib.generative.naive_bayes import BernoulliNaiveBayes, GaussianNaiveBayes
+from mixlib.neighbors.knn import KNeighborsClassifier
+from mixlib.core.preprocessing import standardise as standardise_rows
+from mixlib.model_selection.splits import duplicate_groups, grouped_stratified_folds
+from mixlib.svm.svc import SVC
+from mixlib.tree.decision_tree import DecisionTreeClassifier
 
 logger = logging.getLogger(__name__)
 
@@ -124,7 +124,7 @@ class QuantileDiscretised(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     estimator : estimator
-        A classifier for categorical features (e.g. :class:`mixlib.id3.ID3Classifier`).
+        A classifier for categorical features (e.g. :class:`mixlib.tree.id3.ID3Classifier`).
     n_bins : int, default=4
         Number of quantile bins of a numeric feature.
     max_categories : int, default=8
@@ -460,19 +460,19 @@ def comparison_point(
     alpha : float
         ``1 - alpha`` is the confidence level of the interval.
     rng : int or numpy.random.Generator
-        Build it with ``mixlib.seeding.generator(seed, "comparison", dataset)`` for EVERY
+        Build it with ``mixlib.core.seeding.generator(seed, "comparison", dataset)`` for EVERY
         model of a data set: the folds are the first draw,
         ``stratified_folds(y, n_folds, rng)``, so all models get the same folds; then
         ``rng.spawn(n_folds)`` gives each fold its own generator (subsample, then the model's
         ``random_state``). A Generator passed in is advanced.
     standardise : bool, default False
         Re-standardise every fold with the mean and deviation of its training rows
-        (:func:`mixlib.preprocessing.standardise`), so the test fold never influences them.
+        (:func:`mixlib.core.preprocessing.standardise`), so the test fold never influences them.
         Pass :func:`mixlib.experiments.data.uses_standardisation` of the data set: True for
         numeric data, False for one-hot splice (whose 0/1 geometry the mixtures rely on).
     groups : ndarray of shape (n_samples,), optional
-        Rows of one group always share a fold (:func:`mixlib.splits.grouped_stratified_folds`),
-        e.g. :func:`mixlib.splits.duplicate_groups` so identical rows are never both trained
+        Rows of one group always share a fold (:func:`mixlib.model_selection.splits.grouped_stratified_folds`),
+        e.g. :func:`mixlib.model_selection.splits.duplicate_groups` so identical rows are never both trained
         and tested on. Without duplicates the folds equal the plain stratified ones.
 
     Returns
@@ -485,7 +485,7 @@ def comparison_point(
     Fold ``k``: fit on the other folds, ``e_k`` = misclassification rate on fold ``k`` (a
     prediction outside the classes, e.g. a reject label, counts as an error); then
     ``e = mean(e_k)``, ``s^2 = sum_k (e_k - e)^2 / (K - 1)`` and ``e +/- t_{alpha/2, K-1}
-    sqrt(s^2 / K)`` (:func:`mixlib.evaluation.t_interval`).
+    sqrt(s^2 / K)`` (:func:`mixlib.model_selection.evaluation.t_interval`).
     """
     spec = _spec(model)
     params = dict(params or {})
@@ -693,11 +693,11 @@ def comparison_dataset_job(prepared: pd.DataFrame, dataset: str, model: str,
     imputation. Then :func:`comparison_point` runs with the generator of
     ``(seed, "comparison", dataset)``: every model of a data set gets the same folds. With
     ``group_duplicates``, rows identical in features (missing cells included) and class share
-    a fold (:func:`mixlib.splits.duplicate_groups`).
+    a fold (:func:`mixlib.model_selection.splits.duplicate_groups`).
     """
     from mixlib.datasets import feature_matrix
     from mixlib.experiments.imputation import make_imputer
-    from mixlib.seeding import generator
+    from mixlib.core.seeding import generator
 
     X, y = feature_matrix(prepared)
     groups = duplicate_groups(X, y) if group_duplicates else None

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from mixlib.datasets import CLASS_COLUMN, load_source, prepare_table, sequence_column
-from mixlib.preprocessing import standardise
-from mixlib.seeding import generator
-from mixlib.splits import TRAINING_ROLES, split_table
+from mixlib.core.preprocessing import standardise
+from mixlib.core.seeding import generator
+from mixlib.model_selection.splits import TRAINING_ROLES, split_table
 
 
 def fetch_dataset(name: str, spec: Mapping[str, Any], base_dir: str | Path = ".") -> pd.DataFrame:
@@ -35,7 +35,7 @@ def uses_standardisation(name: str, spec: Mapping[str, Any]) -> bool:
 
 def make_split(prepared: pd.DataFrame, split_name: str, split_spec: Mapping[str, Any],
                seed: int, repeats: int) -> pd.DataFrame:
-    """The ``split`` rule: roles of every row for each repeat (see :func:`mixlib.splits.split_table`)."""
+    """The ``split`` rule: roles of every row for each repeat (see :func:`mixlib.model_selection.splits.split_table`)."""
     return split_table(
         prepared[CLASS_COLUMN].to_numpy(dtype=str), prepared["row_id"].to_numpy(),
         split_spec["roles"], seed=seed, split_name=split_name, repeats=repeats,
@@ -88,7 +88,7 @@ def assemble(prepared: pd.DataFrame, split: pd.DataFrame, repeat: int, *,
         cells of this repeat before standardisation.
     standardise_features : bool
         Standardise with the mean and deviation of the training roles
-        (:data:`mixlib.splits.TRAINING_ROLES`) of this repeat.
+        (:data:`mixlib.model_selection.splits.TRAINING_ROLES`) of this repeat.
 
     Returns
     -------

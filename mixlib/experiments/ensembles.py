@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib._validation import check_random_state
-from mixlib.bagging import BaggingClassifier
-from mixlib.boosting import AdaBoostClassifier
-from mixlib.forest import RandomForestClassifier
-from mixlib.id3 import ID3Classifier
-from mixlib.tree import DecisionTreeClassifier
+from mixlib.core.validation import check_random_state
+from mixlib.ensemble.bagging import BaggingClassifier
+from mixlib.ensemble.boosting import AdaBoostClassifier
+from mixlib.ensemble.forest import RandomForestClassifier
+from mixlib.tree.id3 import ID3Classifier
+from mixlib.tree.decision_tree import DecisionTreeClassifier
 
 logger = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ def ensemble_curve(
         Source of the bootstrap samples and feature draws (derive it from the job's seed).
     base_estimator : estimator, optional
         Required by ``"bagging_base"``: any classifier with ``fit(X, y)``/``predict(X)`` and
-        ``get_params`` (e.g. :class:`mixlib.mixture.MixtureClassifier`); cloned per member.
+        ``get_params`` (e.g. :class:`mixlib.mixture.gaussian_mixture.MixtureClassifier`); cloned per member.
 
     Returns
     -------
@@ -185,12 +185,12 @@ def ensemble_job(repeats: list, method: str, max_members: int, params: dict[str,
     """The ``ensemble_curve`` rule: one method on every repeat's train/test rows.
 
     ``bagging_base`` bags the report's mixture classifier
-    (:class:`mixlib.mixture.MixtureClassifier` with the settings ``base_mixture``). Repeat
+    (:class:`mixlib.mixture.gaussian_mixture.MixtureClassifier` with the settings ``base_mixture``). Repeat
     ``r`` uses the generator of ``(seed, "ensembles", split_name, method, r)``; ``repeat`` and
     ``dataset`` (the split's name) columns are added.
     """
     from mixlib.experiments.data import over_repeats
-    from mixlib.mixture import MixtureClassifier
+    from mixlib.mixture.gaussian_mixture import MixtureClassifier
 
     def run(arrays, rng, repeat):
         base = None

@@ -12,9 +12,9 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from mixlib._validation import check_array, check_random_state
-from mixlib.impute import ClassMeanImputer, KernelModeImputer, MeanImputer
-from mixlib.mixture import MixtureClassifier
+from mixlib.core.validation import check_array, check_random_state
+from mixlib.impute.imputers import ClassMeanImputer, KernelModeImputer, MeanImputer
+from mixlib.mixture.gaussian_mixture import MixtureClassifier
 
 
 def make_imputer(method: str, rng: np.random.Generator):
@@ -60,7 +60,7 @@ def imputation_study(
     ``rate``; the same mask for every method, so methods are compared on the same cells).
     Each imputer is fit on the masked training rows with their labels; training rows are
     filled with their class's values, test rows with the class-free values (no test label
-    is used). A :class:`~mixlib.mixture.MixtureClassifier` is then trained on the imputed
+    is used). A :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier` is then trained on the imputed
     training rows and scored on the imputed test rows.
 
     Parameters
@@ -79,7 +79,7 @@ def imputation_study(
         Drives the splits, masks and initialisations.
     test_fraction : float, default=0.3
     classifier_params : dict, optional
-        Arguments of :class:`~mixlib.mixture.MixtureClassifier` (default: ``n_components=2``).
+        Arguments of :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier` (default: ``n_components=2``).
 
     Returns
     -------
@@ -143,7 +143,7 @@ def imputation_study_job(prepared: pd.DataFrame, rate: float, methods: Sequence[
     ``(seed, "imputation_study", dataset, rate)``.
     """
     from mixlib.datasets import feature_matrix
-    from mixlib.seeding import generator
+    from mixlib.core.seeding import generator
 
     X, y = feature_matrix(prepared)
     complete = ~np.isnan(X).any(axis=1)

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib._validation import check_random_state, check_X_y
-from mixlib.mixture import LIVE_WEIGHT, MixtureClassifier, kernel_counts
+from mixlib.core.validation import check_random_state, check_X_y
+from mixlib.mixture.gaussian_mixture import LIVE_WEIGHT, MixtureClassifier, kernel_counts
 
 _EM_KEYS = ("init", "tol", "max_iter", "min_variance", "relative_min_variance")
 
@@ -34,7 +34,7 @@ def em_trace(
 ) -> pd.DataFrame:
     """Mean log-likelihood of every class model at every EM iteration, over repeats (fig. 3.3).
 
-    Each repeat fits a :class:`~mixlib.mixture.MixtureClassifier` with ``n_components``
+    Each repeat fits a :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier` with ``n_components``
     kernels per class on the labelled rows, from a new random initialisation (the report's:
     distinct training vectors as centres); with ``params["n_labelled"]`` each repeat also
     draws that many labelled rows at random (without replacement) first.
@@ -65,7 +65,7 @@ def em_trace(
         ``mean_log_likelihood = sum_n ln p(x_n | c) / n_c`` over the rows of class ``c``, in
         nats per example. ``converged`` says whether EM stopped on ``tol`` (else on
         ``max_iter``); ``collapsed`` is the number of live kernels of the fitted class model
-        whose variance ended at the floor (:func:`~mixlib.mixture.kernel_counts`).
+        whose variance ended at the floor (:func:`~mixlib.mixture.gaussian_mixture.kernel_counts`).
     """
     X, y = check_X_y(X_labelled, y_labelled)
     rng = check_random_state(rng)
@@ -127,7 +127,7 @@ def kernel_map(
 ) -> pd.DataFrame:
     """Kernels of every class and the training points in the plane of the first two PCs (fig. 3.4).
 
-    Fits a :class:`~mixlib.mixture.MixtureClassifier` with ``n_components`` kernels per class
+    Fits a :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier` with ``n_components`` kernels per class
     and projects the training points and the kernel centres on the first two principal
     components of the training data: ``(pc1, pc2) = A (x - xbar)``, ``A`` of shape (2, d)
     from :func:`principal_axes`. Because ``A`` has orthonormal rows, the projection of an
@@ -215,7 +215,7 @@ def kernel_map_job(repeats: list, n_components: int, em: dict[str, Any], seed: i
 
     Leading ``split`` and ``dataset`` columns name the data.
     """
-    from mixlib.seeding import generator
+    from mixlib.core.seeding import generator
 
     table = kernel_map(*repeats[0]["labelled"], n_components, em,
                        generator(seed, "kernel_map", split_name, 0))

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib.mlp import REGIMES, MLPClassifier
+from mixlib.neural_network.mlp import REGIMES, MLPClassifier
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def mlp_sweep_point(
 ) -> pd.DataFrame:
     """Train ``n_repeats`` networks of one regime and hidden size; their errors as a tidy table.
 
-    Every repeat trains a fresh :class:`mixlib.mlp.MLPClassifier` on the same training rows
+    Every repeat trains a fresh :class:`mixlib.neural_network.mlp.MLPClassifier` on the same training rows
     with its own generator (initial weights, shuffling, and the validation split under early
     stopping), spawned from ``rng``; it is then scored on the training and the test rows.
 
@@ -62,7 +62,7 @@ def mlp_sweep_point(
     y_test : ndarray of shape (n_test,)
         Test labels.
     regime : {"plain", "early_stopping", "weight_decay"}
-        Training regime (see :class:`~mixlib.mlp.MLPClassifier`).
+        Training regime (see :class:`~mixlib.neural_network.mlp.MLPClassifier`).
     hidden_size : int
         Number of hidden units.
     params : dict or None

@@ -6,7 +6,7 @@ adds the dataset and repeat columns. The data are used as given: isotropic kerne
 features on comparable scales, so pass standardised features (statistics of the training rows)
 without NaN (impute first).
 
-Error definitions (see :mod:`mixlib.semisupervised`): on a set of labelled examples, the
+Error definitions (see :mod:`mixlib.semi_supervised.methods`): on a set of labelled examples, the
 *hard error* is the share classified into a wrong class, the *unknown error* the share the
 model cannot classify (``MixtureClassifier.unclassifiable``), and the *error* their sum, the
 share not classified correctly. The *training error* (report fig. 5.4, "erreur
@@ -15,7 +15,7 @@ d'apprentissage") is the error on the originally labelled training examples, the
 
 ``params`` keys (all optional):
 
-- EM settings passed to every :class:`~mixlib.mixture.MixtureClassifier`: ``init``, ``tol``,
+- EM settings passed to every :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier`: ``init``, ``tol``,
   ``max_iter`` (EM iterations), ``min_variance`` or ``relative_min_variance``;
 - ``threshold`` (iterative method: an unknown is assigned when its top posterior is strictly
   greater; also the ``confidence`` unclassifiable rule; default 0.75);
@@ -24,7 +24,7 @@ d'apprentissage") is the error on the originally labelled training examples, the
 - ``restart`` (prior method: ``warm``, the default, or ``fresh``), ``finish`` (iterative
   method: ``argmax``, the default, or ``stop``);
 - ``unclassifiable``: the rules the unknown error is measured under (default both,
-  :data:`~mixlib.semisupervised.UNCLASSIFIABLE_RULES`).
+  :data:`~mixlib.semi_supervised.methods.UNCLASSIFIABLE_RULES`).
 
 Tables are long: one row per (round,) metric and rule. Metrics that depend on the
 unclassifiable rule (hard, unknown and total errors) have one row per rule, its name in the
@@ -40,9 +40,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib._validation import check_random_state, check_X_y
-from mixlib.mixture import MixtureClassifier, kernel_counts
-from mixlib.semisupervised import (
+from mixlib.core.validation import check_random_state, check_X_y
+from mixlib.mixture.gaussian_mixture import MixtureClassifier, kernel_counts
+from mixlib.semi_supervised.methods import (
     UNCLASSIFIABLE_RULES,
     IterativeClassifier,
     iterative_classification,
@@ -158,14 +158,14 @@ def _train_test_errors(model: MixtureClassifier, X_train: np.ndarray, y_train: n
     X_test : ndarray of shape (n_test, n_features)
     y_test : ndarray of shape (n_test,)
     rule, threshold :
-        The unclassifiable rule (:func:`~mixlib.semisupervised.unclassifiable_mask`).
+        The unclassifiable rule (:func:`~mixlib.semi_supervised.methods.unclassifiable_mask`).
 
     Returns
     -------
     dict
         ``train_error``, ``train_hard_error``, ``train_unknown_error``, ``test_error``,
         ``test_hard_error``, ``test_unknown_error``, where ``*_error = *_hard_error +
-        *_unknown_error`` (:func:`~mixlib.semisupervised.label_errors` on each set).
+        *_unknown_error`` (:func:`~mixlib.semi_supervised.methods.label_errors` on each set).
     """
     values = {}
     for name, X, y in (("train", X_train, y_train), ("test", X_test, y_test)):
@@ -216,8 +216,8 @@ def semisupervised_rounds(
     X_test : ndarray of shape (n_test, n_features)
     y_test : ndarray of shape (n_test,)
     method : {"iterative", "prior"}
-        :class:`~mixlib.semisupervised.IterativeClassifier` (fig. 5.1) or
-        :class:`~mixlib.semisupervised.PriorProbabilityClassifier` (fig. 5.3).
+        :class:`~mixlib.semi_supervised.methods.IterativeClassifier` (fig. 5.1) or
+        :class:`~mixlib.semi_supervised.methods.PriorProbabilityClassifier` (fig. 5.3).
     n_components : int
         Kernels per class (the report: 4).
     params : dict
@@ -285,7 +285,7 @@ def kernel_sweep_point(
     X_labelled, y_labelled, X_unlabelled, y_unlabelled_hidden, X_test, y_test :
         As in :func:`semisupervised_rounds`.
     method : {"labelled_only", "iterative", "prior"}
-        ``"labelled_only"``: a :class:`~mixlib.mixture.MixtureClassifier` fit on the labelled
+        ``"labelled_only"``: a :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier` fit on the labelled
         examples (the unlabelled ones unused); the others as in :func:`semisupervised_rounds`.
     n_components : int
         Kernels per class (the report: 1 to 32). A class with fewer distinct examples uses
@@ -363,7 +363,7 @@ def dna_kernel_point(
         exact tie of the top posteriors), ``train_hard_error``, ``test_hard_error``,
         ``test_unknown_error``, ``fit_seconds`` (wall-clock time of the fit). With ``class`` =
         each class label: ``live_kernels`` (kernels of that class with mixing weight >
-        :data:`~mixlib.mixture.LIVE_WEIGHT` = 1e-6), ``collapsed_kernels`` (live kernels at
+        :data:`~mixlib.mixture.gaussian_mixture.LIVE_WEIGHT` = 1e-6), ``collapsed_kernels`` (live kernels at
         the variance floor), ``effective_components`` (kernels fit) and ``em_iterations``.
 
     Notes

@@ -10,8 +10,8 @@ import pandas as pd
 
 from mixlib.datasets import CLASS_COLUMN
 from mixlib.experiments.imputation import make_imputer
-from mixlib.seeding import generator
-from mixlib.splits import TRAINING_ROLES
+from mixlib.core.seeding import generator
+from mixlib.model_selection.splits import TRAINING_ROLES
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ def impute_split(prepared: pd.DataFrame, split: pd.DataFrame, *, method: str, n_
 
     For repeat ``r`` the imputer (``method``: ``kernel_mode`` — the report's ch. 4 imputer with
     ``n_components`` kernels per univariate mixture —, ``class_mean`` or ``mean``) is fit on the
-    rows of the training roles (:data:`mixlib.splits.TRAINING_ROLES`), with their class known
+    rows of the training roles (:data:`mixlib.model_selection.splits.TRAINING_ROLES`), with their class known
     for the ``train`` and ``labelled`` roles and unknown for ``unlabelled`` rows. Rows are then
     filled with their class's substitute if they are labelled training rows, and with the
     class-free substitute otherwise (unlabelled, validation and test rows), so no test label

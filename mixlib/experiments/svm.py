@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib.evaluation import (
+from mixlib.model_selection.evaluation import (
     best_grid_point,
     class_rates,
     confusion_matrix,
@@ -24,9 +24,9 @@ from mixlib.evaluation import (
     grid_level_axes,
     stratified_folds,
 )
-from mixlib.mkl import MKLSVC
-from mixlib.svdd import SVDD
-from mixlib.svm import SVC
+from mixlib.svm.mkl import MKLSVC
+from mixlib.svm.svdd import SVDD
+from mixlib.svm.svc import SVC
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def svm_grid_level(
     y_train : ndarray of shape (n_train,)
     level : int
         0 for the coarse grid; ``l >= 1`` refines around the best point of ``previous``
-        (:func:`mixlib.evaluation.grid_level_axes`).
+        (:func:`mixlib.model_selection.evaluation.grid_level_axes`).
     previous : pandas.DataFrame or None
         Concatenated tables of this function for levels ``0 .. level-1`` of the same data set
         (None for level 0).
@@ -350,7 +350,7 @@ def svm_grid_job(repeats: list, level: int, previous: pd.DataFrame | None,
     Every level of a split draws its folds from ``generator(seed, "svm_grid", split_name)``,
     so all levels use the same folds.
     """
-    from mixlib.seeding import generator
+    from mixlib.core.seeding import generator
 
     X_train, y_train, _, _ = _first_repeat(repeats)
     return svm_grid_level(X_train, y_train, level, previous, params,

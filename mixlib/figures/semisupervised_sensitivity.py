@@ -53,7 +53,7 @@ def _verdict_lines(verdicts: pd.DataFrame, width: int = 150, max_settings: int =
 
     ``verdicts`` has the columns ``claim``, ``holds_everywhere`` and ``flips_under`` (the
     settings where the claim fails), and optionally ``split``, ``n_hold``, ``n_settings`` and
-    ``holds_under`` (:func:`mixlib.claims.sensitivity_verdicts`); a claim with ``n_hold == 0``
+    ``holds_under`` (:func:`mixlib.experiments.claims.sensitivity_verdicts`); a claim with ``n_hold == 0``
     fails everywhere.
     """
     require_columns(verdicts, ("claim", "holds_everywhere", "flips_under"), "semisupervised_sensitivity verdicts")

@@ -8,7 +8,7 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from mixlib.evaluation import best_grid_point
+from mixlib.model_selection.evaluation import best_grid_point
 from mixlib.figures import new_figure
 
 _MARKERS = ("s", "o", "D", "^", "v")
@@ -32,7 +32,7 @@ def svm_grid(grid: pd.DataFrame, summary: pd.DataFrame | None = None) -> Figure:
     matplotlib.figure.Figure
         Level 0 as a coloured mesh of cells; each finer level as markers with the same colour
         scale inside a rectangle showing its extent; the best point
-        (:func:`mixlib.evaluation.best_grid_point`) starred; colour bar in
+        (:func:`mixlib.model_selection.evaluation.best_grid_point`) starred; colour bar in
         percent of misclassified rows.
     """
     missing = {"dataset", "level", "log10_C", "log10_sigma", "metric", "value"} - set(grid.columns)

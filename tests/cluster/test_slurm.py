@@ -25,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mixlib.io import read_table
+from mixlib.pipeline.io import read_table
 from tests.pipeline.conftest import copy_workflow
 
 SCRIPT = Path(__file__).with_name("slurm_single_node.sh")

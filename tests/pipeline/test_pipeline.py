@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from mixlib.io import read_table
+from mixlib.pipeline.io import read_table
 from tests.pipeline.conftest import copy_workflow, snakemake
 from tests.test_bad_inputs import CASES, build_project
 

@@ -4,8 +4,8 @@ import os
 
 from snakemake.utils import validate
 
-from mixlib.cluster import check_slurm_workflow
-from mixlib.config import check_config, describe_config_source
+from mixlib.pipeline.cluster import check_slurm_workflow
+from mixlib.pipeline.config import check_config, describe_config_source
 from mixlib.experiments.data import uses_standardisation
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.

@@ -1,6 +1,6 @@
-from mixlib.claims import build_claims
-from mixlib.io import read_table, write_table
-from mixlib.workflow import logged_job
+from mixlib.experiments.claims import build_claims
+from mixlib.pipeline.io import read_table, write_table
+from mixlib.pipeline.workflow import logged_job
 
 with logged_job(snakemake) as log:
     tables = {name: read_table(path) for name, path in snakemake.input.items()}

@@ -1,7 +1,7 @@
-from mixlib.config import check_fold_sizes
+from mixlib.pipeline.config import check_fold_sizes
 from mixlib.experiments.comparison import comparison_dataset_job
-from mixlib.io import read_table, write_table
-from mixlib.workflow import logged_job
+from mixlib.pipeline.io import read_table, write_table
+from mixlib.pipeline.workflow import logged_job
 
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards

@@ -1,6 +1,6 @@
 from mixlib.experiments.comparison import comparison_summary
-from mixlib.io import read_table, write_table
-from mixlib.workflow import logged_job
+from mixlib.pipeline.io import read_table, write_table
+from mixlib.pipeline.workflow import logged_job
 
 with logged_job(snakemake):
     write_table(comparison_summary(read_table(snakemake.input[0])), snakemake.output[0])

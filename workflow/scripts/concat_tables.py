@@ -1,4 +1,4 @@
-from mixlib.workflow import concat_tables, logged_job
+from mixlib.pipeline.workflow import concat_tables, logged_job
 
 with logged_job(snakemake):
     concat_tables(snakemake)

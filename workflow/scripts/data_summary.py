@@ -1,6 +1,6 @@
 from mixlib.experiments.data import summarise_datasets
-from mixlib.io import read_table, write_table
-from mixlib.workflow import logged_job
+from mixlib.pipeline.io import read_table, write_table
+from mixlib.pipeline.workflow import logged_job
 
 with logged_job(snakemake):
     tables = {name: read_table(path) for name, path in zip(snakemake.params.datasets, snakemake.input)}

@@ -1,6 +1,6 @@
 from mixlib.experiments.data import fetch_dataset
-from mixlib.io import write_csv
-from mixlib.workflow import logged_job
+from mixlib.pipeline.io import write_csv
+from mixlib.pipeline.workflow import logged_job
 
 with logged_job(snakemake) as log:
     raw = fetch_dataset(snakemake.wildcards.dataset, snakemake.params.spec)

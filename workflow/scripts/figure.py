@@ -1,4 +1,4 @@
-from mixlib.workflow import draw_figure, logged_job
+from mixlib.pipeline.workflow import draw_figure, logged_job
 
 with logged_job(snakemake):
     draw_figure(snakemake)

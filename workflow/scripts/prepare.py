@@ -1,8 +1,8 @@
 from mixlib.datasets.parsers import read_normalised_csv
 from mixlib.datasets import sequence_column
 from mixlib.experiments.data import prepare_dataset
-from mixlib.io import write_table
-from mixlib.workflow import logged_job
+from mixlib.pipeline.io import write_table
+from mixlib.pipeline.workflow import logged_job
 
 with logged_job(snakemake) as log:
     name, spec = snakemake.wildcards.dataset, snakemake.params.spec

@@ -1,6 +1,6 @@
 from mixlib.experiments.semisupervised import rounds_job
-from mixlib.io import write_table
-from mixlib.workflow import load_repeats, logged_job
+from mixlib.pipeline.io import write_table
+from mixlib.pipeline.workflow import load_repeats, logged_job
 
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards

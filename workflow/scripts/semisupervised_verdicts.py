@@ -1,6 +1,6 @@
-from mixlib.claims import sensitivity_verdicts
-from mixlib.io import read_table, write_table
-from mixlib.workflow import logged_job
+from mixlib.experiments.claims import sensitivity_verdicts
+from mixlib.pipeline.io import read_table, write_table
+from mixlib.pipeline.workflow import logged_job
 
 with logged_job(snakemake) as log:
     verdicts = sensitivity_verdicts(read_table(snakemake.input[0]))

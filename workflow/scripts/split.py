@@ -1,6 +1,6 @@
 from mixlib.experiments.data import make_split
-from mixlib.io import read_table, write_table
-from mixlib.workflow import logged_job
+from mixlib.pipeline.io import read_table, write_table
+from mixlib.pipeline.workflow import logged_job
 
 with logged_job(snakemake) as log:
     params = snakemake.params

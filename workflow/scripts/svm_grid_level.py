@@ -1,8 +1,8 @@
 import pandas as pd
 
 from mixlib.experiments.svm import svm_grid_job
-from mixlib.io import read_table, write_table
-from mixlib.workflow import load_repeats, logged_job
+from mixlib.pipeline.io import read_table, write_table
+from mixlib.pipeline.workflow import load_repeats, logged_job
 
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards

@@ -1,0 +1,254 @@
+"""Gaussian generative classifiers with per-class or shared covariance (seed 003).
+
+Each class ``C_k`` gets a prior ``p(C_k)`` and a Gaussian density ``N(x; mu_k, Sigma_k)``; the
+classification inverts the model with Bayes' rule,
+``p(C_k | x) = p(x | C_k) p(C_k) / sum_j p(x | C_j) p(C_j)``, computed in log space. With one
+covariance per class the boundaries are quadratic (:class:`QuadraticGaussianClassifier`, the
+model of scikit-learn's ``QuadraticDiscriminantAnalysis``); with a covariance shared by all
+classes they are linear (:class:`LinearGaussianClassifier`, ``LinearDiscriminantAnalysis``).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy.linalg import LinAlgError, cholesky, solve_triangular
+from scipy.special import logsumexp
+
+from mixlib.core.base import BaseEstimator, ClassifierMixin
+from mixlib.core.validation import check_array, check_is_fitted, check_sample_weight, check_X_y
+
+__all__ = ["QuadraticGaussianClassifier", "LinearGaussianClassifier"]
+
+_LOG_2PI = np.log(2.0 * np.pi)
+
+
+def _cholesky(covariance: np.ndarray, what: str) -> np.ndarray:
+    """Lower Cholesky factor, with an error that says how to repair a singular covariance."""
+    try:
+        return cholesky(covariance, lower=True)
+    except LinAlgError as exc:
+        raise ValueError(
+            f"The {what} is not positive definite; increase reg_covar (it is added to the "
+            "diagonal) or remove constant / collinear features."
+        ) from exc
+
+
+def _gaussian_log_density(X: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> np.ndarray:
+    """``log N(x; mean, L L^T)`` for every row of ``X`` (n_samples, n_features) -> (n_samples,)."""
+    z = solve_triangular(chol, (X - mean).T, lower=True)
+    log_det = 2.0 * np.log(np.diag(chol)).sum()
+    return -0.5 * (X.shape[1] * _LOG_2PI + log_det + np.einsum("ij,ij->j", z, z))
+
+
+class _GaussianGenerative(ClassifierMixin, BaseEstimator):
+    """Shared machinery: parameter checks, priors, means, Bayes' rule in log space."""
+
+    def __init__(self, priors: ArrayLike | None = None, reg_covar: float = 1e-6, ddof: int = 0) -> None:
+        self.priors = priors
+        self.reg_covar = reg_covar
+        self.ddof = ddof
+
+    def _fit_common(self, X, y, sample_weight) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if not isinstance(self.reg_covar, numbers.Real) or not self.reg_covar >= 0:
+            raise ValueError(f"reg_covar must be a non-negative float, got {self.reg_covar!r}.")
+        if self.ddof not in (0, 1):
+            raise ValueError(f"ddof must be 0 (maximum likelihood) or 1 (unbiased), got {self.ddof!r}.")
+        X, y = check_X_y(X, y)
+        weight = check_sample_weight(sample_weight, X.shape[0])
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        n_classes = len(self.classes_)
+        R = np.zeros((X.shape[0], n_classes))  # t_nk times the sample weight
+        R[np.arange(X.shape[0]), codes] = weight
+        self.class_weight_ = R.sum(axis=0)
+        if (self.class_weight_ <= self.ddof).any():
+            raise ValueError(
+                f"Every class needs a total sample weight above ddof={self.ddof}; got "
+                f"{dict(zip(self.classes_.tolist(), self.class_weight_.tolist()))}."
+            )
+        if self.priors is None:
+            self.priors_ = self.class_weight_ / self.class_weight_.sum()
+        else:
+            priors = np.asarray(self.priors, dtype=float)
+            if priors.shape != (n_classes,) or (priors <= 0).any() or not np.isclose(priors.sum(), 1.0):
+                raise ValueError(
+                    f"priors must be {n_classes} positive numbers summing to 1, got {self.priors!r}."
+                )
+            self.priors_ = priors / priors.sum()
+        self.means_ = (R.T @ X) / self.class_weight_[:, None]
+        return X, R, codes
+
+    def _joint_log_likelihood(self, X: ArrayLike) -> np.ndarray:
+        """``log p(x | C_k) + log p(C_k)``, shape (n_samples, n_classes)."""
+        check_is_fitted(self, "means_")
+        X = check_array(X)
+        if X.shape[1] != self.means_.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features, fitted on {self.means_.shape[1]}.")
+        log_density = np.column_stack(
+            [_gaussian_log_density(X, mean, chol) for mean, chol in zip(self.means_, self._chol_per_class())]
+        )
+        return log_density + np.log(self.priors_)
+
+    def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
+        """``log p(C_k | x)`` by Bayes' rule (log-sum-exp normalisation), (n_samples, n_classes)."""
+        joint = self._joint_log_likelihood(X)
+        return joint - logsumexp(joint, axis=1, keepdims=True)
+
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
+        """``p(C_k | x)``, shape (n_samples, n_classes)."""
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Class of largest posterior."""
+        scores = self._joint_log_likelihood(X)
+        return self.classes_[np.argmax(scores, axis=1)]
+
+
+class QuadraticGaussianClassifier(_GaussianGenerative):
+    """Gaussian generative classifier with one covariance matrix per class (quadratic boundaries).
+
+    Parameters
+    ----------
+    priors : array-like of shape (n_classes,), optional
+        Class priors; by default the class frequencies ``sum_n t_nk / N`` (weighted).
+    reg_covar : float, default=1e-6
+        Ridge added to the diagonal of every covariance. Needed when a covariance is singular,
+        e.g. with one-hot data (the indicators of one attribute sum to 1, and a category absent
+        from a class has zero variance there); the lecture's estimates have ``reg_covar=0``.
+    ddof : {0, 1}, default=0
+        0: the maximum-likelihood estimates of the lecture (divide by ``N_k``); 1: divide by
+        ``N_k - 1`` (the unbiased estimate used by scikit-learn's
+        ``QuadraticDiscriminantAnalysis``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    priors_ : ndarray of shape (n_classes,)
+    class_weight_ : ndarray of shape (n_classes,)
+        ``N_k = sum_n s_n t_nk``.
+    means_ : ndarray of shape (n_classes, n_features)
+    covariances_ : ndarray of shape (n_classes, n_features, n_features)
+        Including the ridge.
+
+    Notes
+    -----
+    With sample weights ``s_n`` (ones by default) and ``N_k = sum_n s_n t_nk``,
+
+    ``mu_k = (1 / N_k) sum_n s_n t_nk x_n``,
+    ``Sigma_k = 1 / (N_k - ddof) sum_n s_n t_nk (x_n - mu_k)(x_n - mu_k)^T + reg_covar I``,
+
+    and ``log p(x | C_k) = -1/2 [D log(2 pi) + log|Sigma_k| + (x - mu_k)^T Sigma_k^{-1} (x - mu_k)]``
+    is evaluated through the Cholesky factor of ``Sigma_k``.
+    """
+
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> "QuadraticGaussianClassifier":
+        """Estimate priors, means and per-class covariances.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+        """
+        X, R, _ = self._fit_common(X, y, sample_weight)
+        n_features = X.shape[1]
+        covariances = np.empty((len(self.classes_), n_features, n_features))
+        for k, mean in enumerate(self.means_):
+            centred = X - mean
+            covariances[k] = (centred.T * R[:, k]) @ centred / (self.class_weight_[k] - self.ddof)
+            covariances[k].flat[:: n_features + 1] += self.reg_covar
+        self.covariances_ = covariances
+        self._chol = [
+            _cholesky(c, f"covariance of class {cls!r}") for c, cls in zip(covariances, self.classes_)
+        ]
+        return self
+
+    def _chol_per_class(self) -> list[np.ndarray]:
+        return self._chol
+
+
+class LinearGaussianClassifier(_GaussianGenerative):
+    """Gaussian generative classifier with one covariance shared by all classes (linear boundaries).
+
+    Parameters
+    ----------
+    priors : array-like of shape (n_classes,), optional
+        Class priors; by default the class frequencies.
+    reg_covar : float, default=1e-6
+        Ridge added to the diagonal of the shared covariance (see
+        :class:`QuadraticGaussianClassifier`).
+    ddof : {0, 1}, default=0
+        0: divide the pooled scatter by ``N`` (maximum likelihood, as scikit-learn's
+        ``LinearDiscriminantAnalysis`` with class-frequency priors); 1: by ``N - n_classes``.
+
+    Attributes
+    ----------
+    classes_, priors_, class_weight_, means_
+        As in :class:`QuadraticGaussianClassifier`.
+    covariance_ : ndarray of shape (n_features, n_features)
+        The shared covariance, including the ridge.
+    coef_ : ndarray of shape (n_classes, n_features)
+    intercept_ : ndarray of shape (n_classes,)
+        The linear discriminants ``log p(x | C_k) p(C_k) = coef_[k].x + intercept_[k] + c(x)``.
+
+    Notes
+    -----
+    The maximum-likelihood estimate of a covariance shared by the classes is the pooled
+    within-class scatter
+
+    ``Sigma = 1 / (N - ddof K) sum_k sum_n s_n t_nk (x_n - mu_k)(x_n - mu_k)^T + reg_covar I``.
+
+    The lecture's slide writes ``(1/N) sum_n (x_n - mu)(x_n - mu)^T`` with ``mu`` the mean of
+    all examples; that total covariance also counts the spread *between* the class means, it
+    is not the maximum of the likelihood of this model, so the pooled form is used (as in the
+    textbooks and scikit-learn). The decision function is linear, as derived in the lecture:
+    ``w_k = Sigma^{-1} mu_k``, ``b_k = -1/2 mu_k^T Sigma^{-1} mu_k + log p(C_k)``.
+    """
+
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> "LinearGaussianClassifier":
+        """Estimate priors, means and the pooled covariance.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+        """
+        X, R, codes = self._fit_common(X, y, sample_weight)
+        n_classes, n_features = self.means_.shape
+        denominator = self.class_weight_.sum() - self.ddof * n_classes
+        if denominator <= 0:
+            raise ValueError(
+                f"Too few samples ({self.class_weight_.sum()}) for ddof=1 with {n_classes} classes."
+            )
+        centred = X - self.means_[codes]
+        weight = R.sum(axis=1)
+        covariance = (centred.T * weight) @ centred / denominator
+        covariance.flat[:: n_features + 1] += self.reg_covar
+        self.covariance_ = covariance
+        self._chol = _cholesky(covariance, "shared covariance")
+        solved = solve_triangular(self._chol, self.means_.T, lower=True)  # L^{-1} mu_k
+        self.coef_ = solve_triangular(self._chol.T, solved, lower=False).T
+        self.intercept_ = -0.5 * np.einsum("ij,ij->j", solved, solved) + np.log(self.priors_)
+        return self
+
+    def _chol_per_class(self) -> list[np.ndarray]:
+        return [self._chol] * len(self.classes_)
+
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
+        """Linear discriminants ``coef_ x + intercept_``, shape (n_samples, n_classes).
+
+        They differ from ``log p(x | C_k) p(C_k)`` by a term independent of the class, so they
+        give the same posteriors (after softmax) and predictions.
+        """
+        check_is_fitted(self, "coef_")
+        X = check_array(X)
+        if X.shape[1] != self.coef_.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features, fitted on {self.coef_.shape[1]}.")
+        return X @ self.coef_.T + self.intercept_

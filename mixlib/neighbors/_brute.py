@@ -1,0 +1,172 @@
+"""Exhaustive k-NN search: one distance matrix (BLAS) per cache-sized block of queries."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy.spatial.distance import cdist
+
+from mixlib.core.distances import squared_euclidean
+from mixlib.neighbors._common import (
+    _CDIST_NAMES,
+    _check_k,
+    _check_metric,
+    _is_integral,
+    _pack_neighbors,
+    _reduced_distances,
+    _sort_neighbors,
+)
+from mixlib.core.validation import check_array
+
+
+class BruteForceNeighbors:
+    """Exhaustive k-NN search: one distance matrix per block of queries.
+
+    Euclidean distances come from :func:`mixlib.core.distances.squared_euclidean` (one BLAS matrix
+    product per block), the ``k`` smallest of each row are selected with ``numpy.argpartition``
+    (linear time, the partial sort of the notes), then, with ``exact=True``, recomputed from the
+    coordinate differences, so the returned distances carry no cancellation error. Other
+    metrics use :func:`scipy.spatial.distance.cdist`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    metric : {"euclidean", "manhattan", "chebyshev", "minkowski"}, default="euclidean"
+    p : float, default=2
+    block_bytes : int, default=2**21
+        Memory budget of one block of the distance matrix (2 MiB: blocks that stay in the
+        cache are faster than one large matrix).
+    """
+
+    def __init__(
+        self, X: ArrayLike, metric: str = "euclidean", p: float = 2, block_bytes: int = 2**21
+    ) -> None:
+        self._exponent = _check_metric(metric, p)
+        self.metric = metric
+        self.p = p
+        self.block_bytes = int(block_bytes)
+        self.data_ = check_array(X)
+        self._sq_norms = np.einsum("ij,ij->i", self.data_, self.data_)
+        self._max_sq_norm = float(self._sq_norms.max(initial=0.0))
+        self._integral = _is_integral(self.data_, 0.0)
+
+    def _checked_query(self, X, k) -> tuple[np.ndarray, np.ndarray, int, int]:
+        """Validated queries, the training rows, ``k``, and the query block size.
+
+        A block of queries holds at most ``block_bytes`` of float64 distances to the training
+        rows.
+        """
+        X = check_array(X)
+        train = self.data_
+        if X.shape[1] != train.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features, fitted on {train.shape[1]}.")
+        k = _check_k(k, train.shape[0])
+        return X, train, k, max(1, self.block_bytes // (8 * train.shape[0]))
+
+    def query(self, X: ArrayLike, k: int = 1, exact: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k`` nearest training points of each row of ``X``, as :meth:`KDTree.query`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+        k : int, default=1
+        exact : bool, default=True
+            Recompute the Euclidean distances of the selected neighbours from the coordinate
+            differences (costs a gather of ``n_queries * k * n_features`` values, often more
+            than the matrix product). ``False`` returns the BLAS values, whose absolute error
+            is about ``1e-16 (||x||^2 + ||z||^2)`` on the squared distance.
+
+        Returns
+        -------
+        distances, indices : ndarray of shape (n_queries, k)
+            Sorted by increasing distance, ties by increasing training index.
+        """
+        X, train, k, block = self._checked_query(X, k)
+        distances = np.empty((X.shape[0], k))
+        indices = np.empty((X.shape[0], k), dtype=np.intp)
+        for lo in range(0, X.shape[0], block):
+            queries = X[lo:lo + block]
+            if self.metric == "euclidean":
+                matrix = squared_euclidean(queries, train, Y_sq=self._sq_norms)
+            else:
+                kwargs = {"p": self.p} if self.metric == "minkowski" else {}
+                matrix = cdist(queries, train, metric=_CDIST_NAMES[self.metric], **kwargs)
+            if k < train.shape[0]:
+                nearest = np.argpartition(matrix, k - 1, axis=1)[:, :k]
+            else:
+                nearest = np.broadcast_to(np.arange(k), (len(queries), k))
+            if exact and self.metric == "euclidean":
+                values = np.sqrt(_reduced_distances(queries[:, None, :] - train[nearest], 2.0))
+            elif self.metric == "euclidean":
+                values = np.sqrt(np.take_along_axis(matrix, nearest, axis=1))
+            else:
+                values = np.take_along_axis(matrix, nearest, axis=1)
+            distances[lo:lo + block], indices[lo:lo + block] = _sort_neighbors(values, nearest)
+        return distances, indices
+
+
+    def query_ties(self, X: ArrayLike, k: int, rtol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ``k`` nearest training points plus every point tied with the k-th.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+        k : int
+        rtol : float
+            A point at distance ``d <= d_k (1 + rtol)`` is tied with the k-th (``d_k``).
+
+        Returns
+        -------
+        distances, indices : ndarray of shape (n_queries, width)
+            Each row's points sorted by increasing distance, then index; ``width`` is the
+            largest number of points of a row, shorter rows are padded (distance inf).
+        mask : ndarray of shape (n_queries, width)
+            True on the points within ``d_k (1 + rtol)``.
+
+        Notes
+        -----
+        One distance matrix per block of queries, as :meth:`query`; the k-th value of each
+        row is read with ``numpy.partition``. Euclidean distances from BLAS carry an error
+        of at most about ``(n_features + 2) eps (||x||^2 + ||z||^2)`` on their squares, so
+        every point whose BLAS value is within twice that bound of the k-th (widened by
+        ``rtol``) is a candidate; the candidates' distances are recomputed from coordinate
+        differences, and the k-th and the ties are decided on those exact values, so the
+        result is the one an exhaustive exact search gives. When every coordinate is an
+        integer (one-hot data) and the sums stay below ``2**53``, the BLAS values are exact
+        and are used as they are.
+        """
+        X, train, k, block = self._checked_query(X, k)
+        parts = []
+        for lo in range(0, X.shape[0], block):
+            queries = X[lo:lo + block]
+            if self.metric == "euclidean":
+                matrix = squared_euclidean(queries, train, Y_sq=self._sq_norms)
+                kth = np.partition(matrix, k - 1, axis=1)[:, k - 1]
+                q_sq = np.einsum("ij,ij->i", queries, queries)
+                band = 2.0 * (train.shape[1] + 2) * np.finfo(float).eps * (
+                    q_sq + self._sq_norms.max())
+                if self._integral and _is_integral(queries, self._max_sq_norm):
+                    band[:] = 0.0  # integer sums below 2**53: BLAS is exact
+                limit = (kth + band) * (1.0 + 4.0 * rtol) + band
+                row, col = np.nonzero(matrix <= limit[:, None])
+                if band.any():
+                    values = np.sqrt(_reduced_distances(queries[row] - train[col], 2.0))
+                else:
+                    values = np.sqrt(matrix[row, col])
+            else:
+                kwargs = {"p": self.p} if self.metric == "minkowski" else {}
+                matrix = cdist(queries, train, metric=_CDIST_NAMES[self.metric], **kwargs)
+                kth = np.partition(matrix, k - 1, axis=1)[:, k - 1]
+                row, col = np.nonzero(matrix <= (kth * (1.0 + 4.0 * rtol))[:, None])
+                values = matrix[row, col]
+            # The k-th exact value of each row: k-th smallest of its candidates.
+            counts = np.bincount(row, minlength=len(queries))
+            starts = np.cumsum(counts) - counts
+            width = int(counts.max())
+            padded = np.full((len(queries), width), np.inf)
+            padded[row, np.arange(row.shape[0]) - starts[row]] = values
+            radius = np.partition(padded, k - 1, axis=1)[:, k - 1] * (1.0 + rtol)
+            keep = values <= radius[row]
+            parts.append((row[keep] + lo, col[keep], values[keep]))
+        row, col, values = (np.concatenate(p) for p in zip(*parts))
+        return _pack_neighbors(row, col, values, X.shape[0], grouped=True)

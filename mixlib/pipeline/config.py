@@ -1,0 +1,226 @@
+"""Checks of the study config that a JSON schema cannot express.
+
+The schema (``workflow/schemas/config.schema.yaml``) checks keys and types; this module
+checks that names refer to things that exist and that sizes fit the data, before any job runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from mixlib.datasets import CLASS_COLUMN, bundled_dataset, load_source, sequence_column
+from mixlib.model_selection.splits import role_sizes
+
+
+STUDY_CONFIG = "config/config.yaml"
+"""The study's own config: read only when no ``--configfile`` is given."""
+
+
+def read_config_file(path: str | Path) -> dict[str, Any]:
+    """Read a YAML config file; a syntax error names the file, line and column.
+
+    Raises
+    ------
+    ValueError
+        ``"<path>, line L, column C: <what the parser expected>"``, as an editor counts
+        lines and columns (from 1); or if the file does not hold a mapping of keys.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
+        what = " ".join(part for part in (exc.context, exc.problem) if part)
+        began = exc.context_mark
+        if began is not None and mark is not None and began.line != mark.line:
+            what += f" (what it was parsing began at line {began.line + 1}, column {began.column + 1})"
+        raise ValueError(f"{where}: YAML syntax error: {what}.") from None
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path}: YAML syntax error: {exc}.") from None
+    if not isinstance(loaded, dict):
+        raise ValueError(f"{path}: expected a mapping of config keys, got {type(loaded).__name__}.")
+    return loaded
+
+
+def describe_config_source(cli_configfiles: Sequence[str | Path]) -> str:
+    """One line for the run log saying which config file(s) the run reads.
+
+    A ``--configfile`` stands on its own: the study's config is then not read at all, so a
+    key left out of the user's file takes the schema's default, never the study's value.
+    """
+    if not cli_configfiles:
+        return f"Config: {STUDY_CONFIG} (and any --config values)."
+    files = ", ".join(str(path) for path in cli_configfiles)
+    return (f"Config: {files} only (and any --config values); {STUDY_CONFIG} is not read "
+            "when --configfile is given.")
+
+
+def load_dataset_table(name: str, spec: Mapping[str, Any],
+                       base_dir: str | Path = ".") -> pd.DataFrame | None:
+    """A configured data set's checked raw table, or ``None`` when only a download would tell.
+
+    Shipped copies are read from the package, a user's CSV is read and checked by
+    :func:`mixlib.datasets.load_source` (so its value errors name column, class and file line);
+    a ``url`` source is left to the ``fetch`` job, which runs the same checks.
+    """
+    source = spec.get("source", "bundled")
+    if source == "url":
+        return None
+    if source == "csv":
+        path = Path(base_dir) / spec["path"]
+        if not path.is_file():
+            raise ValueError(f"datasets.{name}.path: no file at {path}.")
+    return load_source(name, dict(spec), base_dir)
+
+
+def check_fold_sizes(labels: np.ndarray, n_folds: int, dataset: str,
+                     where: str = "comparison.n_folds") -> None:
+    """Every class of ``dataset`` has at least ``n_folds`` examples, so each fold tests it.
+
+    Raises
+    ------
+    ValueError
+        Naming the config key ``where``, the data set and each class that is too small.
+    """
+    classes, counts = np.unique(np.asarray(labels, dtype=str), return_counts=True)
+    small = [f"{str(label)!r} ({n})" for label, n in zip(classes, counts) if n < n_folds]
+    if small:
+        raise ValueError(
+            f"{where}: {n_folds} folds need at least {n_folds} examples of every class, but "
+            f"data set {dataset!r} has fewer of class {', '.join(small)}. Lower {where} or "
+            f"leave {dataset!r} out of the comparison."
+        )
+
+
+def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
+    """Raise ``ValueError`` naming the key if the config refers to what does not exist.
+
+    Checks: every bundled data set is shipped; ``encoding`` is set only on sequence data;
+    every data set that can be read without a download passes the value checks of
+    :mod:`mixlib.datasets.checks`; every split names a configured data set and asks for no
+    more rows than it has; every data set of the comparison has ``comparison.n_folds``
+    examples of each class; every stage names splits and data sets that exist, and its
+    split has the roles it uses.
+    """
+    datasets = config.get("datasets", {})
+    tables = {}
+    for name, spec in datasets.items():
+        if spec.get("source", "bundled") == "bundled":
+            try:
+                bundled_dataset(spec.get("bundled_name", name))
+            except ValueError as exc:
+                key = "bundled_name" if "bundled_name" in spec else "source"
+                raise ValueError(f"datasets.{name}.{key}: {exc}") from None
+        if "encoding" in spec and sequence_column(name, spec) is None:
+            raise ValueError(
+                f"datasets.{name}.encoding: only sequence data (splice) have an encoding; "
+                f"{name!r} is numeric."
+            )
+        tables[name] = load_dataset_table(name, spec, base_dir)
+    for split_name, split in config.get("splits", {}).items():
+        dataset = split["dataset"]
+        if dataset not in datasets:
+            raise ValueError(
+                f"splits.{split_name}.dataset: unknown data set {dataset!r}; "
+                f"the config's data sets are {sorted(datasets)}."
+            )
+        if tables[dataset] is not None:
+            role_sizes(split["roles"], len(tables[dataset]), where=f"splits.{split_name}.roles")
+    _check_stage_references(config)
+    comparison = config.get("comparison", {})
+    for name in comparison.get("datasets", []):
+        if tables[name] is not None:
+            check_fold_sizes(tables[name][CLASS_COLUMN].to_numpy(), comparison["n_folds"], name)
+
+
+# Stage keys that name a split, and the roles that split must have.
+SPLIT_REFERENCES = {
+    ("mlp", "split"): ("train", "test"),
+}
+# Stage keys that name a list of splits, and the roles each must have.
+SPLIT_LIST_REFERENCES = {
+    ("mixture", "splits"): ("labelled",),
+    ("semisupervised", "splits"): ("labelled", "unlabelled", "test"),
+    ("kernel_sweep", "splits"): ("labelled", "unlabelled", "test"),
+    ("svm", "splits"): ("train", "test"),
+    ("dna_kernel_sweep", "splits"): ("train", "test"),
+    ("ensembles", "splits"): ("train", "test"),
+}
+# Stage keys that name a list of data sets.
+DATASET_LIST_REFERENCES = [("imputation_study", "datasets"), ("comparison", "datasets")]
+
+
+def _check_stage_references(config: Mapping[str, Any]) -> None:
+    """Every split or data set a stage names exists, and a split has the roles the stage uses."""
+    splits = config.get("splits", {})
+    named = [((section, key), config[section][key], roles)
+             for (section, key), roles in SPLIT_REFERENCES.items() if section in config]
+    named += [((section, key), name, roles)
+              for (section, key), roles in SPLIT_LIST_REFERENCES.items() if section in config
+              for name in config[section][key]]
+    for (section, key), name, roles in named:
+        if name not in splits:
+            raise ValueError(
+                f"{section}.{key}: unknown split {name!r}; the config's splits are {sorted(splits)}."
+            )
+        absent = [role for role in roles if role not in splits[name]["roles"]]
+        if absent:
+            raise ValueError(
+                f"{section}.{key}: split {name!r} has no role {absent}; {section} needs the "
+                f"roles {list(roles)}."
+            )
+    _check_comparison_params(config.get("comparison", {}).get("params", {}))
+    datasets = config.get("datasets", {})
+    for section, key in DATASET_LIST_REFERENCES:
+        for name in config.get(section, {}).get(key, []):
+            if name not in datasets:
+                raise ValueError(
+                    f"{section}.{key}: unknown data set {name!r}; the config's data sets are "
+                    f"{sorted(datasets)}."
+                )
+
+
+def _check_comparison_params(params: Mapping[str, Mapping[str, Any]]) -> None:
+    """Every per-model override of the comparison names a parameter the model has."""
+    from mixlib.experiments.comparison import MODELS
+
+    for model, overrides in params.items():
+        known = set(MODELS[model].defaults) | {"max_train_rows"}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise ValueError(
+                f"comparison.params.{model}: unknown parameter(s) {unknown}; {model} takes "
+                f"{sorted(known)}."
+            )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m mixlib.pipeline.config FILE...``: check the YAML syntax of config files.
+
+    Snakemake reports a syntax error in a ``--configfile`` without its place; this names the
+    file, line and column. Prints one line per file; exit status 1 if any file is invalid.
+    """
+    import sys
+
+    paths = list(sys.argv[1:] if argv is None else argv)
+    failed = False
+    for path in paths:
+        try:
+            read_config_file(path)
+        except (OSError, ValueError) as exc:
+            print(exc, file=sys.stderr)
+            failed = True
+        else:
+            print(f"{path}: YAML syntax OK.")
+    return 1 if failed or not paths else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

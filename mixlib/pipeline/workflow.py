@@ -1,0 +1,95 @@
+"""What every Snakemake script does around its one call into mixlib: logging."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+
+@contextmanager
+def logged_job(smk: Any) -> Iterator[logging.Logger]:
+    """Send the job's log records and warnings to its ``log:`` file, and time the job.
+
+    Parameters
+    ----------
+    smk : snakemake.script.Snakemake
+        The ``snakemake`` object of a ``script:`` rule; its first log file receives every
+        ``logging`` record of mixlib (INFO and above) and every warning (e.g. EM
+        non-convergence). An exception is logged with its traceback, then re-raised so the
+        job fails and Snakemake removes its outputs.
+    """
+    handler = logging.FileHandler(smk.log[0], mode="w", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+    logger = logging.getLogger(f"mixstudy.{smk.rule}")
+    wildcards = dict(smk.wildcards.items())
+    logger.info("rule %s %s, %d thread(s)", smk.rule, wildcards, smk.threads)
+    np.seterr(all="warn")
+    start = time.perf_counter()
+    try:
+        yield logger
+    except Exception:
+        logger.exception("rule %s failed", smk.rule)
+        raise
+    else:
+        logger.info("rule %s done in %.2f s", smk.rule, time.perf_counter() - start)
+    finally:
+        root.removeHandler(handler)
+        handler.close()
+
+
+def load_repeats(smk: Any, standardise_features: bool) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """The arrays of every repeat of an experiment's split, from the job's named inputs.
+
+    The job must have the inputs ``prepared``, ``split`` and ``substitutes`` (see
+    ``split_inputs`` in ``workflow/rules/common.smk``). Element ``r`` of the result is
+    :func:`mixlib.experiments.data.assemble` of repeat ``r``: role -> ``(X, y)``.
+    """
+    from mixlib.experiments.data import assemble
+    from mixlib.pipeline.io import read_table
+
+    prepared = read_table(smk.input.prepared)
+    split = read_table(smk.input.split)
+    substitutes = read_table(smk.input.substitutes)
+    return [
+        assemble(prepared, split, int(repeat), substitutes=substitutes,
+                 standardise_features=standardise_features)
+        for repeat in sorted(split["repeat"].unique())
+    ]
+
+
+def _resolve(reference: str):
+    """The object named ``"package.module:attribute"``."""
+    import importlib
+
+    module_name, _, attribute = reference.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def draw_figure(smk: Any) -> None:
+    """A figure rule: read every input table, call ``params.draw``, save PNG and SVG.
+
+    ``params.draw`` names the figure function as ``"mixlib.figures.module:function"``; it is
+    called with the input tables in the order of the rule's inputs.
+    """
+    from mixlib.pipeline.io import read_table, save_figure
+
+    figure = _resolve(smk.params.draw)(*(read_table(path) for path in smk.input))
+    save_figure(figure, smk.output.png, smk.output.svg)
+
+
+def concat_tables(smk: Any) -> None:
+    """An aggregation rule: the input tables (one per sweep point) stacked into one table."""
+    import pandas as pd
+
+    from mixlib.pipeline.io import read_table, write_table
+
+    write_table(pd.concat([read_table(path) for path in smk.input], ignore_index=True), smk.output[0])

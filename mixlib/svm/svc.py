@@ -1,0 +1,306 @@
+"""Soft-margin support vector classifier (C-SVM) solved in the dual by SMO (seed 004, III, VI).
+
+Binary problems are solved by :func:`mixlib.svm._smo.smo_solve`; several classes are handled by
+one-vs-one voting or one-vs-all (the notes' table of part VI).
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from mixlib.core.base import BaseEstimator, ClassifierMixin
+from mixlib.svm._smo import SMOResult, kernel_rows, smo_solve
+from mixlib.core.validation import check_array, check_is_fitted, check_sample_weight, check_X_y
+from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.core.kernels import check_kernel_params, kernel_matrix
+
+
+def check_svm_params(C: float, tol: float, max_iter: int | None, cache_size: float) -> int:
+    """Validate the solver parameters shared by SVC, SVDD and MKL; return ``max_iter``."""
+    if not isinstance(C, numbers.Real) or not np.isfinite(C) or C <= 0:
+        raise ValueError(f"C must be a finite float > 0, got {C!r}.")
+    if not isinstance(tol, numbers.Real) or not tol > 0:
+        raise ValueError(f"tol must be a float > 0, got {tol!r}.")
+    if not isinstance(cache_size, numbers.Real) or not cache_size > 0:
+        raise ValueError(f"cache_size must be a positive number of MiB, got {cache_size!r}.")
+    if max_iter is None:
+        return 10_000_000
+    if not isinstance(max_iter, numbers.Integral) or isinstance(max_iter, bool) or max_iter < 1:
+        raise ValueError(f"max_iter must be None or an integer >= 1, got {max_iter!r}.")
+    return int(max_iter)
+
+
+class SVC(ClassifierMixin, BaseEstimator):
+    """C-support vector classifier with linear, polynomial or Gaussian kernel.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Cost of the slack variables (box bound of the dual variables).
+    kernel : {"gaussian", "poly", "linear"}, default="gaussian"
+    degree : int, default=3
+        Degree ``m`` of the polynomial kernel ``(x.y + 1)^m``.
+    sigma : float, default=1.0
+        Width of the Gaussian kernel ``exp(-||x - y||^2 / (2 sigma^2))`` (scikit-learn's
+        ``gamma = 1 / (2 sigma^2)``).
+    tol : float, default=1e-3
+        KKT tolerance of SMO (libsvm's ``eps``).
+    max_iter : int or None, default=None
+        Maximal SMO pair updates per binary problem (None: 10^7, as libsvm).
+    cache_size : float, default=200.0
+        MiB for kernel values: the full Gram matrix of a binary problem when it fits,
+        otherwise an LRU cache of kernel rows of this size.
+    multiclass : {"ovo", "ova"}, default="ovo"
+        One-vs-one with voting (ties go to the lowest class), or one-vs-all (largest
+        decision value wins).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    problems_ : list of (int, int)
+        Per binary problem, the indices into ``classes_`` of its +1 and -1 classes (-1 for
+        "all other classes" in one-vs-all). Binary: ``[(1, 0)]``; one-vs-one: ``(a, b)``
+        for ``a < b`` in lexicographic order (as libsvm); one-vs-all: ``(k, -1)``.
+    support_ : ndarray of shape (n_SV,)
+        Indices of the training rows that are support vectors of at least one problem.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+    dual_coef_ : ndarray of shape (n_problems, n_SV)
+        ``alpha_i y_i`` of each problem over ``support_`` (0 where a row is not a support
+        vector of that problem).
+    intercept_ : ndarray of shape (n_problems,)
+        Biases ``b = -rho``.
+    dual_objective_ : ndarray of shape (n_problems,)
+        ``1/2 alpha' G alpha - e' alpha`` at the solution of each problem.
+    n_iter_ : ndarray of shape (n_problems,)
+        SMO pair updates per problem.
+
+    Notes
+    -----
+    Each binary problem with labels ``y_i = +/-1`` solves the dual of the notes,
+
+        min_alpha 1/2 alpha' G alpha - e' alpha,  G_ij = y_i y_j k(x_i, x_j),
+        0 <= alpha_i <= C w_i,  alpha' y = 0,
+
+    (``w_i`` the sample weights) and decides with ``f(x) = sum_i alpha_i y_i k(x_i, x) + b``.
+    With the dual gradient ``g = G alpha - e``, every free support vector
+    (``0 < alpha_i < C w_i``, so ``y_i f(x_i) = 1``) gives ``b = -y_i g_i``; the bias is their
+    mean. Without free vectors it is the midpoint of the interval of ``b`` allowed by the KKT
+    conditions of the bounded ones (libsvm's rule). For two classes, ``f > 0`` predicts ``classes_[1]`` (as scikit-learn).
+    ``predict_proba`` is not provided (it would need Platt scaling, outside the notes).
+    """
+
+    def __init__(self, C: float = 1.0, kernel: str = "gaussian", degree: int = 3,
+                 sigma: float = 1.0, tol: float = 1e-3, max_iter: int | None = None,
+                 cache_size: float = 200.0, multiclass: str = "ovo") -> None:
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.sigma = sigma
+        self.tol = tol
+        self.max_iter = max_iter
+        self.cache_size = cache_size
+        self.multiclass = multiclass
+
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> "SVC":
+        """Fit the classifier.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+        y : ndarray of shape (n_samples,)
+            Class labels (at least two distinct values).
+        sample_weight : ndarray of shape (n_samples,), optional
+            Per-sample multipliers of ``C``.
+        """
+        X, y = check_X_y(X, y)
+        check_kernel_params(self.kernel, self.degree, self.sigma)
+        max_iter = check_svm_params(self.C, self.tol, self.max_iter, self.cache_size)
+        if self.multiclass not in ("ovo", "ova"):
+            raise ValueError(f"multiclass must be 'ovo' or 'ova', got {self.multiclass!r}.")
+        weight = check_sample_weight(sample_weight, X.shape[0])
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        n_classes = len(self.classes_)
+        if n_classes < 2:
+            raise ValueError(f"y needs at least 2 classes, got {n_classes}: {self.classes_}.")
+        problems = binary_problems(n_classes, self.multiclass)
+
+        subsets, results = [], []
+        for k, (pos, neg) in enumerate(problems):
+            rows, signs = problem_rows(y_index, pos, neg)
+            result = self._solve_binary(X[rows], signs, self.C * weight[rows], max_iter)
+            subsets.append((rows, signs))
+            results.append(result)
+            if not result.converged:
+                warnings.warn(
+                    f"SMO reached max_iter={max_iter} on problem {k} "
+                    f"(classes {self.classes_[pos]!r} vs "
+                    f"{'rest' if neg < 0 else repr(self.classes_[neg])}) before the KKT "
+                    f"tolerance {self.tol}; increase max_iter.", ConvergenceWarning)
+        self.problems_ = problems
+        self.support_, self.dual_coef_, self.intercept_ = dual_coefficients(
+            X.shape[0], subsets, results)
+        self.support_vectors_ = X[self.support_]
+        self.dual_objective_ = np.array([result.objective for result in results])
+        self.n_iter_ = np.array([result.n_iter for result in results], dtype=int)
+        return self
+
+    def _solve_binary(self, X: np.ndarray, signs: np.ndarray, upper: np.ndarray, max_iter: int):
+        get_row, diag = kernel_rows(X, kernel=self.kernel, degree=self.degree,
+                                    sigma=self.sigma, cache_size=self.cache_size)
+        return smo_solve(get_row, diag, -np.ones(X.shape[0]), signs, upper,
+                         np.zeros(X.shape[0]), tol=self.tol, max_iter=max_iter)
+
+    def _decision_matrix(self, X: np.ndarray) -> np.ndarray:
+        _, K = support_kernel(self, X)
+        return K @ self.dual_coef_.T + self.intercept_
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """Decision values ``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` of every problem.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes (positive: ``classes_[1]``), else
+        (n_samples, n_problems) in the order of ``problems_`` (one-vs-one: positive votes
+        for the first class of the pair, as libsvm; one-vs-all: positive for class k).
+        """
+        values = self._decision_matrix(X)
+        return values[:, 0] if len(self.classes_) == 2 else values
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Predicted class labels, shape (n_samples,).
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+        """
+        return vote(self._decision_matrix(X), self.problems_, self.classes_)
+
+
+def support_kernel(estimator: BaseEstimator, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Validate ``X`` for a fitted kernel machine and compute its kernel with the support vectors.
+
+    Shared by the prediction methods of :class:`SVC` and :class:`mixlib.svm.svdd.SVDD`.
+
+    Parameters
+    ----------
+    estimator : fitted SVC or SVDD
+        Supplies ``support_vectors_`` (n_SV, n_features) and ``kernel``, ``degree``, ``sigma``.
+    X : array-like of shape (n_samples, n_features)
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        Validated.
+    K : ndarray of shape (n_samples, n_SV)
+        ``K_ij = k(x_i, sv_j)``.
+    """
+    check_is_fitted(estimator, "dual_coef_")
+    X = check_array(X)
+    n_features = estimator.support_vectors_.shape[1]
+    if X.shape[1] != n_features:
+        raise ValueError(f"X has {X.shape[1]} features, expected {n_features}.")
+    K = kernel_matrix(X, estimator.support_vectors_, kernel=estimator.kernel,
+                      degree=estimator.degree, sigma=estimator.sigma)
+    return X, K
+
+
+def problem_rows(y_index: np.ndarray, pos: int, neg: int) -> tuple[np.ndarray, np.ndarray]:
+    """Training rows of the binary problem ``(pos, neg)`` and their labels ``+/-1``.
+
+    Parameters
+    ----------
+    y_index : ndarray of int of shape (n_samples,)
+        Class index of every training row.
+    pos, neg : int
+        Class indices of the +1 and -1 classes (``neg = -1``: all other classes), as in
+        :func:`binary_problems`.
+
+    Returns
+    -------
+    rows : ndarray of int of shape (n_rows,)
+        Indices of the rows of the two classes (every row for one-vs-all), increasing.
+    signs : ndarray of shape (n_rows,)
+        ``+1.0`` for the rows of class ``pos``, ``-1.0`` for the others.
+    """
+    rows = np.flatnonzero((y_index == pos) | (y_index == neg)) if neg >= 0 else \
+        np.arange(y_index.shape[0])
+    return rows, np.where(y_index[rows] == pos, 1.0, -1.0)
+
+
+def dual_coefficients(
+    n_samples: int, subsets: list[tuple[np.ndarray, np.ndarray]], results: list[SMOResult]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Support vectors, dual coefficients and biases from the solutions of binary problems.
+
+    Shared by :class:`SVC` and :class:`mixlib.svm.mkl.MKLSVC`.
+
+    Parameters
+    ----------
+    n_samples : int
+        Training rows.
+    subsets : list of (rows, signs)
+        Per problem, the output of :func:`problem_rows`.
+    results : list of SMOResult
+        Per problem, the SMO solution on those rows.
+
+    Returns
+    -------
+    support : ndarray of int of shape (n_SV,)
+        Rows with ``alpha_i > 0`` in at least one problem.
+    dual_coef : ndarray of shape (n_problems, n_SV)
+        ``alpha_i y_i`` of each problem over ``support`` (0 where a row is not a support
+        vector of that problem).
+    intercept : ndarray of shape (n_problems,)
+        Biases ``b = -rho``.
+    """
+    coefs = np.zeros((len(results), n_samples))
+    for k, ((rows, signs), result) in enumerate(zip(subsets, results)):
+        coefs[k, rows] = result.alpha * signs
+    support = np.flatnonzero((coefs != 0).any(axis=0))
+    intercept = np.array([-result.rho for result in results], dtype=float)
+    return support, coefs[:, support], intercept
+
+
+def binary_problems(n_classes: int, multiclass: str = "ovo") -> list[tuple[int, int]]:
+    """The binary problems ``(positive class, negative class or -1 for the rest)``.
+
+    Two classes: ``[(1, 0)]``; one-vs-one: ``(a, b)`` for ``a < b``; one-vs-all: ``(k, -1)``.
+    """
+    if n_classes == 2:
+        return [(1, 0)]
+    if multiclass == "ovo":
+        return [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
+    return [(k, -1) for k in range(n_classes)]
+
+
+def vote(values: np.ndarray, problems: list[tuple[int, int]], classes: np.ndarray) -> np.ndarray:
+    """Class labels from the decision values of binary problems.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples, n_problems)
+    problems : list of (int, int)
+        As returned by :func:`binary_problems`.
+    classes : ndarray of shape (n_classes,)
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        One-vs-all: the class of largest decision value. Otherwise each problem votes for its
+        positive class when its value is > 0, else for its negative class; the most votes win,
+        ties going to the lowest class index (as libsvm).
+    """
+    if problems[0][1] == -1:
+        return classes[values.argmax(axis=1)]
+    votes = np.zeros((values.shape[0], len(classes)), dtype=int)
+    rows = np.arange(values.shape[0])
+    for k, (pos, neg) in enumerate(problems):
+        votes[rows, np.where(values[:, k] > 0, pos, neg)] += 1
+    return classes[votes.argmax(axis=1)]

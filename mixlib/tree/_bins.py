@@ -1,0 +1,297 @@
+"""Histogram split search of the trees: feature ranks, per-node class histograms, cuts.
+
+Used by :func:`mixlib.tree._split.level_splits` when the features have few distinct values
+(e.g. one-hot data): each feature's values are ranked once, the candidate features of every
+node are drawn along a random permutation, and one ``bincount`` per chunk of columns gives
+the weighted (rank, class) histogram of every (candidate, node); a cumulative sum over the
+ranks gives the class counts left of every cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Two feature values closer than this are treated as equal (no threshold between them).
+FEATURE_THRESHOLD = 1e-7
+
+#: (Column, row) pairs histogrammed per ``bincount`` call (see :func:`_column_histograms`).
+HISTOGRAM_CHUNK = 1 << 16
+
+
+def _permutation_order(keys: np.ndarray, m: int) -> np.ndarray:
+    """Features of each node (row of ``keys``, shape (n_nodes, n_features)), the ``m`` with
+    the smallest keys first and ordered by key, the others after them in arbitrary order:
+    the head of a uniform random permutation."""
+    perm = (np.argpartition(keys, m - 1, axis=1) if m < keys.shape[1]
+            else np.argsort(keys, axis=1))
+    head = np.argsort(np.take_along_axis(keys, perm[:, :m], axis=1), axis=1)
+    perm[:, :m] = np.take_along_axis(perm[:, :m], head, axis=1)
+    return perm
+
+
+def _order_tail(perm: np.ndarray, keys: np.ndarray, nodes: np.ndarray, m: int) -> np.ndarray:
+    """Positions ``m:`` of ``perm`` for ``nodes``, ordered by key (the rest of the
+    permutation)."""
+    tail = perm[nodes, m:]
+    return np.take_along_axis(
+        tail, np.argsort(np.take_along_axis(keys[nodes], tail, axis=1), axis=1), axis=1
+    )
+
+
+@dataclass
+class BinnedFeatures:
+    """Dense ranks of each feature's values, for histogram split search.
+
+    Values closer than ``FEATURE_THRESHOLD`` to the previous distinct value share a rank.
+
+    Attributes
+    ----------
+    ranks : ndarray of shape (n_features, n_samples)
+        Rank of every value within its feature (0 = smallest).
+    low, high : ndarray of shape (n_features, n_bins)
+        Smallest and largest value of each rank (+inf / -inf past a feature's last rank).
+    n_bins : int
+        Largest number of ranks of a feature.
+    """
+
+    ranks: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    n_bins: int
+
+
+def bin_features(XT: np.ndarray) -> BinnedFeatures:
+    """Rank the values of every feature of ``XT`` (shape (n_features, n_samples))."""
+    order = np.argsort(XT, axis=1)
+    Xs = np.take_along_axis(XT, order, axis=1)
+    first = np.ones(Xs.shape, dtype=bool)
+    first[:, 1:] = Xs[:, 1:] > Xs[:, :-1] + FEATURE_THRESHOLD
+    sorted_ranks = (np.cumsum(first, axis=1) - 1).astype(np.int32)
+    ranks = np.empty_like(sorted_ranks)
+    np.put_along_axis(ranks, order, sorted_ranks, axis=1)
+    n_bins = int(sorted_ranks[:, -1].max()) + 1
+    last = np.ones(Xs.shape, dtype=bool)
+    last[:, :-1] = first[:, 1:]
+    low = np.full((XT.shape[0], n_bins), np.inf)
+    high = np.full((XT.shape[0], n_bins), -np.inf)
+    f, i = np.nonzero(first)
+    low[f, sorted_ranks[f, i]] = Xs[f, i]
+    f, i = np.nonzero(last)
+    high[f, sorted_ranks[f, i]] = Xs[f, i]
+    return BinnedFeatures(ranks=ranks, low=low, high=high, n_bins=n_bins)
+
+
+def _column_histograms(
+    codes: np.ndarray,
+    xrows: np.ndarray,
+    w: np.ndarray,
+    seg: np.ndarray,
+    cols: np.ndarray,
+    per_node: int,
+    counts: bool,
+    all_columns: bool = False,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Weighted (rank, class) histograms of every node for one feature per node and column.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_features, n_samples)
+        ``rank * n_classes + class`` of every (feature, training row), C-contiguous.
+    xrows, w, seg : ndarrays of shape (n_rows,)
+        Training row, weight and node (0..n_nodes-1) of each row, grouped by node.
+    cols : ndarray of shape (n_nodes, c)
+        The feature of each node in each of the ``c`` columns.
+    per_node : int
+        ``n_bins * n_classes``.
+    counts : bool
+        Also count the rows (unweighted) per (column, node, rank).
+    all_columns : bool, default=False
+        ``cols`` holds every feature in column order for every node (gathered directly).
+
+    Returns
+    -------
+    hist_w : ndarray of shape (c, n_nodes, per_node)
+    hist_n : ndarray of shape (c, n_nodes, per_node) or None
+        Row counts per (rank, class) cell (``None`` unless ``counts``).
+
+    Notes
+    -----
+    Columns are histogrammed in chunks of about ``HISTOGRAM_CHUNK`` (column, row) pairs, one
+    ``bincount`` per chunk: the working arrays stay small enough for the cache while few
+    numpy calls are made. Within a cell the weights are summed in row order, whatever the
+    chunking.
+    """
+    n_nodes, c = cols.shape
+    n_samples, flat = codes.shape[1], codes.reshape(-1)
+    n_cells = n_nodes * per_node
+    n_rows = seg.shape[0]
+    chunk = min(c, max(1, HISTOGRAM_CHUNK // max(n_rows, 1)))
+    # Cell offset of (column within the chunk, row): its node's block in its column's block.
+    sizes = np.bincount(seg, minlength=n_nodes)  # rows are grouped by node
+    offset = np.repeat(np.arange(n_nodes) * per_node, sizes) + (np.arange(chunk) * n_cells)[:, None]
+    start = None if all_columns else cols.T * n_samples  # where each feature starts in flat
+    unit = bool(np.all(w == 1.0))  # unweighted: integer counts are the weighted histogram
+    hist_w = np.empty(c * n_cells)
+    hist_n = np.empty(c * n_cells, dtype=np.intp) if counts else None
+    for lo in range(0, c, chunk):
+        hi = min(c, lo + chunk)
+        if all_columns:  # column j is feature j for every node: a plain gather
+            cell = codes[lo:hi].take(xrows, axis=1)
+        else:
+            cell = np.repeat(start[lo:hi], sizes, axis=1)  # (hi - lo, n_rows)
+            cell += xrows
+            cell = flat.take(cell)
+        cell += offset[: hi - lo]
+        cell = cell.reshape(-1)
+        size = (hi - lo) * n_cells
+        n = np.bincount(cell, minlength=size) if unit or counts else None
+        if unit:
+            hist_w[lo * n_cells:hi * n_cells] = n
+        else:
+            weights = np.broadcast_to(w, (hi - lo, n_rows)).reshape(-1)
+            hist_w[lo * n_cells:hi * n_cells] = np.bincount(cell, weights, minlength=size)
+        if counts:
+            hist_n[lo * n_cells:hi * n_cells] = n
+    shape = (c, n_nodes, per_node)
+    return hist_w.reshape(shape), None if hist_n is None else hist_n.reshape(shape)
+
+
+def _present_bins(hist_w: np.ndarray, n_bins: int) -> np.ndarray:
+    """Which (column, node, rank) cells of ``hist_w`` (shape (c, n_nodes, n_bins *
+    n_classes), positive weights) hold rows: boolean array of shape (c, n_nodes, n_bins).
+
+    The class totals come from one matrix-vector product, much faster than a sum over a
+    short last axis."""
+    c, n_nodes, per_node = hist_w.shape
+    n_classes = per_node // n_bins
+    total = hist_w.reshape(-1, n_classes) @ np.ones(n_classes)
+    return total.reshape(c, n_nodes, n_bins) > 0
+
+
+def _accumulate_bins(a: np.ndarray) -> np.ndarray:
+    """Cumulative sum of ``a`` along axis 2 (the ranks), added in rank order as
+    ``numpy.cumsum`` does; with few ranks, one whole-array addition per rank."""
+    if a.shape[2] > 32:
+        return np.cumsum(a, axis=2)
+    out = a.copy()
+    for b in range(1, a.shape[2]):
+        out[:, :, b] += out[:, :, b - 1]
+    return out
+
+
+def _varying_columns(hist_w: np.ndarray, n_bins: int) -> np.ndarray:
+    """Whether each (node, column) has rows of at least two ranks: shape (n_nodes, c)."""
+    n_present = _accumulate_bins(_present_bins(hist_w, n_bins).astype(np.intp))[:, :, -1]
+    return (n_present > 1).T
+
+
+def _histogram_cuts(
+    binned: BinnedFeatures,
+    codes: np.ndarray,
+    w: np.ndarray,
+    xrows: np.ndarray,
+    seg: np.ndarray,
+    sizes: np.ndarray,
+    k_features: int,
+    rng: np.random.Generator | None,
+    n_classes: int,
+    min_samples_leaf: int,
+):
+    """Draw the candidate features and find the valid cuts, from per-node histograms.
+
+    The candidates are those of :func:`draw_candidates` (the first ``k_features`` features,
+    in the order of a uniform random permutation, that are not constant in the node; the
+    same draws of ``rng``), but constancy is read from the histograms themselves (a feature
+    varies in a node when its rows fall in two ranks or more), and features are histogrammed
+    in batches along the permutation only until a node has ``k_features`` varying ones:
+    first ``k`` features for every node, then ``k`` more, then the rest for the nodes still
+    short.
+
+    Returns ``(node, col, cut, left, threshold_of, feats)``: ``cut`` is the rank after which
+    the cut falls, ``left`` the class counts left of it, ``threshold_of(nodes, cols, cuts)``
+    the two values the threshold falls between and ``feats`` (shape (n_nodes, k)) the
+    candidate features.
+    """
+    n_nodes = sizes.shape[0]
+    n_features = codes.shape[0]
+    n_bins = binned.n_bins
+    per_node = n_bins * n_classes
+    counts = min_samples_leaf > 1
+
+    def histograms(cols, nodes=None):
+        if nodes is None:
+            return _column_histograms(codes, xrows, w, seg, cols, per_node, counts,
+                                      all_columns=rng is None)
+        inside = np.zeros(n_nodes, dtype=bool)
+        inside[nodes] = True
+        sub = inside[seg]
+        local = np.cumsum(inside) - 1
+        return _column_histograms(codes, xrows[sub], w[sub], local[seg[sub]], cols, per_node,
+                                  counts)
+
+    if rng is None:  # every feature, in column order, all usable
+        feats = np.broadcast_to(np.arange(n_features), (n_nodes, n_features))
+        hist_w, hist_n = histograms(feats)
+        usable = np.ones((n_nodes, n_features), dtype=bool)
+    else:
+        k = k_features
+        keys = rng.random((n_nodes, n_features))
+        m = min(n_features, 2 * k)
+        perm = _permutation_order(keys, m)
+        varying = np.zeros((n_nodes, n_features), dtype=bool)
+        blocks = [(np.arange(n_nodes), 0, *histograms(perm[:, :k]))]
+        present = _present_bins(blocks[0][2], n_bins)  # kept for the nodes not short
+        varying[:, :k] = (_accumulate_bins(present.astype(np.intp))[:, :, -1] > 1).T
+        step = max(1, (k + 2) // 3)  # short nodes usually lack only a few
+        bounds = [(lo, min(lo + step, m)) for lo in range(k, m, step)]
+        bounds += [(m, n_features)] if m < n_features else []
+        for lo, hi in bounds:
+            short = np.flatnonzero(np.count_nonzero(varying[:, :lo], axis=1) < k)
+            if short.size == 0 or lo >= hi:
+                break
+            if lo == m:  # beyond the sorted head: order the rest of the permutation
+                perm[short, m:] = _order_tail(perm, keys, short, m)
+            block_w, block_n = histograms(perm[short, lo:hi], short)
+            varying[short, lo:hi] = _varying_columns(block_w, n_bins)
+            blocks.append((short, lo, block_w, block_n))
+        # Nodes with k varying features among the first k keep those; for the others, a
+        # stable sort puts the varying features first, in permutation order.
+        hist_w, hist_n = blocks[0][2], blocks[0][3]
+        feats, usable = perm[:, :k], varying[:, :k]
+        if len(blocks) > 1:
+            short = blocks[1][0]
+            first = np.broadcast_to(np.arange(k), (n_nodes, k)).copy()
+            first[short] = np.argsort(~varying[short], axis=1, kind="stable")[:, :k]
+            for b, (nodes, lo, block_w, block_n) in enumerate(blocks):
+                members, local = (short, short) if b == 0 else (nodes, np.arange(nodes.size))
+                position = first[members] - lo
+                i, j = np.nonzero((position >= 0) & (position < block_w.shape[0]))
+                hist_w[j, members[i]] = block_w[position[i, j], local[i]]
+                if counts:
+                    hist_n[j, members[i]] = block_n[position[i, j], local[i]]
+            feats = np.take_along_axis(perm, first, axis=1)
+            usable = np.take_along_axis(varying, first, axis=1)
+            present[:, short] = _present_bins(hist_w[:, short], n_bins)
+    if rng is None:
+        present = _present_bins(hist_w, n_bins)  # every weight is positive
+    k = feats.shape[1]
+    hist_w = hist_w.reshape(k, n_nodes, n_bins, n_classes)
+    if counts:
+        n_left = _accumulate_bins(hist_n.reshape(k, n_nodes, n_bins, n_classes).sum(axis=3))
+        valid = present & (n_left >= min_samples_leaf)
+        valid &= (sizes[None, :, None] - n_left) >= min_samples_leaf
+    else:  # one row on each side: some rows of a later rank
+        n_present = _accumulate_bins(present.astype(np.intp))
+        valid = present & (n_present < n_present[:, :, -1:])
+    valid &= usable.T[:, :, None]
+    node, col, cut = np.nonzero(valid.transpose(1, 0, 2))  # ordered by (node, col, cut)
+    left = _accumulate_bins(hist_w)[col, node, cut]
+
+    def threshold_of(nodes, cols, cuts):
+        f = feats[nodes, cols]
+        later = present[cols, nodes] & (np.arange(n_bins) > cuts[:, None])
+        return binned.high[f, cuts], binned.low[f, np.argmax(later, axis=1)]
+
+    return node, col, cut, left, threshold_of, feats

@@ -1,0 +1,310 @@
+"""Split search of the trees: impurities, candidate features and the best cut of every node
+of a level, all nodes at once (histograms from :mod:`mixlib.tree._bins`, or sorting)."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import xlogy
+
+from mixlib.tree._bins import (
+    FEATURE_THRESHOLD,
+    BinnedFeatures,
+    _histogram_cuts,
+    _order_tail,
+    _permutation_order,
+)
+
+#: The histogram search is used when (candidates x nodes x ranks x (classes + 1)) stays
+#: below this many cells; otherwise the nodes' rows are sorted (0 forces sorting).
+HISTOGRAM_MAX_CELLS = 1 << 22
+
+
+def node_impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
+    """Impurity of nodes from their weighted class counts.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (..., n_classes)
+        Weighted class counts, total weight ``w = counts.sum(-1) > 0``.
+    criterion : {"gini", "entropy"}
+
+    Returns
+    -------
+    ndarray of shape (...)
+
+    Notes
+    -----
+    With :math:`p_k = c_k / w`: Gini :math:`1 - \\sum_k p_k^2`; entropy (bits)
+    :math:`-\\sum_k p_k \\log_2 p_k`.
+    """
+    w = counts.sum(axis=-1)
+    p = counts / w[..., None]
+    if criterion == "gini":
+        return 1.0 - np.einsum("...k,...k->...", p, p)
+    return -xlogy(p, p).sum(axis=-1) / np.log(2.0)
+
+
+def _children_cost(
+    left: np.ndarray, right: np.ndarray, wl: np.ndarray, wr: np.ndarray, criterion: str
+) -> np.ndarray:
+    """``w_L I(L) + w_R I(R)`` of candidate splits.
+
+    ``left``/``right`` (shape (..., n_classes)) are the children's weighted class counts and
+    ``wl``/``wr`` (shape (...)) their totals, all positive.
+    """
+    if criterion == "gini":
+        # w I(t) = w - sum_k c_k^2 / w for each child.
+        return (wl + wr) - (
+            np.einsum("...k,...k->...", left, left) / wl
+            + np.einsum("...k,...k->...", right, right) / wr
+        )
+    # w I(t) = (w log w - sum_k c_k log c_k) / log 2 for each child.
+    return (
+        xlogy(wl, wl) - xlogy(left, left).sum(-1) + xlogy(wr, wr) - xlogy(right, right).sum(-1)
+    ) / np.log(2.0)
+
+
+def _segment_varying(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Which rows of ``values`` (shape (m, n_rows), columns grouped by node from ``starts``)
+    vary within each node: boolean array of shape (n_nodes, m)."""
+    high = np.maximum.reduceat(values, starts, axis=1)
+    return (high > np.minimum.reduceat(values, starts, axis=1) + FEATURE_THRESHOLD).T
+
+
+def draw_candidates(
+    XT: np.ndarray,
+    rows: np.ndarray,
+    starts: np.ndarray,
+    k_features: int,
+    rng: np.random.Generator | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate features of each node: ``k_features`` of those not constant in the node.
+
+    Parameters
+    ----------
+    XT : ndarray of shape (n_features, n_samples)
+        The training data, transposed (C-contiguous, so a feature's values are contiguous).
+    rows : ndarray of shape (n_rows,)
+        Rows of the nodes, grouped node by node; ``starts`` (shape (n_nodes,)) gives where
+        each group starts.
+    k_features : int
+    rng : numpy.random.Generator or None
+        None takes every feature, in column order, all marked usable (then ``k_features``
+        is all of them; constant features just have no valid cut).
+
+    Returns
+    -------
+    feats : ndarray of shape (n_nodes, k_features)
+        Candidate feature ids; with ``rng``, a node with fewer varying features is padded
+        with constant ones.
+    usable : ndarray of shape (n_nodes, k_features)
+        False on the padding.
+
+    Notes
+    -----
+    The varying features are taken in the order of a uniform random permutation, so the
+    first ``k`` of them are a uniform ``k``-subset of the node's varying features (what
+    scikit-learn draws). To avoid scanning every column, constancy is first checked on the
+    first ``2 k`` features of the permutation only (drawn with ``argpartition`` of random
+    keys, then ordered), and on all of them for the nodes where fewer than ``k`` of those
+    vary (the rest of the permutation is then ordered by its keys too).
+    """
+    n_nodes, n_features = starts.shape[0], XT.shape[0]
+    if rng is None:
+        # Every feature is a candidate; constant ones simply have no valid cut.
+        return (np.broadcast_to(np.arange(n_features), (n_nodes, n_features)),
+                np.ones((n_nodes, n_features), dtype=bool))
+    sizes = np.diff(np.append(starts, rows.shape[0]))
+    seg = np.repeat(np.arange(n_nodes), sizes)
+    m = min(n_features, 2 * k_features)
+    keys = rng.random((n_nodes, n_features))
+    perm = _permutation_order(keys, m)
+    varying = np.zeros((n_nodes, n_features), dtype=bool)
+    varying[:, :m] = _segment_varying(XT[perm[seg, :m].T, rows], starts)
+    if m < n_features:
+        short = np.flatnonzero(varying[:, :m].sum(axis=1) < k_features)
+        if short.size:
+            in_short = np.zeros(n_nodes, dtype=bool)
+            in_short[short] = True
+            sub = in_short[seg]
+            sub_starts = np.concatenate(([0], np.cumsum(sizes[short])[:-1]))
+            perm[short, m:] = _order_tail(perm, keys, short, m)
+            varying[short, m:] = _segment_varying(
+                XT[perm[seg[sub], m:].T, rows[sub]], sub_starts
+            )
+    # Stable sort puts the varying features first, in permutation order.
+    first = np.argsort(~varying, axis=1, kind="stable")[:, :k_features]
+    feats = np.take_along_axis(perm, first, axis=1)
+    usable = np.take_along_axis(varying, first, axis=1)
+    return feats, usable
+
+
+def _sorted_cuts(
+    XT: np.ndarray,
+    YT: np.ndarray,
+    rows: np.ndarray,
+    xrows: np.ndarray,
+    starts: np.ndarray,
+    seg: np.ndarray,
+    sizes: np.ndarray,
+    feats: np.ndarray,
+    usable: np.ndarray,
+    min_samples_leaf: int,
+    all_columns: bool,
+):
+    """Valid cuts and their left class counts from the rows sorted by (node, value).
+
+    Returns ``(node, col, pos, left, Gs)``: the cut falls between sorted positions ``pos``
+    and ``pos + 1`` of candidate ``col``, ``Gs`` (shape (k, n_rows)) holds the sorted values.
+    """
+    n_rows, n_nodes = rows.shape[0], starts.shape[0]
+    if all_columns:  # every feature, in column order
+        G = XT[:, xrows]
+    else:
+        G = XT[feats[seg].T, xrows]  # (k, n_rows)
+    # Order within equal values is irrelevant (no cut between them), so only the regrouping
+    # by node needs a stable sort.
+    order = np.argsort(G, axis=1)
+    if n_nodes > 1:
+        # Small unsigned keys let numpy use its (linear-time) radix sort.
+        node_key = seg.astype(np.uint16) if n_nodes < 2**16 else seg
+        order = np.take_along_axis(
+            order, np.argsort(node_key[order], axis=1, kind="stable"), axis=1
+        )
+    Gs = np.take_along_axis(G, order, axis=1)
+    n_left = np.arange(1, n_rows + 1) - starts[seg]
+    size_ok = (n_left >= min_samples_leaf) & (sizes[seg] - n_left >= min_samples_leaf)
+    valid = Gs[:, 1:] > Gs[:, :-1] + FEATURE_THRESHOLD
+    valid &= size_ok[None, :-1] & usable[seg[:-1]].T
+    col, pos = np.nonzero(valid)
+    node = seg[pos]
+    # Class counts left of each cut: one cumulative sum per class along the sorted rows,
+    # minus its value just before the node's first row.
+    sorted_rows = rows[order]
+    first = starts[node]
+    left = np.empty((pos.shape[0], YT.shape[0]))
+    if pos.size:
+        for c, y_c in enumerate(YT):
+            cum = np.cumsum(y_c[sorted_rows], axis=1)  # (k, n_rows)
+            left[:, c] = cum[col, pos] - np.where(first > 0, cum[col, first - 1], 0.0)
+    return node, col, pos, left, Gs
+
+
+def level_splits(
+    XT: np.ndarray,
+    YT: np.ndarray,
+    rows: np.ndarray,
+    xrows: np.ndarray,
+    starts: np.ndarray,
+    counts: np.ndarray,
+    k_features: int,
+    criterion: str,
+    min_samples_leaf: int,
+    rng: np.random.Generator | None,
+    binned: BinnedFeatures | None = None,
+    codes: np.ndarray | None = None,
+    w: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Best threshold split of every node of one tree level, searched all at once.
+
+    Parameters
+    ----------
+    XT : ndarray of shape (n_features, n_samples)
+        The training data, transposed and C-contiguous.
+    YT : ndarray of shape (n_classes, n_samples)
+        Weighted one-hot labels, transposed (column ``i`` is ``w_i e_{y_i}``, all
+        ``w_i > 0``).
+    rows : ndarray of shape (n_rows,)
+        Rows (of ``YT``) of the level's nodes, grouped node by node.
+    xrows : ndarray of shape (n_rows,)
+        The matching rows of the data (columns of ``XT``).
+    starts : ndarray of shape (n_nodes,)
+        Position in ``rows`` where each node's group starts.
+    counts : ndarray of shape (n_nodes, n_classes)
+        Weighted class counts of each node.
+    k_features : int
+        Candidate features per node (see :func:`draw_candidates`).
+    criterion : {"gini", "entropy"}
+    min_samples_leaf : int
+    rng : numpy.random.Generator or None
+    binned : BinnedFeatures, optional
+        Ranks of the data; with ``codes`` (shape (n_features, n_samples):
+        ``rank * n_classes + class`` of every training value) and ``w`` (weight of each row
+        of ``YT``, shape (n_yrows,)) it enables the histogram search.
+
+    Returns
+    -------
+    feature, threshold, cost : ndarrays of shape (n_nodes,)
+        Best feature (-1 if no valid split), threshold (midpoint of the two sorted values it
+        falls between) and children cost ``w_L I(L) + w_R I(R)`` (inf if no valid split).
+
+    Notes
+    -----
+    The candidate features of all nodes are gathered into one ``(k, n_rows)`` array, each
+    row sorted by (node, value) with two argsorts (the second one stable), and the class
+    counts left of every cut come from one cumulative sum per class minus its value at the
+    node's start; right counts are the node totals minus the left ones. A cut between
+    sorted positions ``p`` and ``p + 1`` of one node is valid when the values differ by more
+    than ``FEATURE_THRESHOLD`` and both sides keep ``min_samples_leaf`` rows. Ties go to
+    the first candidate column, then the lowest cut, as scikit-learn scans them.
+
+    When the features have few distinct values (``binned`` given and
+    k x n_nodes x n_bins x (n_classes + 1) <= ``HISTOGRAM_MAX_CELLS``), no sort is needed:
+    :func:`mixlib.tree._bins._histogram_cuts` draws the candidates and histograms them
+    (``bincount`` over (candidate, node, rank, class)), and a cumulative sum over ranks
+    gives the left counts of every cut; a cut after rank ``r`` is valid when the node has
+    rows of rank ``r`` and of a later rank. Both searches give the same splits (up to
+    values closer than ``FEATURE_THRESHOLD``, merged globally by the ranks but only between
+    neighbours by the sort).
+    """
+    n_rows, n_nodes = rows.shape[0], starts.shape[0]
+    sizes = np.diff(np.append(starts, n_rows))
+    seg = np.repeat(np.arange(n_nodes), sizes)
+    feature = np.full(n_nodes, -1, dtype=np.intp)
+    threshold = np.full(n_nodes, np.nan)
+    best_cost = np.full(n_nodes, np.inf)
+    n_classes = YT.shape[0]
+    n_candidates = XT.shape[0] if rng is None else k_features
+    use_histogram = binned is not None and (
+        n_candidates * n_nodes * binned.n_bins * (n_classes + 1) <= HISTOGRAM_MAX_CELLS
+    )
+    if use_histogram:
+        node, col, pos, left, threshold_of, feats = _histogram_cuts(
+            binned, codes, w[rows], xrows, seg, sizes, k_features, rng, n_classes,
+            min_samples_leaf,
+        )
+        if node.size == 0:
+            return feature, threshold, best_cost
+    else:
+        feats, usable = draw_candidates(XT, xrows, starts, k_features, rng)
+        node, col, pos, left, Gs = _sorted_cuts(
+            XT, YT, rows, xrows, starts, seg, sizes, feats, usable, min_samples_leaf,
+            rng is None,
+        )
+        if node.size == 0:
+            return feature, threshold, best_cost
+
+        def threshold_of(nodes, cols, cuts):
+            return Gs[cols, cuts], Gs[cols, cuts + 1]
+
+    # Clipped: the node totals are summed in another order, so an absent class could
+    # otherwise come out as -1e-15 (NaN entropy).
+    right = np.maximum(counts[node] - left, 0.0)
+    wl = left.sum(axis=1)
+    wr = right.sum(axis=1)
+    cost = _children_cost(left, right, wl, wr, criterion)
+    # Per node: least cost, then first candidate column, then lowest cut.
+    if use_histogram:  # cuts come ordered by (node, column, cut): the first least cost
+        first = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
+        least = np.fmin.reduceat(cost, first)
+        best = np.flatnonzero(cost == np.repeat(least, np.diff(np.r_[first, cost.shape[0]])))
+    else:
+        best = np.lexsort((pos, col, cost, node))
+    best = best[np.r_[True, node[best][1:] != node[best][:-1]]]
+    nodes, p, c = node[best], pos[best], col[best]
+    lo, hi = threshold_of(nodes, c, p)
+    mid = lo / 2.0 + hi / 2.0
+    threshold[nodes] = np.where((mid == hi) | ~np.isfinite(mid), lo, mid)
+    feature[nodes] = feats[nodes, c]
+    best_cost[nodes] = cost[best]
+    return feature, threshold, best_cost
