@@ -38,8 +38,8 @@ from _common import Ratios
 from mixlib.datasets import load_xy
 from mixlib.model_selection.evaluation import stratified_folds
 from mixlib.experiments.comparison import MODELS, comparison_point, is_indicator_like
-from mixlib.impute.imputers import MeanImputer
-from mixlib.neighbors.knn import default_n_neighbors
+from mixlib.impute import MeanImputer
+from mixlib.neighbors import default_n_neighbors
 from mixlib.core.seeding import generator
 
 SEED = 20061

@@ -23,7 +23,7 @@ from threadpoolctl import threadpool_limits
 
 from _common import Ratios, best_time, load_split
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.linear_model.logistic import LogisticRegression, softmax_objective
+from mixlib.linear_model import LogisticRegression, softmax_objective
 
 
 def timed_fit(make, X, y, repeats: int):

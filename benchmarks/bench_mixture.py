@@ -33,7 +33,7 @@ from threadpoolctl import threadpool_limits
 from _common import Ratios
 from mixlib.datasets import load_xy
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.mixture.gaussian_mixture import IsotropicGaussianMixture, initial_centres, initial_sigmas
+from mixlib.mixture import IsotropicGaussianMixture, initial_centres, initial_sigmas
 
 
 def make_models(k, start, tol, max_iter, floor):

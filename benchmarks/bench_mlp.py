@@ -25,7 +25,7 @@ from threadpoolctl import threadpool_limits
 
 from _common import Ratios
 from mixlib.datasets import load_xy
-from mixlib.neural_network.mlp import MLPClassifier
+from mixlib.neural_network import MLPClassifier
 
 
 def run_ours(X_tr, y_tr, X_te, y_te, hidden, batch, lr, epochs, seed):

@@ -28,7 +28,7 @@ from sklearn.neighbors import KNeighborsClassifier as SkKNeighborsClassifier
 from threadpoolctl import threadpool_limits
 
 from _common import Ratios, best_time, load_split
-from mixlib.neighbors.knn import KNeighborsClassifier, default_n_neighbors
+from mixlib.neighbors import KNeighborsClassifier, default_n_neighbors
 
 
 def ckdtree_predict(X, y, Q, k):

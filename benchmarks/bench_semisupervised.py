@@ -38,7 +38,7 @@ from threadpoolctl import threadpool_limits
 from _common import Ratios
 from mixlib.datasets import load_xy
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.mixture.gaussian_mixture import MixtureClassifier
+from mixlib.mixture import MixtureClassifier
 from mixlib.semi_supervised.methods import IterativeClassifier, PriorProbabilityClassifier
 
 SkMixtureClassifier = type("SkMixtureClassifier", (SkClassifierMixin, MixtureClassifier, SkBaseEstimator), {})

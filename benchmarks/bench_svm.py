@@ -19,7 +19,7 @@ from sklearn.svm import SVC as SkSVC
 from _common import Ratios, best_time
 from mixlib.datasets import load_xy
 from mixlib.model_selection.evaluation import evaluate_grid, grid_level_axes, stratified_folds
-from mixlib.svm.svc import SVC
+from mixlib.svm import SVC
 
 
 def main() -> None:

@@ -29,10 +29,10 @@ from sklearn.tree import DecisionTreeClassifier as SkTree
 from threadpoolctl import threadpool_limits
 
 from _common import Ratios
-from mixlib.ensemble.bagging import BaggingClassifier
-from mixlib.ensemble.boosting import AdaBoostClassifier
+from mixlib.ensemble import BaggingClassifier
+from mixlib.ensemble import AdaBoostClassifier
 from mixlib.datasets import load_xy
-from mixlib.ensemble.forest import RandomForestClassifier
+from mixlib.ensemble import RandomForestClassifier
 from mixlib.tree.decision_tree import DecisionTreeClassifier
 
 

@@ -68,20 +68,20 @@ import pandas as pd
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
 from mixlib.core.validation import check_array, check_is_fitted, check_random_state
-from mixlib.ensemble.bagging import BaggingClassifier
-from mixlib.ensemble.boosting import AdaBoostClassifier
+from mixlib.ensemble import BaggingClassifier
+from mixlib.ensemble import AdaBoostClassifier
 from mixlib.model_selection.evaluation import confusion_matrix, stratified_folds, t_interval
-from mixlib.ensemble.forest import RandomForestClassifier
-from mixlib.generative.gaussian import LinearGaussianClassifier, QuadraticGaussianClassifier
+from mixlib.ensemble import RandomForestClassifier
+from mixlib.generative import LinearGaussianClassifier, QuadraticGaussianClassifier
 from mixlib.tree.id3 import ID3Classifier
-from mixlib.linear_model.logistic import LogisticRegression
-from mixlib.mixture.gaussian_mixture import MixtureClassifier
-from mixlib.neural_network.mlp import MLPClassifier
-from mixlib.generative.naive_bayes import BernoulliNaiveBayes, GaussianNaiveBayes
-from mixlib.neighbors.knn import KNeighborsClassifier
+from mixlib.linear_model import LogisticRegression
+from mixlib.mixture import MixtureClassifier
+from mixlib.neural_network import MLPClassifier
+from mixlib.generative import BernoulliNaiveBayes, GaussianNaiveBayes
+from mixlib.neighbors import KNeighborsClassifier
 from mixlib.core.preprocessing import standardise as standardise_rows
 from mixlib.model_selection.splits import duplicate_groups, grouped_stratified_folds
-from mixlib.svm.svc import SVC
+from mixlib.svm import SVC
 from mixlib.tree.decision_tree import DecisionTreeClassifier
 
 logger = logging.getLogger(__name__)

@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state
-from mixlib.ensemble.bagging import BaggingClassifier
-from mixlib.ensemble.boosting import AdaBoostClassifier
-from mixlib.ensemble.forest import RandomForestClassifier
+from mixlib.ensemble import BaggingClassifier
+from mixlib.ensemble import AdaBoostClassifier
+from mixlib.ensemble import RandomForestClassifier
 from mixlib.tree.id3 import ID3Classifier
 from mixlib.tree.decision_tree import DecisionTreeClassifier
 
@@ -190,7 +190,7 @@ def ensemble_job(repeats: list, method: str, max_members: int, params: dict[str,
     ``dataset`` (the split's name) columns are added.
     """
     from mixlib.experiments.data import over_repeats
-    from mixlib.mixture.gaussian_mixture import MixtureClassifier
+    from mixlib.mixture import MixtureClassifier
 
     def run(arrays, rng, repeat):
         base = None

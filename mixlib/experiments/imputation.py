@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_array, check_random_state
-from mixlib.impute.imputers import ClassMeanImputer, KernelModeImputer, MeanImputer
-from mixlib.mixture.gaussian_mixture import MixtureClassifier
+from mixlib.impute import ClassMeanImputer, KernelModeImputer, MeanImputer
+from mixlib.mixture import MixtureClassifier
 
 
 def make_imputer(method: str, rng: np.random.Generator):

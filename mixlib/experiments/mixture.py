@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.mixture.gaussian_mixture import LIVE_WEIGHT, MixtureClassifier, kernel_counts
+from mixlib.mixture import LIVE_WEIGHT, MixtureClassifier, kernel_counts
 
 _EM_KEYS = ("init", "tol", "max_iter", "min_variance", "relative_min_variance")
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib.neural_network.mlp import REGIMES, MLPClassifier
+from mixlib.neural_network import REGIMES, MLPClassifier
 
 logger = logging.getLogger(__name__)
 

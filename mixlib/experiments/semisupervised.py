@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.mixture.gaussian_mixture import MixtureClassifier, kernel_counts
+from mixlib.mixture import MixtureClassifier, kernel_counts
 from mixlib.semi_supervised.methods import (
     UNCLASSIFIABLE_RULES,
     IterativeClassifier,

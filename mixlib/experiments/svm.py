@@ -24,9 +24,9 @@ from mixlib.model_selection.evaluation import (
     grid_level_axes,
     stratified_folds,
 )
-from mixlib.svm.mkl import MKLSVC
-from mixlib.svm.svdd import SVDD
-from mixlib.svm.svc import SVC
+from mixlib.svm import MKLSVC
+from mixlib.svm import SVDD
+from mixlib.svm import SVC
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from mixlib.figures import new_figure
-from mixlib.neural_network.mlp import REGIMES
+from mixlib.neural_network import REGIMES
 
 #: Mean test error of the report's perceptron (ch. 6), drawn as a reference line.
 REPORT_MEAN_ERROR = 0.085

@@ -1,5 +1,5 @@
 """Linear models (seed 003): multinomial logistic regression."""
 
-from mixlib.linear_model.logistic import LogisticRegression
+from mixlib.linear_model.logistic import LogisticRegression, softmax_objective
 
-__all__ = ["LogisticRegression"]
+__all__ = ["LogisticRegression", "softmax_objective"]

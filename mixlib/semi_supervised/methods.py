@@ -60,7 +60,7 @@ import pandas as pd
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
 from mixlib.core.validation import check_array, check_is_fitted, check_random_state
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.mixture.gaussian_mixture import MixtureClassifier
+from mixlib.mixture import MixtureClassifier
 
 logger = logging.getLogger(__name__)
 
