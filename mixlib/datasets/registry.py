@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 
 CLASS_COLUMN = "class"
 """Name of the class column in every normalised raw table (always the last column)."""
 ROW_ID_COLUMN = "row_id"
 """Name of the row number the prepared tables and splits add: no feature may take it."""
+DATA_DIR = Path(__file__).resolve().parent / "data"
+"""Where the shipped copies are installed (package data of :mod:`mixlib.datasets`)."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class BundledDataset:
 
     def open_binary(self):
         """Open the shipped gzipped CSV for reading (a binary file object)."""
-        return resources.files("mixlib.datasets").joinpath("data", f"{self.name}.csv.gz").open("rb")
+        return (DATA_DIR / f"{self.name}.csv.gz").open("rb")
 
 
 BUNDLED: dict[str, BundledDataset] = {
