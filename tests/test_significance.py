@@ -122,7 +122,8 @@ def test_corrected_ttest_rejects_bad_input(a, b, kwargs, match):
 # ----------------------------------------------------------------------------------- Holm
 def test_holm_hand_computation_in_input_order():
     p = [0.04, 0.01, 0.03, 0.5]
-    # sorted 0.01, 0.03, 0.04, 0.5 -> 4*0.01, 3*0.03, 2*0.04, 1*0.5 -> 0.04, 0.09, 0.09 (monotone), 0.5
+    # sorted 0.01, 0.03, 0.04, 0.5 -> 4*0.01, 3*0.03, 2*0.04, 1*0.5 = 0.04, 0.09, 0.08, 0.5
+    # -> running maximum 0.04, 0.09, 0.09, 0.5
     np.testing.assert_allclose(holm(p), [0.09, 0.04, 0.09, 0.5])
 
 
@@ -329,3 +330,5 @@ def test_pairwise_tests_rejects_bad_tables():
         pairwise_tests(folds.assign(error=np.nan), n_train=10, n_test=5)
     with pytest.raises(ValueError, match="columns"):
         pairwise_tests(folds.drop(columns="repeat"), n_train=10, n_test=5)
+    with pytest.raises(ValueError, match="no rows"):
+        pairwise_tests(folds.iloc[:0], n_train=10, n_test=5)

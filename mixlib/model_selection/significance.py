@@ -252,6 +252,8 @@ def _check_columns(table: pd.DataFrame, columns, name: str) -> None:
     missing = [c for c in columns if c not in table.columns]
     if missing:
         raise ValueError(f"{name} lacks the columns {missing}; it has {list(table.columns)}.")
+    if table.empty:
+        raise ValueError(f"{name} has no rows.")
     if table["error"].isna().any():
         raise ValueError(f"{name} has NaN errors.")
 
