@@ -37,7 +37,9 @@ from sklearn.tree import DecisionTreeClassifier
 from _common import Ratios
 from mixlib.datasets import load_xy
 from mixlib.model_selection.evaluation import stratified_folds
-from mixlib.experiments.comparison import MODELS, comparison_point, is_indicator_like
+from mixlib.core.preprocessing import is_indicator_like
+from mixlib.experiments.comparison import comparison_point
+from mixlib.experiments.registry import MODELS
 from mixlib.impute import MeanImputer
 from mixlib.neighbors import default_n_neighbors
 from mixlib.core.seeding import generator

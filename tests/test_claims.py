@@ -1,5 +1,7 @@
 """The claims table: rules, measures on hand-made tables, and claims without a table left out."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -24,6 +26,13 @@ def _rounds(late_flip=0.0):
     table = pd.DataFrame(rows, columns=["method", "restart", "finish", "repeat", "round", "metric",
                                         "unclassifiable", "value"])
     return table.assign(split="s", threshold=0.75)
+
+
+def test_claim_ids_are_unique_plain_names():
+    ids = [claim.id for claim in CLAIMS]
+    assert len(set(ids)) == len(ids)
+    assert all(re.fullmatch(r"[a-z0-9_]+", claim_id) for claim_id in ids), ids
+    assert {"mixture_accuracy", "probabilistic_worse", "em_iterations"} <= set(ids)
 
 
 def test_claim_rules():

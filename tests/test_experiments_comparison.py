@@ -14,22 +14,16 @@ from sklearn.naive_bayes import GaussianNB
 
 from mixlib.core.base import BaseEstimator
 from mixlib.model_selection.evaluation import cross_val_error, stratified_folds, t_interval
-from mixlib.experiments import comparison as cmp
-from mixlib.experiments.comparison import (
-    COLUMNS,
-    MODELS,
-    ModelSpec,
-    QuantileDiscretised,
-    comparison_job,
-    comparison_point,
+from mixlib.core.preprocessing import is_indicator_like
+from mixlib.experiments.comparison import COLUMNS, comparison_job, comparison_point
+from mixlib.experiments.comparison_summary import (
+    SUMMARY_METRICS,
     comparison_summary,
-    is_indicator_like,
-    make_model,
     probabilistic_vs_deterministic,
-    resolve_params,
 )
+from mixlib.experiments.registry import MODELS, ModelSpec, make_model, resolve_params
 from mixlib.figures.comparison import best_per_family, comparison_figure, confusion_figure
-from mixlib.tree.id3 import ID3Classifier
+from mixlib.tree import ID3Classifier, QuantileDiscretised
 from mixlib.core.seeding import generator
 
 #: Light settings so that every model runs in well under a second on the tiny problems.
@@ -325,7 +319,7 @@ def test_summary_is_one_row_per_model_sorted():
     summary = comparison_summary(_hand_table())
     assert len(summary) == 6
     assert summary.loc[summary["dataset"] == "d1", "model"].tolist()[0] == "svm"
-    assert summary.columns.tolist()[-6:] == list(cmp.SUMMARY_METRICS)
+    assert summary.columns.tolist()[-6:] == list(SUMMARY_METRICS)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Standardisation with statistics of the training rows only."""
+"""Standardisation with statistics of the training rows only, and the test for one-hot-like data."""
 
 from __future__ import annotations
 
@@ -73,3 +73,24 @@ def standardise(X: np.ndarray, fit_rows: np.ndarray,
             "training rows' that their standardised value overflows; check them for typos."
         )
     return Z, mean, scale
+
+
+#: Share of the rows the two most frequent values of every column must cover for data to
+#: count as indicator-like (:func:`is_indicator_like`).
+INDICATOR_COVERAGE = 0.99
+
+
+def is_indicator_like(X: np.ndarray, coverage: float = INDICATOR_COVERAGE) -> bool:
+    """Whether ``X`` (n_samples, n_features) is one-hot-like data.
+
+    True when, in every column, the two most frequent values cover at least ``coverage`` of
+    the rows: one-hot indicators, raw (0/1) or standardised (two values per column), allowing
+    a few rows of other values (splice codes an ambiguous base by spreading one unit over its
+    possible bases: 0.25, 1/3, 0.5 in 15 of its 3190 rows).
+    """
+    X = np.asarray(X)
+    for column in X.T:
+        counts = np.unique(column, return_counts=True)[1]
+        if np.sort(counts)[-2:].sum() < coverage * len(column):
+            return False
+    return True

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from mixlib.experiments import claims_measures as measures
+
 CLAIM_COLUMNS = ["id", "figure", "setting", "statement", "reported", "measured", "tolerance", "rule",
                  "holds", "table"]
 #: Value of a setting column on rows that do not depend on that setting (e.g. the iterative
@@ -73,162 +75,6 @@ class Claim:
         raise ValueError(f"Unknown claim rule {self.rule!r}.")
 
 
-def _median_em_iterations(table: pd.DataFrame) -> float:
-    per_fit = table.drop_duplicates(["repeat", "class"])
-    return float(per_fit["n_iter"].median())
-
-
-def _median_kernel_map_iterations(table: pd.DataFrame) -> float:
-    kernels = table[table["kind"] == "kernel"].drop_duplicates("class")
-    return float(kernels["n_iter"].median())
-
-
-def _mean_mlp_test_error(table: pd.DataFrame) -> float:
-    return float(table.loc[table["metric"] == "test_error", "value"].mean())
-
-
-def _final_round_metric(method: str, metric: str) -> Callable[[pd.DataFrame], float]:
-    """Mean over repeats of ``metric`` at the last round of each run of ``method``."""
-
-    def measure(table: pd.DataFrame) -> float:
-        rows = table[(table["method"] == method) & (table["metric"] == metric)]
-        last = rows.loc[rows.groupby("repeat")["round"].idxmax()]
-        return float(last["value"].mean())
-
-    return measure
-
-
-def _mean_rounds(method: str) -> Callable[[pd.DataFrame], float]:
-    """Mean over repeats of the rounds a method ran after its labelled-only start."""
-
-    def measure(table: pd.DataFrame) -> float:
-        rows = table[table["method"] == method]
-        return float(rows.groupby("repeat")["round"].max().mean())
-
-    return measure
-
-
-def _early_flips(table: pd.DataFrame) -> float:
-    """Mean share of flips over rounds 1-3 of the prior-probability method."""
-    rows = table[(table["method"] == "prior") & (table["metric"] == "flips") & table["round"].between(1, 3)]
-    return float(rows["value"].mean())
-
-
-def _hard_error_gap(table: pd.DataFrame) -> float:
-    """Final hard error of the prior method minus that of the iterative method."""
-    return (_final_round_metric("prior", "hard_error")(table)
-            - _final_round_metric("iterative", "hard_error")(table))
-
-
-def _sweep_curve(table: pd.DataFrame, method: str, metric: str) -> pd.Series:
-    rows = table[(table["method"] == method) & (table["metric"] == metric)]
-    return rows.groupby("n_components")["value"].mean()
-
-
-def _argmin_train_error(table: pd.DataFrame) -> float:
-    """Kernels per class at which the mean training error of both methods is lowest."""
-    both = _sweep_curve(table, "iterative", "train_error") + _sweep_curve(table, "prior", "train_error")
-    return float(both.idxmin())
-
-
-def _sweep_value(method: str, metric: str, kernels: int) -> Callable[[pd.DataFrame], float]:
-    def measure(table: pd.DataFrame) -> float:
-        curve = _sweep_curve(table, method, metric)
-        return float(curve.get(kernels, np.nan))
-
-    return measure
-
-
-def _test_error_gap(table: pd.DataFrame) -> float:
-    """Mean over kernel counts of |test error iterative - test error prior|."""
-    gap = _sweep_curve(table, "iterative", "test_error") - _sweep_curve(table, "prior", "test_error")
-    return float(gap.abs().mean())
-
-
-def _dna_mean_test_error(encoding: str) -> Callable[[pd.DataFrame], float]:
-    def measure(table: pd.DataFrame) -> float:
-        rows = table[(table["encoding"] == encoding) & (table["class"] == "all")
-                     & (table["metric"] == "test_error")]
-        return float(rows["value"].mean()) if len(rows) else float("nan")
-
-    return measure
-
-
-def _model_cv_errors(table: pd.DataFrame, model: str) -> pd.Series:
-    rows = table[(table["model"] == model) & (table["metric"] == "cv_error")]
-    return rows.groupby("dataset")["value"].mean()
-
-
-def _mixture_accuracy(table: pd.DataFrame) -> float:
-    """Mean over data sets of the mixture classifier's cross-validated accuracy."""
-    return float(1.0 - _model_cv_errors(table, "mixture").mean())
-
-
-def _mixture_minus_mlp(table: pd.DataFrame) -> float:
-    """Mean over data sets of (mixture CV error - MLP CV error)."""
-    return float((_model_cv_errors(table, "mixture") - _model_cv_errors(table, "mlp")).mean())
-
-
-def _probabilistic_minus_deterministic(table: pd.DataFrame) -> float:
-    """Mean over data sets of (mean CV error of probabilistic models - of deterministic ones)."""
-    from mixlib.experiments.comparison import probabilistic_vs_deterministic
-
-    return float(probabilistic_vs_deterministic(table).drop_duplicates("dataset")["gap"].mean())
-
-
-def _train_error_gap_at(kernels: int) -> Callable[[pd.DataFrame], float]:
-    """|iterative - prior| mean training error at ``kernels`` kernels per class."""
-
-    def measure(table: pd.DataFrame) -> float:
-        gap = _sweep_curve(table, "iterative", "train_error") - _sweep_curve(table, "prior", "train_error")
-        return float(abs(gap.get(kernels, np.nan)))
-
-    return measure
-
-
-def _prior_minus_iterative_train_error(table: pd.DataFrame) -> float:
-    """Largest, over kernel counts, of the prior minus the iterative mean training error."""
-    gap = _sweep_curve(table, "prior", "train_error") - _sweep_curve(table, "iterative", "train_error")
-    return float(gap.max())
-
-
-def _rounds_gap(table: pd.DataFrame) -> float:
-    """Mean rounds of the prior method minus mean rounds of the iterative method."""
-    return _mean_rounds("prior")(table) - _mean_rounds("iterative")(table)
-
-
-def _late_flips(table: pd.DataFrame) -> float:
-    """Mean over repeats of the share of flips summed over the prior method's rounds >= 4.
-
-    A repeat that settled before round 4 has no such rounds and counts 0.
-    """
-    prior = table[table["method"] == "prior"]
-    late = prior[(prior["metric"] == "flips") & (prior["round"] >= 4)]
-    per_repeat = late.groupby("repeat")["value"].sum().reindex(prior["repeat"].unique(), fill_value=0.0)
-    return float(per_repeat.mean())
-
-
-def _best_mixture_minus_mlp(encoding: str) -> Callable[[Mapping[str, pd.DataFrame]], float]:
-    """Lowest mean test error of the mixture over kernel counts minus the MLP's mean test error."""
-
-    def measure(tables: Mapping[str, pd.DataFrame]) -> float:
-        dna, mlp = tables["dna_kernel_sweep"], tables["mlp_sweep"]
-        rows = dna[(dna["encoding"] == encoding) & (dna["class"] == "all") & (dna["metric"] == "test_error")]
-        if rows.empty:
-            return float("nan")
-        best = rows.groupby("n_components")["value"].mean().min()
-        return float(best - mlp.loc[mlp["metric"] == "test_error", "value"].mean())
-
-    return measure
-
-
-def _mixture_over_mlp_fit_seconds(tables: Mapping[str, pd.DataFrame]) -> float:
-    """Mean fit time of the DNA mixture classifiers over the mean fit time of the MLPs."""
-    dna, mlp = tables["dna_kernel_sweep"], tables["mlp_sweep"]
-    mixture = dna.loc[(dna["class"] == "all") & (dna["metric"] == "fit_seconds"), "value"].mean()
-    return float(mixture / mlp.loc[mlp["metric"] == "fit_seconds", "value"].mean())
-
-
 # Setting columns of the chapter-5 claims (see Claim.by).
 ITERATIVE_SETTING = ("split", "finish", "threshold")
 ITERATIVE_RULE_SETTING = ITERATIVE_SETTING + ("unclassifiable",)
@@ -243,129 +89,132 @@ CLAIMS: list[Claim] = [
     Claim(
         "em_iterations", "fig3_3",
         "The EM log-likelihood converges in about 20 iterations (median over classes and repeats).",
-        reported=20, table="em_trace", measure=_median_em_iterations, tolerance=10,
+        reported=20, table="em_trace", measure=measures.median_em_iterations, tolerance=10,
     ),
     Claim(
         "kernel_map_iterations", "fig3_4",
         "With 4 kernels per class and 36 labelled examples, EM runs about 30 iterations.",
-        reported=30, table="kernel_map", measure=_median_kernel_map_iterations, tolerance=15,
+        reported=30, table="kernel_map", measure=measures.median_kernel_map_iterations, tolerance=15,
     ),
     Claim(
         "mlp_mean_test_error", "fig6_2",
         "The MLP's mean test error on the DNA data is about 8.5 % (mean over regimes, hidden "
         "sizes and repeats).",
-        reported=0.085, table="mlp_sweep", measure=_mean_mlp_test_error, tolerance=0.03,
+        reported=0.085, table="mlp_sweep", measure=measures.mean_mlp_test_error, tolerance=0.03,
     ),
     Claim("iterative_hard_error", "fig5_1",
           "Iterative classification: the hard error settles at about 5 %.",
           reported=0.05, table="semisupervised_rounds",
-          measure=_final_round_metric("iterative", "hard_error"), tolerance=0.03,
+          measure=measures.final_round_metric("iterative", "hard_error"), tolerance=0.03,
           by=ITERATIVE_RULE_SETTING),
     Claim("iterative_unknown_error", "fig5_1",
           "Iterative classification: the unknown error settles at about 3 %.",
           reported=0.03, table="semisupervised_rounds",
-          measure=_final_round_metric("iterative", "unknown_error"), tolerance=0.03,
+          measure=measures.final_round_metric("iterative", "unknown_error"), tolerance=0.03,
           by=ITERATIVE_RULE_SETTING),
     Claim("iterative_unknown", "fig5_1",
           "Iterative classification: every unlabelled example ends up classified (0 % unknown).",
           reported=0.0, table="semisupervised_rounds",
-          measure=_final_round_metric("iterative", "unknown"), tolerance=0.01,
+          measure=measures.final_round_metric("iterative", "unknown"), tolerance=0.01,
           by=ITERATIVE_SETTING),
     Claim("iterative_rounds", "fig5_1",
           "Iterative classification settles after 2 to 3 iterations.",
-          reported=2.5, table="semisupervised_rounds", measure=_mean_rounds("iterative"),
+          reported=2.5, table="semisupervised_rounds", measure=measures.mean_rounds("iterative"),
           tolerance=1.0, by=ITERATIVE_SETTING),
     Claim("prior_rounds", "fig5_3",
           "The prior-probability method needs 4 iterations to reach constant rates.",
-          reported=4, table="semisupervised_rounds", measure=_mean_rounds("prior"), tolerance=1.0,
-          by=PRIOR_SETTING),
+          reported=4, table="semisupervised_rounds", measure=measures.mean_rounds("prior"),
+          tolerance=1.0, by=PRIOR_SETTING),
     Claim("prior_more_rounds", "fig5_3",
           "The prior-probability method needs more rounds than the iterative one (4 vs 2-3): "
           "mean rounds of the prior method minus those of the iterative method, at least 0.5.",
-          reported=1.5, table="semisupervised_rounds", measure=_rounds_gap, tolerance=1.0,
+          reported=1.5, table="semisupervised_rounds", measure=measures.rounds_gap, tolerance=1.0,
           rule="at_least", by=BOTH_SETTING),
     Claim("prior_hard_error", "fig5_3",
           "The prior-probability method's hard error settles at about 4 %.",
           reported=0.04, table="semisupervised_rounds",
-          measure=_final_round_metric("prior", "hard_error"), tolerance=0.03, by=PRIOR_RULE_SETTING),
+          measure=measures.final_round_metric("prior", "hard_error"), tolerance=0.03,
+          by=PRIOR_RULE_SETTING),
     Claim("prior_vs_iterative_hard_error", "fig5_3",
           "The prior-probability method's hard error is lower than the iterative method's "
           "(4 % vs 5 %): measured as prior minus iterative.",
-          reported=0.0, table="semisupervised_rounds", measure=_hard_error_gap, tolerance=0.0,
+          reported=0.0, table="semisupervised_rounds", measure=measures.hard_error_gap, tolerance=0.0,
           rule="at_most", by=BOTH_RULE_SETTING),
     Claim("prior_early_flips", "fig5_3",
           "About 2 % of the examples change class in each of the first 3 iterations.",
-          reported=0.02, table="semisupervised_rounds", measure=_early_flips, tolerance=0.02,
+          reported=0.02, table="semisupervised_rounds", measure=measures.early_flips, tolerance=0.02,
           by=PRIOR_SETTING),
     Claim("prior_late_flips", "fig5_3",
           "From the 4th iteration on no example changes class: flips summed over rounds >= 4, "
           "mean over repeats (at most one example in 100).",
-          reported=0.0, table="semisupervised_rounds", measure=_late_flips, tolerance=0.01,
+          reported=0.0, table="semisupervised_rounds", measure=measures.late_flips, tolerance=0.01,
           rule="at_most", by=PRIOR_SETTING),
     Claim("prior_unknown_error", "fig5_3",
           "The prior-probability method's unknown error grows to about 3 %.",
           reported=0.03, table="semisupervised_rounds",
-          measure=_final_round_metric("prior", "unknown_error"), tolerance=0.03, by=PRIOR_RULE_SETTING),
+          measure=measures.final_round_metric("prior", "unknown_error"), tolerance=0.03,
+          by=PRIOR_RULE_SETTING),
     Claim("sweep_best_kernels", "fig5_4",
           "The training error is lowest at 8 kernels per class, for both methods.",
-          reported=8, table="kernel_sweep", measure=_argmin_train_error, tolerance=0,
+          reported=8, table="kernel_sweep", measure=measures.argmin_train_error, tolerance=0,
           by=BOTH_RULE_SETTING),
     Claim("sweep_equal_at_8", "fig5_4",
           "At 8 kernels the training errors of the two methods are equal (absolute gap of the "
           "means).",
-          reported=0.0, table="kernel_sweep", measure=_train_error_gap_at(8), tolerance=0.02,
+          reported=0.0, table="kernel_sweep", measure=measures.train_error_gap_at(8), tolerance=0.02,
           by=BOTH_RULE_SETTING),
     Claim("sweep_prior_not_above_iterative", "fig5_4",
           "The prior-probability method's training error is at most the iterative method's at "
           "every kernel count: largest prior minus iterative gap of the means.",
-          reported=0.0, table="kernel_sweep", measure=_prior_minus_iterative_train_error,
+          reported=0.0, table="kernel_sweep", measure=measures.prior_minus_iterative_train_error,
           tolerance=0.0, rule="at_most", by=BOTH_RULE_SETTING),
     Claim("sweep_iterative_32", "fig5_4",
           "At 32 kernels the iterative method's training error reaches about 18 %.",
-          reported=0.18, table="kernel_sweep", measure=_sweep_value("iterative", "train_error", 32),
-          tolerance=0.05, by=ITERATIVE_RULE_SETTING),
+          reported=0.18, table="kernel_sweep",
+          measure=measures.sweep_value("iterative", "train_error", 32), tolerance=0.05,
+          by=ITERATIVE_RULE_SETTING),
     Claim("sweep_prior_32", "fig5_4",
           "At 32 kernels the prior-probability method's training error stays near 6 %.",
-          reported=0.06, table="kernel_sweep", measure=_sweep_value("prior", "train_error", 32),
+          reported=0.06, table="kernel_sweep", measure=measures.sweep_value("prior", "train_error", 32),
           tolerance=0.03, by=PRIOR_RULE_SETTING),
     Claim("sweep_test_equivalent", "fig5_5",
           "The test errors of the two methods are equivalent (mean absolute gap over kernel counts).",
-          reported=0.0, table="kernel_sweep", measure=_test_error_gap, tolerance=0.02,
+          reported=0.0, table="kernel_sweep", measure=measures.mean_test_error_gap, tolerance=0.02,
           by=BOTH_RULE_SETTING),
     Claim("dna_mixture_error_onehot", "fig6_1",
           "The mixture classifier's mean test error on DNA is about 20 % (one-hot coding).",
-          reported=0.20, table="dna_kernel_sweep", measure=_dna_mean_test_error("onehot"),
+          reported=0.20, table="dna_kernel_sweep", measure=measures.dna_mean_test_error("onehot"),
           tolerance=0.05),
     Claim("dna_mixture_error_ordinal", "fig6_1",
           "The mixture classifier's mean test error on DNA is about 20 % (ordinal coding).",
-          reported=0.20, table="dna_kernel_sweep", measure=_dna_mean_test_error("ordinal"),
+          reported=0.20, table="dna_kernel_sweep", measure=measures.dna_mean_test_error("ordinal"),
           tolerance=0.05),
     *[Claim(f"dna_best_mixture_vs_mlp_{encoding}", "fig6_1 vs fig6_2",
             "On DNA the mixture classifier is worse than the MLP (20 % vs 8.5 %): lowest mean test "
             f"error of the mixture over kernel counts ({encoding} coding, 1000 training sequences) "
             "minus the MLP's mean test error (one-hot, 600 training sequences).",
             reported=0.115, table=("dna_kernel_sweep", "mlp_sweep"),
-            measure=_best_mixture_minus_mlp(encoding), tolerance=0.115, rule="at_least")
+            measure=measures.best_mixture_minus_mlp(encoding), tolerance=0.115, rule="at_least")
       for encoding in ("onehot", "ordinal")],
     Claim("mixture_vs_mlp_fit_seconds", "ch6",
           "Training the mixture classifier is faster than training the MLP: mean fit time of the "
           "DNA mixtures (every kernel count and coding) over the MLPs' mean fit time (every "
           "size and regime), at most 1. A wall-clock measurement of this run's machine.",
           reported=1.0, table=("dna_kernel_sweep", "mlp_sweep"),
-          measure=_mixture_over_mlp_fit_seconds, tolerance=0.0, rule="at_most"),
+          measure=measures.mixture_over_mlp_fit_seconds, tolerance=0.0, rule="at_most"),
     Claim("mixture_accuracy", "conclusion",
           "The mixture classifier is 60-70 % correct on the test problems (mean cross-validated "
           "accuracy over the data sets).",
-          reported=0.65, table="comparison", measure=_mixture_accuracy, tolerance=0.05),
+          reported=0.65, table="comparison", measure=measures.mixture_accuracy, tolerance=0.05),
     Claim("mixture_worse_than_mlp", "ch6",
           "The mixture classifier generalises worse than the MLP (20 % vs 8.5 % on DNA): "
           "mean over data sets of mixture minus MLP cross-validated error.",
-          reported=0.0, table="comparison", measure=_mixture_minus_mlp, tolerance=0.0,
+          reported=0.0, table="comparison", measure=measures.mixture_minus_mlp, tolerance=0.0,
           rule="at_least"),
     Claim("probabilistic_worse", "conclusion",
           "Deterministic methods generalise better than probabilistic ones: mean over data sets "
           "of (probabilistic minus deterministic mean cross-validated error).",
-          reported=0.0, table="comparison", measure=_probabilistic_minus_deterministic,
+          reported=0.0, table="comparison", measure=measures.probabilistic_minus_deterministic,
           tolerance=0.0, rule="at_least"),
 ]
 

@@ -9,7 +9,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from mixlib.experiments.comparison import comparison_summary
+from mixlib.experiments.comparison_summary import comparison_summary
 from mixlib.figures import new_figure
 
 #: Family order of the legends and colours (probabilistic families first).

@@ -15,6 +15,8 @@ import pandas as pd
 import yaml
 
 from mixlib.datasets import CLASS_COLUMN, bundled_dataset, load_source, sequence_column
+from mixlib.experiments.comparison import PROTOCOL_KEYS
+from mixlib.experiments.registry import MODELS
 from mixlib.model_selection.splits import role_sizes
 
 
@@ -107,7 +109,9 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
     :mod:`mixlib.datasets.checks`; every split names a configured data set and asks for no
     more rows than it has; every data set of the comparison has ``comparison.n_folds``
     examples of each class; every stage names splits and data sets that exist, and its
-    split has the roles it uses.
+    split has the roles it uses; every model of the comparison, and of its ``params``, is a
+    classifier of :data:`mixlib.experiments.registry.MODELS` and every override names a
+    parameter it takes (checked without importing any estimator).
     """
     datasets = config.get("datasets", {})
     tables = {}
@@ -176,7 +180,9 @@ def _check_stage_references(config: Mapping[str, Any]) -> None:
                 f"{section}.{key}: split {name!r} has no role {absent}; {section} needs the "
                 f"roles {list(roles)}."
             )
-    _check_comparison_params(config.get("comparison", {}).get("params", {}))
+    comparison = config.get("comparison", {})
+    _check_model_names(comparison.get("models", []), "comparison.models")
+    _check_comparison_params(comparison.get("params", {}))
     datasets = config.get("datasets", {})
     for section, key in DATASET_LIST_REFERENCES:
         for name in config.get(section, {}).get(key, []):
@@ -187,12 +193,20 @@ def _check_stage_references(config: Mapping[str, Any]) -> None:
                 )
 
 
-def _check_comparison_params(params: Mapping[str, Mapping[str, Any]]) -> None:
-    """Every per-model override of the comparison names a parameter the model has."""
-    from mixlib.experiments.comparison import MODELS
+def _check_model_names(names: Sequence[str], where: str) -> None:
+    """Every name is a classifier of the registry (:data:`mixlib.experiments.registry.MODELS`)."""
+    unknown = [name for name in names if name not in MODELS]
+    if unknown:
+        raise ValueError(f"{where}: unknown model(s) {unknown}; the registry's models are "
+                         f"{sorted(MODELS)}.")
 
+
+def _check_comparison_params(params: Mapping[str, Mapping[str, Any]]) -> None:
+    """Every per-model override of the comparison names a model of the registry and a
+    parameter that model takes (or a protocol key such as ``max_train_rows``)."""
+    _check_model_names(list(params), "comparison.params")
     for model, overrides in params.items():
-        known = set(MODELS[model].defaults) | {"max_train_rows"}
+        known = MODELS[model].parameters | set(PROTOCOL_KEYS)
         unknown = sorted(set(overrides) - known)
         if unknown:
             raise ValueError(

@@ -2,6 +2,7 @@
 and the ID3 tree of the course notes."""
 
 from mixlib.tree.decision_tree import DecisionTreeClassifier
+from mixlib.tree.discretised import QuantileDiscretised
 from mixlib.tree.id3 import ID3Classifier
 
-__all__ = ["DecisionTreeClassifier", "ID3Classifier"]
+__all__ = ["DecisionTreeClassifier", "ID3Classifier", "QuantileDiscretised"]
