@@ -10,7 +10,6 @@ classes they are linear (:class:`LinearGaussianClassifier`, ``LinearDiscriminant
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -18,7 +17,14 @@ from scipy.linalg import LinAlgError, cholesky, solve_triangular
 from scipy.special import logsumexp
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
-from mixlib.core.validation import check_array, check_is_fitted, check_sample_weight, check_X_y
+from mixlib.core.validation import (
+    check_array,
+    check_choice,
+    check_float,
+    check_is_fitted,
+    check_sample_weight,
+    check_X_y,
+)
 
 __all__ = ["QuadraticGaussianClassifier", "LinearGaussianClassifier"]
 
@@ -52,10 +58,8 @@ class _GaussianGenerative(ClassifierMixin, BaseEstimator):
         self.ddof = ddof
 
     def _fit_common(self, X, y, sample_weight) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if not isinstance(self.reg_covar, numbers.Real) or not self.reg_covar >= 0:
-            raise ValueError(f"reg_covar must be a non-negative float, got {self.reg_covar!r}.")
-        if self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 (maximum likelihood) or 1 (unbiased), got {self.ddof!r}.")
+        check_float(self.reg_covar, "reg_covar", low=0, finite=False)
+        check_choice(self.ddof, "ddof", (0, 1))
         X, y = check_X_y(X, y)
         weight = check_sample_weight(sample_weight, X.shape[0])
         self.classes_, codes = np.unique(y, return_inverse=True)

@@ -9,14 +9,19 @@ Parameters are the maximum-likelihood estimates of the lecture, optionally with 
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import logsumexp
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
-from mixlib.core.validation import check_array, check_is_fitted, check_sample_weight, check_X_y
+from mixlib.core.validation import (
+    check_array,
+    check_float,
+    check_is_fitted,
+    check_sample_weight,
+    check_X_y,
+)
 
 __all__ = ["GaussianNaiveBayes", "CategoricalNaiveBayes", "BernoulliNaiveBayes"]
 
@@ -59,8 +64,7 @@ class _BaseNaiveBayes(ClassifierMixin, BaseEstimator):
         return X, R
 
     def _check_alpha(self) -> None:
-        if not isinstance(self.alpha, numbers.Real) or isinstance(self.alpha, bool) or not self.alpha >= 0:
-            raise ValueError(f"alpha must be a non-negative float (0: no smoothing), got {self.alpha!r}.")
+        check_float(self.alpha, "alpha", low=0, finite=False)
 
     def _check_predict_X(self, X) -> np.ndarray:
         check_is_fitted(self, "class_log_prior_")
@@ -134,11 +138,7 @@ class GaussianNaiveBayes(_BaseNaiveBayes):
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
         """
-        if not isinstance(self.var_smoothing, numbers.Real) or not self.var_smoothing > 0:
-            raise ValueError(
-                f"var_smoothing must be a positive float (it keeps variances away from 0), "
-                f"got {self.var_smoothing!r}."
-            )
+        check_float(self.var_smoothing, "var_smoothing", low=0, closed="neither", finite=False)
         X, R = self._fit_classes(X, y, sample_weight)
         if (self.class_count_ <= 0).any():
             raise ValueError("Every class needs a positive total sample weight.")
