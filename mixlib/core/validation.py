@@ -105,21 +105,21 @@ def check_float(
         Whether ``inf`` and ``-inf`` are rejected (when False they are accepted if the bounds
         allow them, e.g. ``C=inf`` for no penalty).
     allow_none : bool, default=False
-        Whether ``None`` is accepted (and returned as is).
+        Whether ``None`` passes too.
 
     Returns
     -------
     float or None
-        ``float(value)``.
+        ``float(value)``, or None when ``value`` is None and that is allowed.
 
     Raises
     ------
     InvalidParameterError
         ``"{name} must be a finite float > 0, got {value!r}."`` (or the matching phrase).
     """
+    left, right = _BRACKETS[closed]
     if value is None and allow_none:
         return None
-    left, right = _BRACKETS[closed]
     valid = (
         isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
         and not np.isnan(value) and (not finite or np.isfinite(value))
