@@ -112,7 +112,8 @@ def test_kernel_map_table(two_classes):
         kernels[["pc1", "pc2"]].to_numpy(),
         (np.vstack([m.means_ for m in clf.mixtures_]) - mean) @ axes.T,
     )
-    pd.testing.assert_frame_equal(table, kernel_map(_labelled(X, y), n_components=3, em={"tol": 1e-5}, rng=0))
+    pd.testing.assert_frame_equal(table, kernel_map(_labelled(X, y), n_components=3, em={"tol": 1e-5},
+                                                    rng=0))
     with pytest.raises(ValueError, match="at least 2 features"):
         kernel_map(_labelled(X[:, :1], y), n_components=2, rng=0)
 
@@ -125,7 +126,8 @@ def test_kernel_map_stage_runs_on_repeat_zero_only(two_classes):
     stage = kernel_map_stage(split="s", dataset="d", n_components=2, em={"tol": 1e-5})
     repeats = [_labelled(X, y, 0), _labelled(X[:40], y[:40], 1)]
     table = run_stages(stage, repeats, seed=4)
-    direct = kernel_map(repeats[0], n_components=2, em={"tol": 1e-5}, rng=generator(4, "kernel_map", "s", 0))
+    direct = kernel_map(repeats[0], n_components=2, em={"tol": 1e-5},
+                        rng=generator(4, "kernel_map", "s", 0))
     pd.testing.assert_frame_equal(table, direct.assign(split="s", dataset="d")[["split", "dataset", *direct.columns]])
 
 

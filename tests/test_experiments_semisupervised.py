@@ -49,7 +49,8 @@ RULE_METRICS = {"hard_error", "unknown_error", "test_hard_error", "test_unknown_
 
 @pytest.mark.parametrize("method, own_metric", [("iterative", "unknown"), ("prior", "flips")])
 def test_semisupervised_rounds_table(method, own_metric):
-    table = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS, rng=np.random.default_rng(1))
+    table = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS,
+                                  rng=np.random.default_rng(1))
     assert list(table.columns) == ROUNDS_COLUMNS
     assert (table["method"] == method).all() and (table["n_components"] == 2).all()
     assert (table["threshold"] == 0.8).all()
@@ -81,7 +82,8 @@ def test_rounds_settings_reach_the_methods_and_the_table():
     assert set(prior["unclassifiable"]) == {"confidence", "any"}
     warm = semisupervised_rounds(tiny_problem(), method="prior", n_components=2, params=PARAMS, rng=1)
     assert not warm["value"].equals(prior["value"])
-    iterative = semisupervised_rounds(tiny_problem(), method="iterative", n_components=2, params={**params, "threshold": 0.99}, rng=1)
+    iterative = semisupervised_rounds(tiny_problem(), method="iterative", n_components=2, params={**params, "threshold": 0.99},
+                                      rng=1)
     assert set(iterative["finish"]) == {"stop"}
     assert iterative.loc[iterative["metric"] == "n_argmax", "value"].item() == 0.0
     assert iterative.loc[iterative["metric"] == "unknown", "value"].iloc[-1] > 0
@@ -89,14 +91,16 @@ def test_rounds_settings_reach_the_methods_and_the_table():
 
 @pytest.mark.parametrize("method", ["iterative", "prior"])
 def test_semisupervised_rounds_deterministic_from_seed(method):
-    first = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS, rng=np.random.default_rng(5))
+    first = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS,
+                                  rng=np.random.default_rng(5))
     second = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS, rng=5)
     pd.testing.assert_frame_equal(first, second)
 
 
 def test_semisupervised_rounds_rejects_unknown_method():
     with pytest.raises(ValueError, match="method must be 'iterative' or 'prior', got 'labelled_only'"):
-        semisupervised_rounds(tiny_problem(), method="labelled_only", n_components=2, params=PARAMS, rng=0)
+        semisupervised_rounds(tiny_problem(), method="labelled_only", n_components=2, params=PARAMS,
+                              rng=0)
 
 
 def _values(table, rule="underflow"):
@@ -105,7 +109,8 @@ def _values(table, rule="underflow"):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_kernel_sweep_point_table(method):
-    table = kernel_sweep_point(tiny_problem(), method=method, n_components=2, params=PARAMS, rng=np.random.default_rng(3))
+    table = kernel_sweep_point(tiny_problem(), method=method, n_components=2, params=PARAMS,
+                               rng=np.random.default_rng(3))
     assert list(table.columns) == ["method", "n_components", "restart", "finish", "threshold", "metric",
                                    "unclassifiable", "value"]
     for rule in ("confidence", "underflow"):
@@ -117,14 +122,16 @@ def test_kernel_sweep_point_table(method):
     assert values["effective_components"] == 2.0
     assert 0 <= values["collapsed_kernels"] <= 2
     assert ("pseudo_label_error" in values) == (method != "labelled_only")
-    again = kernel_sweep_point(tiny_problem(), method=method, n_components=2, params=PARAMS, rng=np.random.default_rng(3))
+    again = kernel_sweep_point(tiny_problem(), method=method, n_components=2, params=PARAMS,
+                               rng=np.random.default_rng(3))
     pd.testing.assert_frame_equal(table, again)
 
 
 def test_labelled_only_point_is_round_zero_of_both_methods():
     problem = tiny_problem(2)
     (X_l, y_l), (X_t, y_t) = problem["labelled"], problem["test"]
-    point = _values(kernel_sweep_point(problem, method="labelled_only", n_components=3, params=PARAMS, rng=np.random.default_rng(9)))
+    point = _values(kernel_sweep_point(problem, method="labelled_only", n_components=3, params=PARAMS,
+                                       rng=np.random.default_rng(9)))
     # The reference: a MixtureClassifier with the one seed the experiment draws from its rng.
     seed = int(np.random.default_rng(9).integers(2**32))
     reference = MixtureClassifier(3, tol=1e-5, random_state=seed).fit(X_l, y_l)
@@ -132,7 +139,8 @@ def test_labelled_only_point_is_round_zero_of_both_methods():
     assert point["test_error"] == pytest.approx(1 - reference.score(X_t, y_t))
     assert point["train_error"] == pytest.approx(1 - reference.score(X_l, y_l))
     for method in ("iterative", "prior"):
-        rounds = semisupervised_rounds(problem, method=method, n_components=3, params=PARAMS, rng=np.random.default_rng(9))
+        rounds = semisupervised_rounds(problem, method=method, n_components=3, params=PARAMS,
+                                       rng=np.random.default_rng(9))
         first = _values(rounds[rounds["round"] == 0])
         assert first["test_error"] == pytest.approx(point["test_error"])
         assert first["hard_error"] + first["unknown_error"] == pytest.approx(point["train_error"])
@@ -140,7 +148,8 @@ def test_labelled_only_point_is_round_zero_of_both_methods():
 
 def test_kernel_sweep_point_caps_kernels_at_class_size():
     with pytest.warns(UserWarning, match="fewer than n_components=32"):
-        table = kernel_sweep_point(tiny_problem(), method="labelled_only", n_components=32, params=PARAMS, rng=0)
+        table = kernel_sweep_point(tiny_problem(), method="labelled_only", n_components=32, params=PARAMS,
+                                   rng=0)
     values = _values(table)
     assert values["effective_components"] < 32
     assert values["train_error"] == 0.0  # one kernel on every labelled example

@@ -3,8 +3,9 @@
 Each function is a stage function of one repeat (:mod:`mixlib.experiments.contract`): the
 repeat's arrays and keyword parameters in, a tidy :class:`pandas.DataFrame` out (no index);
 :func:`em_trace_stage` and :func:`kernel_map_stage` describe the pipeline's stages, which
-:func:`~mixlib.experiments.contract.run_stages` runs. The data are used as given: isotropic kernels assume features on comparable scales, so the
-pipeline should pass standardised features.
+:func:`~mixlib.experiments.contract.run_stages` runs. The data are used as given: isotropic
+kernels assume features on comparable scales, so the pipeline should pass standardised
+features.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ Each experiment is a stage function of one repeat (:mod:`mixlib.experiments.cont
 repeat's ``labelled``, ``unlabelled`` and ``test`` rows, keyword parameters and a generator
 in, a tidy :class:`pandas.DataFrame` out (no index; errors as fractions in [0, 1]). The
 ``*_stage`` functions describe the pipeline's stages (seed keys, label columns), which
-:func:`~mixlib.experiments.contract.run_stages` runs on every repeat. The data are used as given: isotropic kernels assume
-features on comparable scales, so pass standardised features (statistics of the training rows)
-without NaN (impute first).
+:func:`~mixlib.experiments.contract.run_stages` runs on every repeat. The data are used as
+given: isotropic kernels assume features on comparable scales, so pass standardised features
+(statistics of the training rows) without NaN (impute first).
 
 Error definitions (see :mod:`mixlib.semi_supervised.scoring`): on a set of labelled examples, the
 *hard error* is the share classified into a wrong class, the *unknown error* the share the
@@ -206,8 +206,8 @@ def semisupervised_rounds(
         100; their true classes are never shown to the method, only the final
         ``pseudo_label_error`` uses them) and ``test``.
     method : {"iterative", "prior"}
-        :class:`~mixlib.semi_supervised.methods.IterativeClassifier` (fig. 5.1) or
-        :class:`~mixlib.semi_supervised.methods.PriorProbabilityClassifier` (fig. 5.3).
+        :class:`~mixlib.semi_supervised.IterativeClassifier` (fig. 5.1) or
+        :class:`~mixlib.semi_supervised.PriorProbabilityClassifier` (fig. 5.3).
     n_components : int
         Kernels per class (the report: 4).
     params : dict
@@ -222,8 +222,8 @@ def semisupervised_rounds(
     -------
     pandas.DataFrame
         Long table, columns ``method``, ``n_components``, ``restart``, ``finish``,
-        ``threshold`` (:func:`method_settings`), the ``setting_columns``, ``round`` (0: the model fit on the labelled
-        examples only; ``r``: after ``r`` labelling rounds / soft-label refits; the last round
+        ``threshold`` (:func:`method_settings`), the ``setting_columns``, ``round`` (0: the
+        model fit on the labelled examples only; ``r``: after ``r`` labelling rounds / soft-label refits; the last round
         is the final model: a repeat's rounds stop at convergence, so a figure should hold
         each repeat at its last value), ``metric``, ``unclassifiable`` and ``value``.
         Metrics of every round, one row per rule: ``hard_error``, ``unknown_error`` (on the

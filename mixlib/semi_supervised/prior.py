@@ -100,13 +100,9 @@ class PriorProbabilityClassifier(SemiSupervisedMixin):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Classes; ``unlabelled_label`` (default -1), ``None`` or NaN for unlabelled rows.
-        callback : callable, optional
-            Called as ``callback(RoundState(round, estimator))`` right after the model of
-            every round is fit (round 0 included), e.g. to score it on held-out data; its
-            return value is ignored and the fit does not depend on it.
+        X, y, callback :
+            As in :meth:`IterativeClassifier.fit`: ``callback(RoundState(round, estimator))``
+            sees the model of round 0 (labelled rows only) and of every soft-label refit.
 
         Returns
         -------
