@@ -4,7 +4,7 @@ Data: the heart_cleveland stand-in (rows with missing values dropped), standardi
 statistics of the training rows; each repeat draws 36 labelled, 100 unlabelled and the rest
 (161) as test rows, as the report's ch. 5 setting. Compared on the same split and seed:
 
-- ``ours iterative``: :class:`mixlib.semi_supervised.methods.IterativeClassifier` around
+- ``ours iterative``: :class:`mixlib.semi_supervised.IterativeClassifier` around
   ``MixtureClassifier(K, random_state=seed)``;
 - ``sklearn self-training (mixture)``: ``SelfTrainingClassifier(threshold, criterion="threshold")``
   around the same ``MixtureClassifier`` (made acceptable to scikit-learn as in
@@ -13,7 +13,7 @@ statistics of the training rows; each repeat draws 36 labelled, 100 unlabelled a
   the per-round errors);
 - ``sklearn self-training (GaussianNB)``: the same meta-estimator around scikit-learn's naive
   Bayes, a reference for the test error;
-- ``ours prior``: :class:`mixlib.semi_supervised.methods.PriorProbabilityClassifier` (no scikit-learn
+- ``ours prior``: :class:`mixlib.semi_supervised.PriorProbabilityClassifier` (no scikit-learn
   counterpart).
 
 Printed per method: median fit time over repeats, the ratio to scikit-learn's self-training
@@ -39,7 +39,7 @@ from _common import Ratios
 from mixlib.datasets import load_xy
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.mixture import MixtureClassifier
-from mixlib.semi_supervised.methods import IterativeClassifier, PriorProbabilityClassifier
+from mixlib.semi_supervised import IterativeClassifier, PriorProbabilityClassifier
 
 SkMixtureClassifier = type("SkMixtureClassifier", (SkClassifierMixin, MixtureClassifier, SkBaseEstimator), {})
 

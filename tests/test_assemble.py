@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from mixlib.experiments.contract import RepeatData
 from mixlib.experiments.data import assemble, summarise_datasets
 from mixlib.core.preprocessing import standardise
 
@@ -36,6 +37,8 @@ def test_standardisation_uses_training_rows_only():
     np.testing.assert_allclose(arrays["test"][0][0, 1], 2.0)
     assert y_train.tolist() == ["a", "b", "a"]
     assert "unused" not in arrays
+    assert isinstance(arrays, RepeatData) and arrays.repeat == 0 and sorted(arrays) == ["test", "train"]
+    assert arrays["train"].X is X_train
 
 
 def test_substitutes_fill_missing_cells_before_standardisation():

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
+from mixlib.experiments.contract import RepeatData
 from mixlib.experiments.ensembles import ENSEMBLE_METHODS, ensemble_curve
 from mixlib.figures.ensembles import ensemble_error_curves
 from mixlib.ensemble.forest import RandomForestClassifier
@@ -15,15 +16,15 @@ def tiny(seed=0):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 3, size=(160, 6)).astype(float)
     y = np.where(X[:, 0] + X[:, 1] + rng.normal(scale=0.7, size=160) > 2, "x", "y")
-    return X[:100], y[:100], X[100:], y[100:]
+    return RepeatData.of(0, train=(X[:100], y[:100]), test=(X[100:], y[100:]))
 
 
 @pytest.mark.parametrize("method", ENSEMBLE_METHODS)
 def test_curve_columns_ranges_and_determinism(method):
-    X_train, y_train, X_test, y_test = tiny()
+    data = tiny()
     base = DecisionTreeClassifier(max_depth=2) if method == "bagging_base" else None
-    table = ensemble_curve(X_train, y_train, X_test, y_test, method, 8, {}, 5, base)
-    again = ensemble_curve(X_train, y_train, X_test, y_test, method, 8, {}, 5, base)
+    table = ensemble_curve(data, method=method, max_members=8, params={}, rng=5, base_estimator=base)
+    again = ensemble_curve(data, method=method, max_members=8, params={}, rng=5, base_estimator=base)
     first = ["method", "n_members", "test_error", "oob_error", "fit_seconds"]
     assert list(table.columns[:5]) == first
     assert {"criterion", "max_features", "adaboost_max_depth"} <= set(table.columns)
@@ -42,8 +43,9 @@ def test_curve_columns_ranges_and_determinism(method):
 
 
 def test_curve_equals_the_staged_errors_of_one_fit():
-    X_train, y_train, X_test, y_test = tiny(1)
-    table = ensemble_curve(X_train, y_train, X_test, y_test, "forest_simple", 10, {}, 3)
+    data = tiny(1)
+    (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
+    table = ensemble_curve(data, method="forest_simple", max_members=10, rng=3)
     forest = RandomForestClassifier(n_estimators=10, random_state=np.random.default_rng(3))
     forest.fit(X_train, y_train)
     for b in (1, 5, 10):
@@ -55,21 +57,21 @@ def test_curve_equals_the_staged_errors_of_one_fit():
 
 
 def test_curve_rejects_bad_input():
-    X_train, y_train, X_test, y_test = tiny()
+    data = tiny()
     with pytest.raises(ValueError, match="method must be one of"):
-        ensemble_curve(X_train, y_train, X_test, y_test, "boosting", 5, {}, 0)
+        ensemble_curve(data, method="boosting", max_members=5, rng=0)
     with pytest.raises(ValueError, match="needs a base_estimator"):
-        ensemble_curve(X_train, y_train, X_test, y_test, "bagging_base", 5, {}, 0)
+        ensemble_curve(data, method="bagging_base", max_members=5, rng=0)
     with pytest.raises(ValueError, match=r"unknown ensemble parameter\(s\) \['depth'\]"):
-        ensemble_curve(X_train, y_train, X_test, y_test, "tree", 5, {"depth": 3}, 0)
+        ensemble_curve(data, method="tree", max_members=5, params={"depth": 3}, rng=0)
 
 
 def test_figure_from_repeats():
-    X_train, y_train, X_test, y_test = tiny()
+    data = tiny()
     parts = []
     for repeat in range(2):
         for method in ("tree", "forest_simple", "adaboost"):
-            part = ensemble_curve(X_train, y_train, X_test, y_test, method, 6, {}, repeat)
+            part = ensemble_curve(data, method=method, max_members=6, rng=repeat)
             parts.append(part.assign(repeat=repeat, dataset="tiny"))
     fig = ensemble_error_curves(pd.concat(parts, ignore_index=True))
     assert isinstance(fig, Figure)

@@ -8,8 +8,9 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
+from mixlib.experiments.contract import RepeatData, Stage, run_stages
 from mixlib.experiments.imputation import imputation_study, make_imputer
-from mixlib.experiments.mixture import em_trace, kernel_map, principal_axes
+from mixlib.experiments.mixture import em_trace, kernel_map, kernel_map_stage, principal_axes
 from mixlib.figures.fig3_3 import fig3_3
 from mixlib.figures.fig3_4 import fig3_4
 from mixlib.figures.imputation import imputation_figure
@@ -24,10 +25,20 @@ def two_classes():
     return X, y
 
 
+def _labelled(X, y, repeat=0):
+    return RepeatData.of(repeat, labelled=(X, y))
+
+
+def _traces(X, y, seed, n_repeats=3, **params):
+    """em_trace on ``n_repeats`` repeats of the same rows, through the runner."""
+    stage = Stage(em_trace, {"n_components": 2, **params}, keys=("em_trace", "s"), repeat_column=0)
+    return run_stages(stage, [_labelled(X, y, r) for r in range(n_repeats)], seed=seed)
+
+
 def test_em_trace_table(two_classes):
     X, y = two_classes
-    params = {"n_repeats": 3, "n_labelled": 20, "tol": 1e-5}
-    trace = em_trace(X, y, 2, params, 1)
+    params = {"n_labelled": 20, "em": {"tol": 1e-5}}
+    trace = _traces(X, y, 1, **params)
     assert list(trace.columns) == [
         "repeat", "class", "n_components", "n_labelled", "iteration", "mean_log_likelihood",
         "n_iter", "converged", "collapsed",
@@ -38,13 +49,13 @@ def test_em_trace_table(two_classes):
         np.testing.assert_array_equal(run["iteration"], np.arange(run["n_iter"].iloc[0] + 1))
         assert (np.diff(run["mean_log_likelihood"]) >= -1e-9).all()
         assert np.isfinite(run["mean_log_likelihood"]).all()
-    pd.testing.assert_frame_equal(trace, em_trace(X, y, 2, params, 1))
-    assert not trace.equals(em_trace(X, y, 2, params, 2))
+    pd.testing.assert_frame_equal(trace, _traces(X, y, 1, **params))
+    assert not trace.equals(_traces(X, y, 2, **params))
 
 
 def test_em_trace_matches_a_direct_fit(two_classes):
     X, y = two_classes
-    trace = em_trace(X, y, 3, {"n_repeats": 1}, 5)
+    trace = em_trace(_labelled(X, y), n_components=3, rng=5)
     clf = MixtureClassifier(3, random_state=np.random.default_rng(5)).fit(X, y)
     for c, label in enumerate(clf.classes_):
         run = trace[trace["class"] == label]["mean_log_likelihood"].to_numpy()
@@ -58,18 +69,18 @@ def test_em_trace_and_kernel_map_count_collapsed_kernels():
     rng = np.random.default_rng(1)
     X = np.vstack([rng.normal(0, 1, (5, 3)), rng.normal(3, 1, (5, 3))])
     y = np.repeat(["a", "b"], 5)
-    trace = em_trace(X, y, 4, {"n_repeats": 1}, 0)
+    trace = em_trace(_labelled(X, y), n_components=4, rng=0)
     clf = MixtureClassifier(4, random_state=np.random.default_rng(0)).fit(X, y)
     expected = [int((m.at_floor_ & (m.weights_ > 1e-6)).sum()) for m in clf.mixtures_]
     assert trace.groupby("class")["collapsed"].first().tolist() == expected
     assert sum(expected) > 0
-    table = kernel_map(X, y, 4, {}, 0)
+    table = kernel_map(_labelled(X, y), n_components=4, rng=0)
     kernels = table[table["kind"] == "kernel"]
     assert kernels.groupby("class")["collapsed"].sum().tolist() == expected
     assert not table.loc[table["kind"] == "point", "collapsed"].any()
     # A floor relative to the data's variance keeps those kernels at a width of the data's
     # scale: still "at the floor", but no longer points.
-    relaxed = kernel_map(X, y, 4, {"relative_min_variance": 0.5}, 0)
+    relaxed = kernel_map(_labelled(X, y), n_components=4, em={"relative_min_variance": 0.5}, rng=0)
     widths = relaxed.loc[relaxed["kind"] == "kernel", "sigma"]
     assert widths.min() >= np.sqrt(0.5 * X.var(axis=0).mean()) * (1 - 1e-9)
     assert widths.min() > 1000 * kernels["sigma"].min()
@@ -88,7 +99,7 @@ def test_principal_axes_match_the_covariance_eigenvectors(two_classes):
 
 def test_kernel_map_table(two_classes):
     X, y = two_classes
-    table = kernel_map(X, y, 3, {"tol": 1e-5}, 0)
+    table = kernel_map(_labelled(X, y), n_components=3, em={"tol": 1e-5}, rng=0)
     kernels, points = table[table["kind"] == "kernel"], table[table["kind"] == "point"]
     assert len(kernels) == 6 and len(points) == len(X)
     assert (kernels["sigma"] > 0).all()
@@ -101,9 +112,23 @@ def test_kernel_map_table(two_classes):
         kernels[["pc1", "pc2"]].to_numpy(),
         (np.vstack([m.means_ for m in clf.mixtures_]) - mean) @ axes.T,
     )
-    pd.testing.assert_frame_equal(table, kernel_map(X, y, 3, {"tol": 1e-5}, 0))
+    pd.testing.assert_frame_equal(table, kernel_map(_labelled(X, y), n_components=3, em={"tol": 1e-5},
+                                                    rng=0))
     with pytest.raises(ValueError, match="at least 2 features"):
-        kernel_map(X[:, :1], y, 2, {}, 0)
+        kernel_map(_labelled(X[:, :1], y), n_components=2, rng=0)
+
+
+def test_kernel_map_stage_runs_on_repeat_zero_only(two_classes):
+    """A one-repeat stage: repeat 0 with generator(seed, "kernel_map", split, 0), no repeat column."""
+    from mixlib.core.seeding import generator
+
+    X, y = two_classes
+    stage = kernel_map_stage(split="s", dataset="d", n_components=2, em={"tol": 1e-5})
+    repeats = [_labelled(X, y, 0), _labelled(X[:40], y[:40], 1)]
+    table = run_stages(stage, repeats, seed=4)
+    direct = kernel_map(repeats[0], n_components=2, em={"tol": 1e-5},
+                        rng=generator(4, "kernel_map", "s", 0))
+    pd.testing.assert_frame_equal(table, direct.assign(split="s", dataset="d")[["split", "dataset", *direct.columns]])
 
 
 def test_imputation_study_table():
@@ -145,9 +170,9 @@ def test_imputation_study_errors():
 def test_figures_draw_from_the_tables(two_classes):
     X, y = two_classes
     one_split = {"split": "s", "dataset": "d"}
-    fig = fig3_3(em_trace(X, y, 2, {"n_repeats": 2}, 0).assign(**one_split))
+    fig = fig3_3(_traces(X, y, 0, n_repeats=2).assign(**one_split))
     assert isinstance(fig, Figure) and fig.axes[0].get_xlabel() == "EM iteration"
-    fig = fig3_4(kernel_map(X, y, 2, {}, 0).assign(**one_split))
+    fig = fig3_4(kernel_map(_labelled(X, y), n_components=2, rng=0).assign(**one_split))
     circles = [p for p in fig.axes[0].patches if isinstance(p, Circle)]
     assert len(circles) == 4
     table = pd.DataFrame({

@@ -5,16 +5,24 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from mixlib.experiments.mlp import DEFAULT_PARAMS, METRICS, mlp_sweep_point
+from mixlib.experiments.contract import RepeatData, run_stages
+from mixlib.experiments.mlp import DEFAULT_PARAMS, METRICS, mlp_sweep_point, mlp_sweep_stage
 from mixlib.figures.fig6_2 import fig6_2
 from mixlib.neural_network.mlp import MLPClassifier
 
 
-def tiny_data(seed=0):
+def tiny_data(seed=0, repeat=0):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((60, 5))
     y = np.where(X[:, 0] + 0.3 * rng.standard_normal(60) > 0, "IE", "N")
-    return X[:40], y[:40], X[40:], y[40:]
+    return RepeatData.of(repeat, train=(X[:40], y[:40]), test=(X[40:], y[40:]))
+
+
+def sweep(regime, hidden_size, seed, n_repeats, data_seed=0):
+    """The sweep point's stage on ``n_repeats`` repeats of the same rows."""
+    repeats = [tiny_data(data_seed, r) for r in range(n_repeats)]
+    stage = mlp_sweep_stage(split="s", regime=regime, hidden_size=hidden_size, params=PARAMS)
+    return run_stages(stage, repeats, seed=seed)
 
 
 PARAMS = {"n_epochs": 8, "learning_rate": 0.05, "patience": 3}
@@ -28,9 +36,8 @@ no_convergence_warning = pytest.mark.filterwarnings(
 @no_convergence_warning
 @pytest.mark.parametrize("regime", ["plain", "early_stopping", "weight_decay"])
 def test_sweep_point_table(regime):
-    data = tiny_data()
-    table = mlp_sweep_point(*data, regime, 3, PARAMS, np.random.default_rng(1), n_repeats=3)
-    expected_columns = ["regime", "hidden_size", "repeat", *DEFAULT_PARAMS, "metric", "value"]
+    table = sweep(regime, 3, 1, n_repeats=3)
+    expected_columns = ["regime", "hidden_size", "repeat", *DEFAULT_PARAMS, "metric", "value", "split"]
     assert list(table.columns) == expected_columns
     assert len(table) == 3 * len(METRICS)
     assert isinstance(table.index, pd.RangeIndex)
@@ -46,25 +53,24 @@ def test_sweep_point_table(regime):
 
 
 def test_sweep_point_values_are_those_of_the_estimator():
-    """Repeat i is an MLPClassifier seeded with the i-th spawned child of rng."""
-    X_tr, y_tr, X_te, y_te = tiny_data(2)
-    table = mlp_sweep_point(X_tr, y_tr, X_te, y_te, "plain", 2, PARAMS, 5, n_repeats=2,
-                            first_repeat=4)
-    child = np.random.default_rng(5).spawn(2)[1]
+    """The network is an MLPClassifier seeded with the first child spawned from rng."""
+    data = tiny_data(2, repeat=4)
+    table = mlp_sweep_point(data, regime="plain", hidden_size=2, params=PARAMS, rng=5)
+    child = np.random.default_rng(5).spawn(1)[0]
     params = {**DEFAULT_PARAMS, **PARAMS}
     model = MLPClassifier(hidden_size=2, regime="plain", random_state=child, **params)
+    (X_tr, y_tr), (X_te, y_te) = data["train"], data["test"]
     model.fit(X_tr, y_tr)
-    row = table[(table["repeat"] == 5) & (table["metric"] == "test_error")]
+    row = table[table["metric"] == "test_error"]
     assert row["value"].item() == pytest.approx(1 - model.score(X_te, y_te))
-    assert sorted(set(table["repeat"])) == [4, 5]
+    assert "repeat" not in table.columns  # the runner adds it
 
 
 @no_convergence_warning
 def test_sweep_point_is_deterministic_from_seed():
-    data = tiny_data(3)
-    a = mlp_sweep_point(*data, "early_stopping", 2, PARAMS, np.random.default_rng(7), n_repeats=2)
-    b = mlp_sweep_point(*data, "early_stopping", 2, PARAMS, np.random.default_rng(7), n_repeats=2)
-    c = mlp_sweep_point(*data, "early_stopping", 2, PARAMS, np.random.default_rng(8), n_repeats=2)
+    a = sweep("early_stopping", 2, 7, n_repeats=2, data_seed=3)
+    b = sweep("early_stopping", 2, 7, n_repeats=2, data_seed=3)
+    c = sweep("early_stopping", 2, 8, n_repeats=2, data_seed=3)
     untimed = [frame[frame["metric"] != "fit_seconds"] for frame in (a, b, c)]
     pd.testing.assert_frame_equal(untimed[0], untimed[1])
     assert not untimed[0]["value"].equals(untimed[2]["value"])
@@ -74,11 +80,9 @@ def test_sweep_point_is_deterministic_from_seed():
 def test_sweep_point_rejects_bad_arguments():
     data = tiny_data()
     with pytest.raises(ValueError, match="unknown MLP parameter\\(s\\) \\['epochs'\\]"):
-        mlp_sweep_point(*data, "plain", 2, {"epochs": 3}, 0)
+        mlp_sweep_point(data, regime="plain", hidden_size=2, params={"epochs": 3}, rng=0)
     with pytest.raises(ValueError, match="regime must be one of"):
-        mlp_sweep_point(*data, "dropout", 2, None, 0)
-    with pytest.raises(ValueError, match="n_repeats must be an int >= 1, got 0"):
-        mlp_sweep_point(*data, "plain", 2, None, 0, n_repeats=0)
+        mlp_sweep_point(data, regime="dropout", hidden_size=2, rng=0)
 
 
 def test_fig6_2_draws_one_test_and_one_training_curve_per_regime():

@@ -7,9 +7,10 @@ import pandas as pd
 import pytest
 
 from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.experiments.contract import RepeatData, run_stages
+from mixlib.experiments.dna import dna_kernel_point, dna_kernel_stage
 from mixlib.experiments.semisupervised import (
     METHODS,
-    dna_kernel_point,
     kernel_sweep_point,
     semisupervised_rounds,
 )
@@ -24,7 +25,7 @@ def _quiet_em():
 
 
 def tiny_problem(seed=0):
-    """12 labelled, 60 unlabelled, 40 test rows of two 3-d classes with string labels."""
+    """Repeat 0 of 12 labelled, 60 unlabelled, 40 test rows of two 3-d classes with string labels."""
     rng = np.random.default_rng(seed)
 
     def draw(n):
@@ -35,7 +36,7 @@ def tiny_problem(seed=0):
     y_l[:2] = ["neg", "pos"]
     X_u, y_u = draw(60)
     X_t, y_t = draw(40)
-    return X_l, y_l, X_u, y_u, X_t, y_t
+    return RepeatData.of(0, labelled=(X_l, y_l), unlabelled=(X_u, y_u), test=(X_t, y_t))
 
 
 PARAMS = {"threshold": 0.8, "max_rounds": 6, "tol": 1e-5}
@@ -48,7 +49,8 @@ RULE_METRICS = {"hard_error", "unknown_error", "test_hard_error", "test_unknown_
 
 @pytest.mark.parametrize("method, own_metric", [("iterative", "unknown"), ("prior", "flips")])
 def test_semisupervised_rounds_table(method, own_metric):
-    table = semisupervised_rounds(*tiny_problem(), method, 2, PARAMS, np.random.default_rng(1))
+    table = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS,
+                                  rng=np.random.default_rng(1))
     assert list(table.columns) == ROUNDS_COLUMNS
     assert (table["method"] == method).all() and (table["n_components"] == 2).all()
     assert (table["threshold"] == 0.8).all()
@@ -75,12 +77,13 @@ def test_semisupervised_rounds_table(method, own_metric):
 
 def test_rounds_settings_reach_the_methods_and_the_table():
     params = {**PARAMS, "restart": "fresh", "finish": "stop", "unclassifiable": ["confidence"]}
-    prior = semisupervised_rounds(*tiny_problem(), "prior", 2, params, 1)
+    prior = semisupervised_rounds(tiny_problem(), method="prior", n_components=2, params=params, rng=1)
     assert set(prior["restart"]) == {"fresh"} and set(prior["finish"]) == {"any"}
     assert set(prior["unclassifiable"]) == {"confidence", "any"}
-    warm = semisupervised_rounds(*tiny_problem(), "prior", 2, PARAMS, 1)
+    warm = semisupervised_rounds(tiny_problem(), method="prior", n_components=2, params=PARAMS, rng=1)
     assert not warm["value"].equals(prior["value"])
-    iterative = semisupervised_rounds(*tiny_problem(), "iterative", 2, {**params, "threshold": 0.99}, 1)
+    iterative = semisupervised_rounds(tiny_problem(), method="iterative", n_components=2, params={**params, "threshold": 0.99},
+                                      rng=1)
     assert set(iterative["finish"]) == {"stop"}
     assert iterative.loc[iterative["metric"] == "n_argmax", "value"].item() == 0.0
     assert iterative.loc[iterative["metric"] == "unknown", "value"].iloc[-1] > 0
@@ -88,14 +91,16 @@ def test_rounds_settings_reach_the_methods_and_the_table():
 
 @pytest.mark.parametrize("method", ["iterative", "prior"])
 def test_semisupervised_rounds_deterministic_from_seed(method):
-    first = semisupervised_rounds(*tiny_problem(), method, 2, PARAMS, np.random.default_rng(5))
-    second = semisupervised_rounds(*tiny_problem(), method, 2, PARAMS, 5)
+    first = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS,
+                                  rng=np.random.default_rng(5))
+    second = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS, rng=5)
     pd.testing.assert_frame_equal(first, second)
 
 
 def test_semisupervised_rounds_rejects_unknown_method():
     with pytest.raises(ValueError, match="method must be 'iterative' or 'prior', got 'labelled_only'"):
-        semisupervised_rounds(*tiny_problem(), "labelled_only", 2, PARAMS, 0)
+        semisupervised_rounds(tiny_problem(), method="labelled_only", n_components=2, params=PARAMS,
+                              rng=0)
 
 
 def _values(table, rule="underflow"):
@@ -104,7 +109,8 @@ def _values(table, rule="underflow"):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_kernel_sweep_point_table(method):
-    table = kernel_sweep_point(*tiny_problem(), method, 2, PARAMS, np.random.default_rng(3))
+    table = kernel_sweep_point(tiny_problem(), method=method, n_components=2, params=PARAMS,
+                               rng=np.random.default_rng(3))
     assert list(table.columns) == ["method", "n_components", "restart", "finish", "threshold", "metric",
                                    "unclassifiable", "value"]
     for rule in ("confidence", "underflow"):
@@ -116,14 +122,16 @@ def test_kernel_sweep_point_table(method):
     assert values["effective_components"] == 2.0
     assert 0 <= values["collapsed_kernels"] <= 2
     assert ("pseudo_label_error" in values) == (method != "labelled_only")
-    again = kernel_sweep_point(*tiny_problem(), method, 2, PARAMS, np.random.default_rng(3))
+    again = kernel_sweep_point(tiny_problem(), method=method, n_components=2, params=PARAMS,
+                               rng=np.random.default_rng(3))
     pd.testing.assert_frame_equal(table, again)
 
 
 def test_labelled_only_point_is_round_zero_of_both_methods():
     problem = tiny_problem(2)
-    X_l, y_l, _, _, X_t, y_t = problem
-    point = _values(kernel_sweep_point(*problem, "labelled_only", 3, PARAMS, np.random.default_rng(9)))
+    (X_l, y_l), (X_t, y_t) = problem["labelled"], problem["test"]
+    point = _values(kernel_sweep_point(problem, method="labelled_only", n_components=3, params=PARAMS,
+                                       rng=np.random.default_rng(9)))
     # The reference: a MixtureClassifier with the one seed the experiment draws from its rng.
     seed = int(np.random.default_rng(9).integers(2**32))
     reference = MixtureClassifier(3, tol=1e-5, random_state=seed).fit(X_l, y_l)
@@ -131,7 +139,8 @@ def test_labelled_only_point_is_round_zero_of_both_methods():
     assert point["test_error"] == pytest.approx(1 - reference.score(X_t, y_t))
     assert point["train_error"] == pytest.approx(1 - reference.score(X_l, y_l))
     for method in ("iterative", "prior"):
-        rounds = semisupervised_rounds(*problem, method, 3, PARAMS, np.random.default_rng(9))
+        rounds = semisupervised_rounds(problem, method=method, n_components=3, params=PARAMS,
+                                       rng=np.random.default_rng(9))
         first = _values(rounds[rounds["round"] == 0])
         assert first["test_error"] == pytest.approx(point["test_error"])
         assert first["hard_error"] + first["unknown_error"] == pytest.approx(point["train_error"])
@@ -139,7 +148,8 @@ def test_labelled_only_point_is_round_zero_of_both_methods():
 
 def test_kernel_sweep_point_caps_kernels_at_class_size():
     with pytest.warns(UserWarning, match="fewer than n_components=32"):
-        table = kernel_sweep_point(*tiny_problem(), "labelled_only", 32, PARAMS, 0)
+        table = kernel_sweep_point(tiny_problem(), method="labelled_only", n_components=32, params=PARAMS,
+                                   rng=0)
     values = _values(table)
     assert values["effective_components"] < 32
     assert values["train_error"] == 0.0  # one kernel on every labelled example
@@ -157,7 +167,8 @@ def test_dna_kernel_point_table_and_live_kernels():
     bases[:, 6] = np.where(rng.random(n) < 0.8, y, bases[:, 6])
     X = np.eye(4)[bases].reshape(n, -1)
     labels = np.array(["EI", "IE", "N"])[y]
-    table = dna_kernel_point(X[:100], labels[:100], X[100:], labels[100:], 8, {}, np.random.default_rng(1))
+    data = RepeatData.of(0, train=(X[:100], labels[:100]), test=(X[100:], labels[100:]))
+    table = dna_kernel_point(data, n_components=8, params={}, rng=np.random.default_rng(1))
     assert list(table.columns) == ["n_components", "class", "metric", "value"]
     overall = table[table["class"] == "all"].set_index("metric")["value"]
     assert set(overall.index) == {"train_error", "test_error", "train_hard_error", "test_hard_error",
@@ -176,19 +187,14 @@ def test_dna_kernel_point_table_and_live_kernels():
 
 
 # ---------------------------------------------------------------------------- figures
-def _repeats(function, *args, n_repeats=2, **columns):
-    tables = []
-    for repeat in range(n_repeats):
-        table = function(*args, np.random.default_rng(repeat))
-        tables.append(table.assign(repeat=repeat, **columns))
-    return pd.concat(tables, ignore_index=True)
-
-
 def test_fig6_1_draws_means_against_kernels():
     from mixlib.figures.kernel_sweep import fig6_1
 
-    X_l, y_l, _, _, X_t, y_t = tiny_problem()
-    dna = pd.concat([_repeats(dna_kernel_point, X_l, y_l, X_t, y_t, k, {}) for k in (1, 2)], ignore_index=True)
+    problem = tiny_problem()
+    repeats = [RepeatData.of(r, train=problem["labelled"], test=problem["test"]) for r in range(2)]
+    dna = pd.concat([run_stages(dna_kernel_stage(split="s", encoding="onehot", n_components=k, params={}),
+                                repeats, seed=0) for k in (1, 2)], ignore_index=True)
+    dna = dna.drop(columns=["split", "encoding"])  # one encoding: curves without its name
     fig = fig6_1(dna)
     ax, ax_live, ax_collapsed = fig.axes
     labels = [line.get_label() for line in ax.get_lines()]
@@ -213,18 +219,30 @@ def test_sensitivity_paths_and_settings():
     assert settings == {"tol": 1e-5, "threshold": 0.5, "relative_min_variance": 1e-6}
 
 
-def test_sensitivity_job_runs_both_methods_and_each_restart():
-    from mixlib.experiments.semisupervised import sensitivity_job
+def test_sensitivity_stages_run_both_methods_and_each_restart():
+    from mixlib.experiments.semisupervised import sensitivity_stages
 
-    X_l, y_l, X_u, y_u, X_t, y_t = tiny_problem()
-    repeats = [{"labelled": (X_l, y_l), "unlabelled": (X_u, y_u), "test": (X_t, y_t)}] * 2
+    problem = tiny_problem()
+    repeats = [RepeatData(r, problem.roles) for r in range(2)]
     params = {**PARAMS, "threshold": 0.6, "relative_min_variance": 1e-2}
-    table = sensitivity_job(repeats, 2, params, ["warm", "fresh"], 3, "s", "d")
+    stages = sensitivity_stages(split="s", dataset="d", n_components=2, params=params,
+                                restarts=["warm", "fresh"])
+    table = run_stages(stages, repeats, seed=3)
     assert list(table.columns[:8]) == ["split", "dataset", "method", "n_components", "restart", "finish",
                                       "threshold", "relative_min_variance"]
+    assert table.columns[-1] == "repeat"
     assert set(map(tuple, table[["method", "restart"]].drop_duplicates().to_numpy())) == {
         ("iterative", "any"), ("prior", "warm"), ("prior", "fresh")}
     assert (table["relative_min_variance"] == 1e-2).all() and (table["threshold"] == 0.6).all()
     assert set(table["repeat"]) == {0, 1}
     # The same point again gives the same table (seeded by the job's identity).
-    pd.testing.assert_frame_equal(table, sensitivity_job(repeats, 2, params, ["warm", "fresh"], 3, "s", "d"))
+    pd.testing.assert_frame_equal(table, run_stages(stages, repeats, seed=3))
+    # Both prior restarts start from the same initialisations: the prior stream of repeat 1.
+    from mixlib.core.seeding import generator
+
+    fresh = semisupervised_rounds(repeats[1], method="prior", n_components=2,
+                                  params={**params, "restart": "fresh"},
+                                  setting_columns=("relative_min_variance",),
+                                  rng=generator(3, "semisupervised_sensitivity", "s", "prior", 1))
+    mine = table[(table["restart"] == "fresh") & (table["repeat"] == 1)]
+    np.testing.assert_array_equal(mine["value"].to_numpy(), fresh["value"].to_numpy())

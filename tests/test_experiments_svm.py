@@ -5,7 +5,15 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from mixlib.experiments.svm import mkl_run, svdd_run, svm_grid_level, svm_refit_best
+from mixlib.experiments.contract import RepeatData, run_stages
+from mixlib.experiments.svm import (
+    mkl_run,
+    svdd_run,
+    svdd_stage,
+    svm_grid_level,
+    svm_grid_stage,
+    svm_refit_best,
+)
 from mixlib.figures.svm_extras import mkl_weights, svdd_detection
 from mixlib.figures.svm_grid import svm_grid
 
@@ -19,14 +27,13 @@ def data():
     labels = rng.integers(0, 3, size=120)
     X = np.array([[0, 0], [2.5, 0], [0, 2.5]])[labels] + rng.normal(size=(120, 2))
     y = np.array(["a", "b", "c"])[labels]
-    return X[:80], y[:80], X[80:], y[80:]
+    return RepeatData.of(0, train=(X[:80], y[:80]), test=(X[80:], y[80:]))
 
 
 @pytest.fixture(scope="module")
 def grid(data):
-    X, y, _, _ = data
-    level0 = svm_grid_level(X, y, 0, None, GRID, 7, dataset="toy")
-    level1 = svm_grid_level(X, y, 1, level0, GRID, 7, dataset="toy")
+    level0 = svm_grid_level(data, level=0, previous=None, params=GRID, rng=7, dataset="toy")
+    level1 = svm_grid_level(data, level=1, previous=level0, params=GRID, rng=7, dataset="toy")
     return pd.concat([level0, level1], ignore_index=True)
 
 
@@ -46,18 +53,16 @@ def test_grid_levels_table(data, grid):
     assert level1_C[0] == pytest.approx(best["log10_C"] - 1.0)
     assert level1_C[-1] == pytest.approx(best["log10_C"] + 1.0)
     # same seed, same table; the folds depend on the seed
-    X, y, _, _ = data
-    again = svm_grid_level(X, y, 0, None, GRID, 7, dataset="toy")
+    again = svm_grid_level(data, level=0, previous=None, params=GRID, rng=7, dataset="toy")
     pd.testing.assert_frame_equal(again, grid[grid["level"] == 0].reset_index(drop=True))
     with pytest.raises(ValueError, match="level 1 needs the tables"):
-        svm_grid_level(X, y, 1, None, GRID, 7)
+        svm_grid_level(data, level=1, previous=None, params=GRID, rng=7)
     with pytest.raises(ValueError, match="unknown grid parameter"):
-        svm_grid_level(X, y, 0, None, {"gamma": 1.0}, 7)
+        svm_grid_level(data, level=0, previous=None, params={"gamma": 1.0}, rng=7)
 
 
 def test_refit_best_scores_the_best_point(data, grid):
-    X, y, X_test, y_test = data
-    summary = svm_refit_best(X, y, X_test, y_test, grid, GRID, dataset="toy")
+    summary = svm_refit_best(data, grid=grid, params=GRID, dataset="toy")
     overall = summary[summary["class"] == "all"].set_index("metric")["value"]
     errors = grid[grid["metric"] == "cv_error"]
     assert overall["cv_error"] == pytest.approx(errors["value"].min())
@@ -70,9 +75,8 @@ def test_refit_best_scores_the_best_point(data, grid):
 
 
 def test_mkl_run_table_and_figure(data):
-    X, y, X_test, y_test = data
-    table = mkl_run(X, y, X_test, y_test, {"sigmas": (0.3, 1.0, 3.0), "linear": True},
-                    dataset="toy")
+    settings = {"sigmas": (0.3, 1.0, 3.0), "linear": True}
+    table = mkl_run(data, params=settings, dataset="toy")
     weights = table[table["metric"] == "weight"]
     assert len(weights) == 4 and weights["value"].sum() == pytest.approx(1.0)
     objective = table[table["metric"] == "objective"].sort_values("step")["value"]
@@ -80,14 +84,12 @@ def test_mkl_run_table_and_figure(data):
     errors = table[table["metric"] == "test_error"]
     assert len(errors) == 5 and errors["value"].between(0, 1).all()
     pd.testing.assert_frame_equal(
-        table, mkl_run(X, y, X_test, y_test, {"sigmas": (0.3, 1.0, 3.0), "linear": True},
-                       dataset="toy"))
+        table, mkl_run(data, params=settings, dataset="toy"))
     assert isinstance(mkl_weights(table), Figure)
 
 
 def test_svdd_run_table_and_figure(data):
-    X, y, X_test, y_test = data
-    table = svdd_run(X, y, X_test, y_test, {"nu": 0.2, "sigma": 1.5}, dataset="toy")
+    table = svdd_run(data, params={"nu": 0.2, "sigma": 1.5}, dataset="toy")
     rates = table[table["metric"] == "acceptance_rate"]
     assert len(rates) == 9 and rates["value"].between(0, 1).all()
     detection = rates[rates["target_class"] == rates["tested_class"]]["value"]
@@ -98,3 +100,17 @@ def test_svdd_run_table_and_figure(data):
     assert np.all(bounded <= 0.2 + 1e-12) and np.all(support >= 0.2 - 1e-12)
     assert table.loc[table["metric"] == "test_error", "value"].between(0, 1).all()
     assert isinstance(svdd_detection(table), Figure)
+
+
+def test_svm_stages_run_on_repeat_zero_with_one_stream(data):
+    """The grid stage: repeat 0 only, folds from generator(seed, "svm_grid", split) at every level."""
+    from mixlib.core.seeding import generator
+
+    other = RepeatData.of(1, train=(data["train"].X[:40], data["train"].y[:40]), test=data["test"])
+    stage = svm_grid_stage(split="toy", level=0, previous=None, params=GRID)
+    table = run_stages(stage, [data, other], seed=2)
+    direct = svm_grid_level(data, level=0, previous=None, params=GRID,
+                            rng=generator(2, "svm_grid", "toy"), dataset="toy")
+    pd.testing.assert_frame_equal(table, direct)
+    unseeded = run_stages(svdd_stage(split="toy", params={"nu": 0.2}), [data, other])
+    pd.testing.assert_frame_equal(unseeded, svdd_run(data, params={"nu": 0.2}, dataset="toy"))

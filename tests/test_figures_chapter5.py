@@ -319,15 +319,18 @@ def test_figures_draw_the_tables_of_the_experiments():
                 problem = tiny_problem(10 * s + repeat)
                 extra = dict(split=split, dataset=SPLITS[split], repeat=repeat)
                 for method in ("iterative", "prior"):
-                    rounds.append(semisupervised_rounds(*problem, method, 2, params, repeat).assign(**extra))
+                    rounds.append(semisupervised_rounds(problem, method=method, n_components=2, params=params,
+                                                        rng=repeat).assign(**extra))
                     for threshold in (0.6, 0.9):
                         for floor in (1e-6, 1e-2):
                             setting = {**params, "threshold": threshold, "relative_min_variance": floor}
-                            grid.append(semisupervised_rounds(*problem, method, 2, setting, repeat)
+                            grid.append(semisupervised_rounds(problem, method=method, n_components=2, params=setting,
+                                                              rng=repeat)
                                         .assign(relative_min_variance=floor, **extra))
                 for method in ("labelled_only", "iterative", "prior"):
                     for k in (1, 2):
-                        sweep.append(kernel_sweep_point(*problem, method, k, params, repeat).assign(**extra))
+                        sweep.append(kernel_sweep_point(problem, method=method, n_components=k, params=params,
+                                                        rng=repeat).assign(**extra))
     rounds, sweep, grid = (pd.concat(t, ignore_index=True) for t in (rounds, sweep, grid))
     for fig in (fig5_1(rounds), fig5_3(rounds)):
         assert len(fig.axes) == 2

@@ -106,7 +106,7 @@ def test_priors_and_validation():
     np.testing.assert_allclose(shift - shift[:, :1], np.tile(expected - expected[0], (len(Q), 1)), atol=1e-10)
     with pytest.raises(ValueError, match="priors must be 3 positive numbers summing to 1"):
         QuadraticGaussianClassifier(priors=[0.5, 0.5]).fit(X, y)
-    with pytest.raises(ValueError, match="reg_covar must be a non-negative float, got -1"):
+    with pytest.raises(ValueError, match="reg_covar must be a float >= 0, got -1"):
         QuadraticGaussianClassifier(reg_covar=-1).fit(X, y)
     with pytest.raises(ValueError, match="ddof must be 0"):
         LinearGaussianClassifier(ddof=2).fit(X, y)

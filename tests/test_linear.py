@@ -91,7 +91,7 @@ def test_convergence_warning_and_validation():
     with pytest.warns(ConvergenceWarning, match="did not converge in 2 iterations"):
         model = LogisticRegression(max_iter=2).fit(X, y)
     assert not model.converged_ and model.n_iter_ == 2
-    with pytest.raises(ValueError, match="C must be a positive float"):
+    with pytest.raises(ValueError, match="C must be a float > 0"):
         LogisticRegression(C=0).fit(X, y)
     with pytest.raises(ValueError, match="at least 2 classes"):
         LogisticRegression().fit(X, np.zeros(len(y)))

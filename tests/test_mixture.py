@@ -1,4 +1,4 @@
-"""Tests of mixlib.mixture.gaussian_mixture: EM against scikit-learn, weights, invariances, the classifier."""
+"""Tests of mixlib.mixture: EM against scikit-learn, weights, invariances, the classifier."""
 
 import warnings
 
@@ -11,7 +11,7 @@ from sklearn.model_selection import cross_val_score
 
 from mixlib.core.base import clone
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.mixture.gaussian_mixture import IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas, kernel_counts
+from mixlib.mixture import IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas, kernel_counts
 from tests.sklearn_compat import sklearn_compatible
 
 
@@ -197,10 +197,10 @@ def test_max_iter_warns_and_records_trace():
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"n_components": 0}, "n_components must be a positive int"),
-        ({"init": "random"}, "init must be one of"),
-        ({"tol": -1.0}, "tol must be >= 0"),
-        ({"min_variance": 0.0}, "min_variance must be > 0"),
+        ({"n_components": 0}, "n_components must be an int >= 1, got 0"),
+        ({"init": "random"}, "init must be 'report' or 'kmeans\\+\\+', got 'random'"),
+        ({"tol": -1.0}, "tol must be a finite float >= 0, got -1.0"),
+        ({"min_variance": 0.0}, "min_variance must be a finite float > 0, got 0.0"),
         ({"n_components": 2, "means_init": np.zeros((3, 2))}, r"means_init must have shape \(2, 2\)"),
         ({"n_components": 2, "sigmas_init": [1.0, -1.0]}, "sigmas_init must hold 2 positive"),
         ({"n_components": 2, "weights_init": [0.5, 0.6]}, "summing to 1"),
@@ -388,7 +388,7 @@ def test_relative_variance_floor_scales_with_the_data():
     assert scaled.min_variance_ == pytest.approx(1e6 * clf.min_variance_)
     np.testing.assert_allclose(scaled.predict_proba(1000 * X), clf.predict_proba(X), atol=1e-8)
     assert all(m.min_variance_ == clf.min_variance_ for m in clf.mixtures_)
-    with pytest.raises(ValueError, match="relative_min_variance must be > 0"):
+    with pytest.raises(ValueError, match="relative_min_variance must be None or a finite float > 0, got 0.0"):
         MixtureClassifier(relative_min_variance=0.0).fit(X, y)
 
 

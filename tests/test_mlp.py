@@ -1,4 +1,4 @@
-"""Tests of mixlib.neural_network.mlp: gradients, the online rule of fig. 2.2, the three regimes, the API."""
+"""Tests of mixlib.neural_network (network maths and MLPClassifier): gradients, the online rule of fig. 2.2, the three regimes, the API."""
 
 import math
 import warnings
@@ -9,16 +9,15 @@ from sklearn.base import clone as sk_clone
 from sklearn.model_selection import GridSearchCV
 
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.neural_network.mlp import (
+from mixlib.neural_network.mlp import MLPClassifier, stratified_split
+from mixlib.neural_network.network import (
     TARGET_OFF,
     TARGET_ON,
-    MLPClassifier,
-    _Network,
+    Network,
     add_bias_column,
     forward,
     one_of_n_targets,
     squared_error,
-    stratified_split,
 )
 from tests.sklearn_compat import sklearn_compatible
 
@@ -61,7 +60,7 @@ def objective(net, Xa, T, coef, weight_decay):
 def test_gradients_equal_finite_differences(seed, weight_decay):
     rng = np.random.default_rng(seed)
     n, d, hidden, c = 5, 3, 4, 3
-    net = _Network(d, hidden, c, n, rng)
+    net = Network(d, hidden, c, n, rng)
     for p in net.params:  # larger weights so that the arctan units are not in their linear part
         p *= 3.0
     Xa = add_bias_column(rng.standard_normal((n, d)))
@@ -85,7 +84,7 @@ def test_gradients_equal_finite_differences(seed, weight_decay):
 
 def test_gradient_scale_multiplies_penalty_and_data_term():
     rng = np.random.default_rng(3)
-    net = _Network(3, 2, 2, 4, rng)
+    net = Network(3, 2, 2, 4, rng)
     Xa = add_bias_column(rng.standard_normal((4, 3)))
     T = one_of_n_targets(np.array([0, 1, 1, 0]), 2)
     net.gradients(Xa, T, np.full((4, 1), 0.25), 0.2, 1.0)
@@ -124,7 +123,7 @@ def hand_online_step(V1, V2, x, t, eta):
 
 
 def test_one_online_step_by_hand():
-    net = _Network(2, 2, 2, 1, np.random.default_rng(0))
+    net = Network(2, 2, 2, 1, np.random.default_rng(0))
     net.V1[...] = [[0.5, -1.0], [2.0, 0.3], [-0.2, 0.1]]  # last row: hidden biases
     net.V2[...] = [[1.5, -0.7], [-2.0, 0.4], [0.05, -0.3]]  # last row: output biases
     x, t, eta = np.array([0.8, -1.2]), np.array([TARGET_ON, TARGET_OFF]), 0.1
@@ -143,7 +142,7 @@ def test_fit_one_epoch_is_online_sgd_in_shuffled_order(seed):
     eta = 0.3
     model = MLPClassifier(hidden_size=3, learning_rate=eta, n_epochs=1, random_state=seed).fit(X, y)
     rng = np.random.default_rng(seed)
-    ref = _Network(2, 3, 2, 1, rng)
+    ref = Network(2, 3, 2, 1, rng)
     V1, V2 = ref.V1.copy(), ref.V2.copy()
     T = one_of_n_targets(np.unique(y, return_inverse=True)[1], 2)
     for mu in rng.permutation(X.shape[0]):
@@ -156,7 +155,7 @@ def test_fit_one_epoch_is_online_sgd_in_shuffled_order(seed):
 
 def test_momentum_step_accumulates_velocity():
     rng = np.random.default_rng(1)
-    net = _Network(2, 2, 2, 1, rng)
+    net = Network(2, 2, 2, 1, rng)
     Xa = add_bias_column(np.array([[0.3, -0.4]]))
     T = one_of_n_targets(np.array([1]), 2)
     start = net.copy_params()
@@ -173,7 +172,7 @@ def test_momentum_step_accumulates_velocity():
 def test_weight_decay_step_shrinks_weights_not_biases():
     """Without momentum: w <- (1 - eta lambda) w - eta dE/dw; biases only follow dE/db."""
     rng = np.random.default_rng(2)
-    net = _Network(3, 2, 2, 2, rng)
+    net = Network(3, 2, 2, 2, rng)
     Xa = add_bias_column(rng.standard_normal((2, 3)))
     T = one_of_n_targets(np.array([0, 1]), 2)
     coef = np.full((2, 1), 0.05 / 2)
@@ -326,20 +325,20 @@ def test_sklearn_meta_estimators_accept_it():
 @pytest.mark.parametrize(
     "params, error, match",
     [
-        ({"hidden_size": 0}, ValueError, "hidden_size must be >= 1, got 0"),
-        ({"hidden_size": 2.5}, TypeError, "hidden_size must be an int"),
-        ({"n_epochs": 0}, ValueError, "n_epochs must be >= 1"),
-        ({"batch_size": 0}, ValueError, "batch_size must be >= 1"),
-        ({"learning_rate": -0.1}, ValueError, "learning_rate must be a positive number"),
-        ({"momentum": 1.0}, ValueError, r"momentum must be in \[0, 1\)"),
+        ({"hidden_size": 0}, ValueError, "hidden_size must be an int >= 1, got 0"),
+        ({"hidden_size": 2.5}, TypeError, "hidden_size must be an int >= 1, got 2.5"),
+        ({"n_epochs": 0}, ValueError, "n_epochs must be an int >= 1"),
+        ({"batch_size": 0}, ValueError, "batch_size must be an int >= 1"),
+        ({"learning_rate": -0.1}, ValueError, "learning_rate must be a finite float > 0, got -0.1"),
+        ({"momentum": 1.0}, ValueError, r"momentum must be a float in \[0, 1\), got 1.0"),
         ({"regime": "dropout"}, ValueError, "regime must be one of"),
-        ({"weight_decay": -1.0}, ValueError, "weight_decay must be a number >= 0"),
+        ({"weight_decay": -1.0}, ValueError, "weight_decay must be a finite float >= 0, got -1.0"),
         (
             {"regime": "weight_decay", "weight_decay": 100.0},
             ValueError,
             "learning_rate \\* weight_decay",
         ),
-        ({"validation_fraction": 1.5}, ValueError, "validation_fraction must be a float in"),
+        ({"validation_fraction": 1.5}, ValueError, r"validation_fraction must be a float in \(0, 1\), got 1.5"),
     ],
 )
 def test_bad_parameters_raise(params, error, match):

@@ -116,11 +116,11 @@ def test_validation_messages():
         CategoricalNaiveBayes().fit(X, y).predict(np.array([[0, 3]]))
     with pytest.raises(ValueError, match=r"X must be binary \(0/1\) when binarize=None; got 2.0"):
         BernoulliNaiveBayes().fit(X, y)
-    with pytest.raises(ValueError, match="alpha must be a non-negative float"):
+    with pytest.raises(ValueError, match="alpha must be a float >= 0"):
         BernoulliNaiveBayes(alpha=-1).fit(X > 0, y)
     with pytest.raises(ValueError, match="priors must be 2 positive numbers summing to 1"):
         GaussianNaiveBayes(priors=[0.9, 0.9]).fit(X, y)
-    with pytest.raises(ValueError, match="var_smoothing must be a positive float"):
+    with pytest.raises(ValueError, match="var_smoothing must be a float > 0"):
         GaussianNaiveBayes(var_smoothing=0.0).fit(X, y)
     with pytest.raises(RuntimeError, match="not fitted"):
         GaussianNaiveBayes().predict(X)

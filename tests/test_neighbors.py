@@ -136,9 +136,9 @@ def test_query_validation():
         KDTree(X).query(X, 11)
     with pytest.raises(ValueError, match="metric must be one of"):
         BruteForceNeighbors(X, metric="cosine")
-    with pytest.raises(ValueError, match="p must be a real number >= 1"):
+    with pytest.raises(ValueError, match="p must be a float >= 1, got 0.5"):
         KDTree(X, metric="minkowski", p=0.5)
-    with pytest.raises(ValueError, match="leaf_size must be a positive int"):
+    with pytest.raises(ValueError, match="leaf_size must be an int >= 1"):
         KDTree(X, leaf_size=0)
     with pytest.raises(ValueError, match="X has 3 features"):
         KDTree(X).query(np.zeros((1, 3)))

@@ -217,7 +217,7 @@ def test_max_features_draws_are_reproducible_and_valid():
         ({"max_depth": 0}, "max_depth must be None or an int >= 1, got 0"),
         ({"min_samples_split": 1}, "min_samples_split must be an int >= 2, got 1"),
         ({"min_samples_leaf": 0}, "min_samples_leaf must be an int >= 1, got 0"),
-        ({"min_impurity_decrease": -1.0}, "min_impurity_decrease must be >= 0"),
+        ({"min_impurity_decrease": -1.0}, "min_impurity_decrease must be a float >= 0, got -1.0"),
         ({"max_features": "half"}, "max_features must be None, 'sqrt'"),
         ({"max_features": 9}, r"max_features=9 must be in \[1, n_features=4\]"),
     ],

@@ -1,10 +1,158 @@
-"""Input checks shared by the estimators, with messages that name the bad value."""
+"""Input checks shared by the estimators, with messages that name the bad value.
+
+Parameter checks (:func:`check_int`, :func:`check_float`, :func:`check_choice`) all raise
+:class:`InvalidParameterError` with one wording: ``"<name> must be <what was expected>, got
+<the value>."``.
+"""
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Collection
+from typing import Literal, TypeVar
 
 import numpy as np
+
+T = TypeVar("T")
+
+_BRACKETS = {"both": "[]", "left": "[)", "right": "(]", "neither": "()"}
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """A parameter of the wrong type or outside its allowed values.
+
+    It derives from both :class:`ValueError` and :class:`TypeError`, as scikit-learn's
+    error of the same name does, so that callers catching either keep working whether the
+    value had the wrong type (``n_components=2.5``) or the wrong value (``n_components=0``).
+    """
+
+
+def _expected(kind: str, low, high, closed: str, allow_none: bool) -> str:
+    """The phrase naming the accepted values, e.g. ``"an int >= 1"``, ``"a float in (0, 1)"``."""
+    left, right = _BRACKETS[closed]
+    if low is not None and high is not None:
+        bound = f" in {left}{low}, {high}{right}"
+    elif low is not None:
+        bound = f" >= {low}" if left == "[" else f" > {low}"
+    elif high is not None:
+        bound = f" <= {high}" if right == "]" else f" < {high}"
+    else:
+        bound = ""
+    article = "an" if kind[0] in "aeiou" else "a"
+    return ("None or " if allow_none else "") + f"{article} {kind}{bound}"
+
+
+def check_int(
+    value, name: str, *, min_value: int | None = None, max_value: int | None = None,
+    allow_none: bool = False,
+) -> int | None:
+    """Check that ``value`` is an integer with ``min_value <= value <= max_value``.
+
+    Parameters
+    ----------
+    value : object
+        The parameter. Any :class:`numbers.Integral` (``int``, ``numpy.int64``...) except
+        ``bool``: ``True`` is not a count.
+    name : str
+        The parameter's name, for the message.
+    min_value, max_value : int, optional
+        Inclusive bounds (``None``: unbounded on that side).
+    allow_none : bool, default=False
+        Whether ``None`` is accepted (and returned as is).
+
+    Returns
+    -------
+    int or None
+        ``int(value)``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``"{name} must be an int >= {min_value}, got {value!r}."`` (or the matching phrase).
+    """
+    if value is None and allow_none:
+        return None
+    if (
+        not isinstance(value, numbers.Integral) or isinstance(value, (bool, np.bool_))
+        or (min_value is not None and value < min_value)
+        or (max_value is not None and value > max_value)
+    ):
+        expected = _expected("int", min_value, max_value, "both", allow_none)
+        raise InvalidParameterError(f"{name} must be {expected}, got {value!r}.")
+    return int(value)
+
+
+def check_float(
+    value, name: str, *, low: float | None = None, high: float | None = None,
+    closed: Literal["both", "left", "right", "neither"] = "both", finite: bool = True,
+    allow_none: bool = False,
+) -> float | None:
+    """Check that ``value`` is a real number in the interval from ``low`` to ``high``.
+
+    Parameters
+    ----------
+    value : object
+        The parameter: any :class:`numbers.Real` (ints included) except ``bool``; NaN is
+        always rejected.
+    name : str
+        The parameter's name, for the message.
+    low, high : float, optional
+        Bounds of the interval (``None``: unbounded on that side).
+    closed : {"both", "left", "right", "neither"}, default="both"
+        Which bounds belong to the interval: ``"left"`` is ``low <= value < high``,
+        ``"neither"`` with only ``low`` is ``value > low``.
+    finite : bool, default=True
+        Whether ``inf`` and ``-inf`` are rejected (when False they are accepted if the bounds
+        allow them, e.g. ``C=inf`` for no penalty).
+    allow_none : bool, default=False
+        Whether ``None`` passes too.
+
+    Returns
+    -------
+    float or None
+        ``float(value)``, or None when ``value`` is None and that is allowed.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``"{name} must be a finite float > 0, got {value!r}."`` (or the matching phrase).
+    """
+    left, right = _BRACKETS[closed]
+    if value is None and allow_none:
+        return None
+    valid = (
+        isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+        and not np.isnan(value) and (not finite or np.isfinite(value))
+        and (low is None or (value >= low if left == "[" else value > low))
+        and (high is None or (value <= high if right == "]" else value < high))
+    )
+    if not valid:
+        unbounded = low is None or high is None
+        kind = "finite float" if finite and unbounded else "float"
+        expected = _expected(kind, low, high, closed, allow_none)
+        raise InvalidParameterError(f"{name} must be {expected}, got {value!r}.")
+    return float(value)
+
+
+def check_choice(value: T, name: str, choices: Collection) -> T:
+    """Check that ``value`` is one of ``choices`` (compared with ``in``) and return it.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``"{name} must be 'a' or 'b', got 'c'."``, or ``"{name} must be one of 'a', 'b' or
+        'c', got 'd'."`` for more than two choices.
+    """
+    try:
+        valid = value in choices
+    except TypeError:  # an unhashable value tested against a set
+        valid = False
+    if not valid:
+        names = [repr(choice) for choice in choices]
+        listed = " or ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " or " + names[-1]
+        prefix = "" if len(names) <= 2 else "one of "
+        raise InvalidParameterError(f"{name} must be {prefix}{listed}, got {value!r}.")
+    return value
 
 
 def check_random_state(random_state: None | int | np.random.Generator) -> np.random.Generator:

@@ -9,12 +9,11 @@ fit yields the error of every ensemble size 1..B (``staged_predict``, ``oob_erro
 from __future__ import annotations
 
 import logging
-import numbers
 
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
-from mixlib.core.validation import check_is_fitted, check_random_state, check_X_y
+from mixlib.core.validation import check_int, check_is_fitted, check_random_state, check_X_y
 from mixlib.tree.decision_tree import (
     DecisionTreeClassifier,
     apply_trees,
@@ -139,8 +138,7 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
         return np.ones(oob_accuracy.shape[0])
 
     def _check_ensemble_params(self) -> None:
-        if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
-            raise ValueError(f"n_estimators must be an int >= 1, got {self.n_estimators!r}.")
+        check_int(self.n_estimators, "n_estimators", min_value=1)
 
     def fit(self, X, y, sample_weight=None):
         """Fit ``n_estimators`` members on bootstrap samples and compute the OOB estimates.

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import logging
-import numbers
 from collections import deque
 
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
-from mixlib.core.validation import check_is_fitted, check_random_state, check_sample_weight, check_X_y
+from mixlib.core.validation import (
+    check_choice,
+    check_float,
+    check_int,
+    check_is_fitted,
+    check_random_state,
+    check_sample_weight,
+    check_X_y,
+)
 from mixlib.ensemble.bagging import label_indices
 from mixlib.tree.decision_tree import DecisionTreeClassifier, bin_features
 
@@ -92,12 +99,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), optional
             Initial data weights (uniform :math:`1/m` by default).
         """
-        if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
-            raise ValueError(f"n_estimators must be an int >= 1, got {self.n_estimators!r}.")
-        if self.algorithm not in ("SAMME", "binary"):
-            raise ValueError(f"algorithm must be 'SAMME' or 'binary', got {self.algorithm!r}.")
-        if not self.learning_rate > 0:
-            raise ValueError(f"learning_rate must be > 0, got {self.learning_rate!r}.")
+        check_int(self.n_estimators, "n_estimators", min_value=1)
+        check_choice(self.algorithm, "algorithm", ("SAMME", "binary"))
+        check_float(self.learning_rate, "learning_rate", low=0, closed="neither", finite=False)
         X = np.asarray(X)
         y = np.asarray(y)
         if y.ndim != 1 or X.shape[0] != y.shape[0]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mixlib.core.base import clone
+from mixlib.core.validation import check_choice
 from mixlib.ensemble.bagging import _VotingEnsemble, grow_tree_members
 from mixlib.tree.decision_tree import DecisionTreeClassifier
 
@@ -79,8 +80,7 @@ class RandomForestClassifier(_VotingEnsemble):
 
     def _check_ensemble_params(self) -> None:
         super()._check_ensemble_params()
-        if self.vote not in ("simple", "oob_weighted"):
-            raise ValueError(f"vote must be 'simple' or 'oob_weighted', got {self.vote!r}.")
+        check_choice(self.vote, "vote", ("simple", "oob_weighted"))
 
     def _make_member(self, rng: np.random.Generator) -> DecisionTreeClassifier:
         return DecisionTreeClassifier(

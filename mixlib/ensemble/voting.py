@@ -8,14 +8,13 @@ re-exports the homogeneous ensembles: :class:`~mixlib.ensemble.bagging.BaggingCl
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
-from mixlib.core.validation import check_is_fitted, check_random_state
+from mixlib.core.validation import check_choice, check_int, check_is_fitted, check_random_state
 from mixlib.ensemble.bagging import BaggingClassifier, label_indices
 from mixlib.ensemble.boosting import AdaBoostClassifier
 from mixlib.ensemble.forest import RandomForestClassifier
@@ -86,12 +85,11 @@ def bootstrap_estimate(
     data = np.asarray(data)
     if data.ndim == 0 or data.shape[0] < 1:
         raise ValueError(f"data must have at least one row, got shape {data.shape}.")
-    if not isinstance(n_resamples, numbers.Integral) or n_resamples < 2:
-        raise ValueError(f"n_resamples must be an int >= 2, got {n_resamples!r}.")
+    check_int(n_resamples, "n_resamples", min_value=2)
     n = data.shape[0]
-    m = n if sample_size is None else sample_size
-    if not isinstance(m, numbers.Integral) or m < 1:
-        raise ValueError(f"sample_size must be None or an int >= 1, got {sample_size!r}.")
+    m = check_int(sample_size, "sample_size", min_value=1, allow_none=True)
+    if m is None:
+        m = n
     rng = check_random_state(random_state)
     draws = rng.integers(0, n, size=(n_resamples, m))
     replicates = np.array([float(statistic(data[rows])) for rows in draws])
@@ -147,8 +145,7 @@ class VotingClassifier(ClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), optional
             Passed to every member's ``fit``.
         """
-        if self.voting not in ("hard", "soft"):
-            raise ValueError(f"voting must be 'hard' or 'soft', got {self.voting!r}.")
+        check_choice(self.voting, "voting", ("hard", "soft"))
         if not self.estimators:
             raise ValueError("estimators must be a non-empty list of (name, estimator).")
         names = [name for name, _ in self.estimators]

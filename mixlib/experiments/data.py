@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,7 @@ import pandas as pd
 
 from mixlib.datasets import CLASS_COLUMN, load_source, prepare_table, sequence_column
 from mixlib.core.preprocessing import standardise
-from mixlib.core.seeding import generator
+from mixlib.experiments.contract import RepeatData, RoleData
 from mixlib.model_selection.splits import TRAINING_ROLES, split_table
 
 
@@ -73,7 +73,7 @@ def summarise_datasets(prepared: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 def assemble(prepared: pd.DataFrame, split: pd.DataFrame, repeat: int, *,
              substitutes: pd.DataFrame | None = None,
-             standardise_features: bool = True) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+             standardise_features: bool = True) -> RepeatData:
     """Arrays of each role for one repeat of a split: what every experiment rule starts from.
 
     Parameters
@@ -92,8 +92,9 @@ def assemble(prepared: pd.DataFrame, split: pd.DataFrame, repeat: int, *,
 
     Returns
     -------
-    dict
-        role -> ``(X, y)``, rows in ``row_id`` order; ``unused`` rows are left out.
+    RepeatData
+        Repeat ``repeat``: role -> :class:`~mixlib.experiments.contract.RoleData` ``(X, y)``,
+        rows in ``row_id`` order; ``unused`` rows are left out.
     """
     roles = split.loc[split["repeat"] == repeat].set_index("row_id")["role"]
     if roles.empty:
@@ -116,21 +117,8 @@ def assemble(prepared: pd.DataFrame, split: pd.DataFrame, repeat: int, *,
     if standardise_features:
         X, _, _ = standardise(X, np.isin(role_values, TRAINING_ROLES), list(features.columns))
     y = table[CLASS_COLUMN].to_numpy(dtype=str)
-    return {
-        role: (X[role_values == role], y[role_values == role])
+    return RepeatData(int(repeat), {
+        role: RoleData(X[role_values == role], y[role_values == role])
         for role in pd.unique(role_values) if role != "unused"
-    }
+    })
 
-
-def over_repeats(repeats: Sequence[Mapping[str, tuple[np.ndarray, np.ndarray]]],
-                 run: Callable[[Mapping[str, tuple[np.ndarray, np.ndarray]], np.random.Generator, int], pd.DataFrame],
-                 seed: int, *keys: str | int) -> pd.DataFrame:
-    """Run one experiment on every repeat of a split and stack the tables.
-
-    Repeat ``r`` calls ``run(arrays_r, generator(seed, *keys, r), r)``, so each repeat has its
-    own generator that depends only on the seed, the job's keys and ``r``.
-    """
-    return pd.concat(
-        [run(arrays, generator(seed, *keys, r), r) for r, arrays in enumerate(repeats)],
-        ignore_index=True,
-    )

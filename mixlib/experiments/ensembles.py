@@ -1,7 +1,8 @@
 """Ensemble experiments of seed 004 (part II): error against ensemble size, with OOB error.
 
-Pipeline granularity: one job per (data set, method, repeat) runs :func:`ensemble_curve`,
-which fits the ensemble once with ``max_members`` members and reads the whole curve from
+Pipeline granularity: one job per (split, method) runs :func:`ensemble_stage` on every repeat;
+its stage function :func:`ensemble_point` calls :func:`ensemble_curve`, which fits the
+ensemble once with ``max_members`` members and reads the whole curve from
 the staged votes (members 1, 2, ..., B), so one fit gives every ensemble size. A single tree
 and ID3 are baselines in the same table (one row, ``n_members = 1``).
 """
@@ -16,11 +17,10 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state
-from mixlib.ensemble import BaggingClassifier
-from mixlib.ensemble import AdaBoostClassifier
-from mixlib.ensemble import RandomForestClassifier
-from mixlib.tree.id3 import ID3Classifier
-from mixlib.tree.decision_tree import DecisionTreeClassifier
+from mixlib.experiments.contract import RepeatData, Stage
+from mixlib.ensemble import AdaBoostClassifier, BaggingClassifier, RandomForestClassifier
+from mixlib.mixture import MixtureClassifier
+from mixlib.tree import DecisionTreeClassifier, ID3Classifier
 
 logger = logging.getLogger(__name__)
 
@@ -73,10 +73,8 @@ def _staged_errors(staged, y_test: np.ndarray) -> np.ndarray:
 
 
 def ensemble_curve(
-    X_train: np.ndarray,
-    y_train: np.ndarray,
-    X_test: np.ndarray,
-    y_test: np.ndarray,
+    data: RepeatData,
+    *,
     method: str,
     max_members: int,
     params: dict[str, Any] | None = None,
@@ -87,13 +85,10 @@ def ensemble_curve(
 
     Parameters
     ----------
-    X_train : ndarray of shape (n_train, n_features)
-        Training rows (numeric, no NaN, e.g. splice one-hot); for ``"id3"`` any categorical
-        coding works (each distinct value of a column is a category: splice ordinal codes or
-        raw letters).
-    y_train : ndarray of shape (n_train,)
-    X_test : ndarray of shape (n_test, n_features)
-    y_test : ndarray of shape (n_test,)
+    data : RepeatData
+        Roles ``train`` (numeric, no NaN, e.g. splice one-hot; for ``"id3"`` any categorical
+        coding works: each distinct value of a column is a category, splice ordinal codes or
+        raw letters) and ``test``.
     method : str
         One of :data:`ENSEMBLE_METHODS`: ``"tree"`` and ``"id3"`` (single-model baselines),
         ``"bagging_tree"`` (bagged trees: a forest with every feature a candidate at every
@@ -112,7 +107,7 @@ def ensemble_curve(
         Source of the bootstrap samples and feature draws (derive it from the job's seed).
     base_estimator : estimator, optional
         Required by ``"bagging_base"``: any classifier with ``fit(X, y)``/``predict(X)`` and
-        ``get_params`` (e.g. :class:`mixlib.mixture.gaussian_mixture.MixtureClassifier`); cloned per member.
+        ``get_params`` (e.g. :class:`mixlib.mixture.MixtureClassifier`); cloned per member.
 
     Returns
     -------
@@ -128,6 +123,7 @@ def ensemble_curve(
         raise ValueError(f"max_members must be an int >= 1, got {max_members!r}.")
     p = _merge(params)
     rng = check_random_state(rng)
+    (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
     y_test = np.asarray(y_test)
     start = time.perf_counter()
     oob = None
@@ -180,24 +176,29 @@ def ensemble_curve(
     return table
 
 
-def ensemble_job(repeats: list, method: str, max_members: int, params: dict[str, Any] | None,
-                 base_mixture: dict[str, Any], seed: int, split_name: str) -> pd.DataFrame:
-    """The ``ensemble_curve`` rule: one method on every repeat's train/test rows.
+def ensemble_point(data: RepeatData, *, method: str, max_members: int,
+                   params: dict[str, Any] | None, base_mixture: dict[str, Any],
+                   rng: np.random.Generator) -> pd.DataFrame:
+    """:func:`ensemble_curve` of one method on one repeat; ``bagging_base`` bags the mixture classifier.
 
-    ``bagging_base`` bags the report's mixture classifier
-    (:class:`mixlib.mixture.gaussian_mixture.MixtureClassifier` with the settings ``base_mixture``). Repeat
-    ``r`` uses the generator of ``(seed, "ensembles", split_name, method, r)``; ``repeat`` and
-    ``dataset`` (the split's name) columns are added.
+    For ``bagging_base`` the base estimator is a :class:`mixlib.mixture.MixtureClassifier`
+    with the settings ``base_mixture`` and, as ``random_state``, one integer drawn from
+    ``rng`` first; ``rng`` then drives the ensemble. Other methods ignore ``base_mixture``.
     """
-    from mixlib.experiments.data import over_repeats
-    from mixlib.mixture import MixtureClassifier
+    base = None
+    if method == "bagging_base":
+        base = MixtureClassifier(random_state=int(rng.integers(2**32)), **base_mixture)
+    return ensemble_curve(data, method=method, max_members=max_members, params=params, rng=rng,
+                          base_estimator=base)
 
-    def run(arrays, rng, repeat):
-        base = None
-        if method == "bagging_base":
-            base = MixtureClassifier(random_state=int(rng.integers(2**32)), **base_mixture)
-        return ensemble_curve(*arrays["train"], *arrays["test"], method, max_members, params,
-                              rng, base_estimator=base).assign(repeat=repeat)
 
-    table = over_repeats(repeats, run, seed, "ensembles", split_name, method)
-    return table.assign(dataset=split_name)
+def ensemble_stage(*, split: str, method: str, max_members: int, params: dict[str, Any] | None,
+                   base_mixture: dict[str, Any]) -> Stage:
+    """The ``ensemble_curve`` rule: :func:`ensemble_point` of one method on every repeat.
+
+    Repeat ``r`` draws from ``generator(seed, "ensembles", split, method, r)``; the table
+    gets ``repeat`` and ``dataset`` (the split's name) columns at its end.
+    """
+    return Stage(ensemble_point, {"method": method, "max_members": max_members, "params": params,
+                                  "base_mixture": base_mixture},
+                 keys=("ensembles", split, method), trailing={"dataset": split})

@@ -1,98 +1,97 @@
 """Experiments on the mixture classifier itself: EM traces (fig. 3.3) and kernel maps (fig. 3.4).
 
-Each function is the unit of work of one pipeline rule: arrays and a params dict in, a tidy
-:class:`pandas.DataFrame` out (no index; the rule adds the dataset column and writes a TSV).
-The data are used as given: isotropic kernels assume features on comparable scales, so the
-pipeline should pass standardised features.
+Each function is a stage function of one repeat (:mod:`mixlib.experiments.contract`): the
+repeat's arrays and keyword parameters in, a tidy :class:`pandas.DataFrame` out (no index);
+:func:`em_trace_stage` and :func:`kernel_map_stage` describe the pipeline's stages, which
+:func:`~mixlib.experiments.contract.run_stages` runs. The data are used as given: isotropic
+kernels assume features on comparable scales, so the pipeline should pass standardised
+features.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
+from mixlib.experiments.contract import RepeatData, Stage
 from mixlib.mixture import LIVE_WEIGHT, MixtureClassifier, kernel_counts
 
 _EM_KEYS = ("init", "tol", "max_iter", "min_variance", "relative_min_variance")
 
 
-def _classifier(n_components: int, params: dict[str, Any], rng: np.random.Generator) -> MixtureClassifier:
-    """A MixtureClassifier with the EM settings found in ``params`` (others keep defaults)."""
-    em = {key: params[key] for key in _EM_KEYS if params.get(key) is not None}
-    return MixtureClassifier(n_components, random_state=rng, **em)
+def _classifier(n_components: int, em: Mapping[str, Any] | None,
+                rng: np.random.Generator) -> MixtureClassifier:
+    """A MixtureClassifier with the EM settings found in ``em`` (others keep defaults)."""
+    settings = {key: em[key] for key in _EM_KEYS if (em or {}).get(key) is not None}
+    return MixtureClassifier(n_components, random_state=rng, **settings)
 
 
 def em_trace(
-    X_labelled: np.ndarray,
-    y_labelled: np.ndarray,
+    data: RepeatData,
+    *,
     n_components: int,
-    params: dict[str, Any],
-    rng: np.random.Generator | int | None,
+    em: Mapping[str, Any] | None = None,
+    n_labelled: int | None = None,
+    rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
-    """Mean log-likelihood of every class model at every EM iteration, over repeats (fig. 3.3).
+    """Mean log-likelihood of every class model at every EM iteration (fig. 3.3; one repeat).
 
-    Each repeat fits a :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier` with ``n_components``
-    kernels per class on the labelled rows, from a new random initialisation (the report's:
-    distinct training vectors as centres); with ``params["n_labelled"]`` each repeat also
-    draws that many labelled rows at random (without replacement) first.
+    Fits a :class:`~mixlib.mixture.MixtureClassifier` with ``n_components`` kernels per class
+    on the ``labelled`` rows of the repeat, from a random initialisation (the report's:
+    distinct training vectors as centres); with ``n_labelled`` it first draws that many
+    labelled rows at random (without replacement).
 
     Parameters
     ----------
-    X_labelled : ndarray of shape (n_samples, n_features)
-        Labelled training rows (no NaN: impute first).
-    y_labelled : ndarray of shape (n_samples,)
-        Their classes.
+    data : RepeatData
+        Uses the role ``labelled``: training rows without NaN (impute first) and their classes.
     n_components : int
         Kernels per class (the report: 4).
-    params : dict
-        ``n_repeats`` (int, default 10); optional ``n_labelled`` (int, the report: 36); EM
-        settings ``init``, ``tol``, ``max_iter``, ``min_variance`` or
-        ``relative_min_variance`` passed to the mixtures.
+    em : mapping, optional
+        EM settings ``init``, ``tol``, ``max_iter``, ``min_variance`` or
+        ``relative_min_variance`` passed to the mixtures (others are ignored).
+    n_labelled : int, optional
+        Labelled rows drawn (the report: 36); all of them if None or not fewer.
     rng : numpy.random.Generator, int or None
-        Drives the subsamples and the initialisations (all repeats from one stream).
+        Draws the subsample, then the initialisations.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (repeat, class, iteration) with columns ``repeat``, ``class``,
+        One row per (class, iteration) with columns ``class``,
         ``n_components`` (effective K of that class), ``n_labelled`` (rows used),
         ``iteration``, ``mean_log_likelihood``, ``n_iter``, ``converged``, ``collapsed``.
         ``iteration = i`` is the likelihood after ``i`` EM updates of the parameters: 0 is the
-        initial model and ``n_iter`` (the last row of a repeat and class) the fitted model;
+        initial model and ``n_iter`` (the last row of a class) the fitted model;
         ``mean_log_likelihood = sum_n ln p(x_n | c) / n_c`` over the rows of class ``c``, in
         nats per example. ``converged`` says whether EM stopped on ``tol`` (else on
         ``max_iter``); ``collapsed`` is the number of live kernels of the fitted class model
         whose variance ended at the floor (:func:`~mixlib.mixture.gaussian_mixture.kernel_counts`).
     """
-    X, y = check_X_y(X_labelled, y_labelled)
+    X, y = check_X_y(*data["labelled"])
     rng = check_random_state(rng)
-    n_repeats = int(params.get("n_repeats", 10))
-    n_labelled = params.get("n_labelled")
+    if n_labelled is not None and n_labelled < len(X):
+        chosen = np.sort(rng.choice(len(X), size=int(n_labelled), replace=False))
+        X, y = X[chosen], y[chosen]
+    clf = _classifier(n_components, em, rng).fit(X, y)
     rows = []
-    for repeat in range(n_repeats):
-        if n_labelled is not None and n_labelled < len(X):
-            chosen = np.sort(rng.choice(len(X), size=int(n_labelled), replace=False))
-            X_r, y_r = X[chosen], y[chosen]
-        else:
-            X_r, y_r = X, y
-        clf = _classifier(n_components, params, rng).fit(X_r, y_r)
-        for label, mixture, k in zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_):
-            final = mixture.score(X_r[y_r == label])
-            trace = np.append(mixture.lower_bounds_, final)
-            rows.append(pd.DataFrame({
-                "repeat": repeat,
-                "class": label,
-                "n_components": int(k),
-                "n_labelled": len(X_r),
-                "iteration": np.arange(len(trace)),
-                "mean_log_likelihood": trace,
-                "n_iter": mixture.n_iter_,
-                "converged": mixture.converged_,
-                "collapsed": kernel_counts(mixture)[1],
-            }))
+    for label, mixture, k in zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_):
+        final = mixture.score(X[y == label])
+        trace = np.append(mixture.lower_bounds_, final)
+        rows.append(pd.DataFrame({
+            "class": label,
+            "n_components": int(k),
+            "n_labelled": len(X),
+            "iteration": np.arange(len(trace)),
+            "mean_log_likelihood": trace,
+            "n_iter": mixture.n_iter_,
+            "converged": mixture.converged_,
+            "collapsed": kernel_counts(mixture)[1],
+        }))
     return pd.concat(rows, ignore_index=True)
 
 
@@ -119,11 +118,11 @@ def principal_axes(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def kernel_map(
-    X_train: np.ndarray,
-    y_train: np.ndarray,
+    data: RepeatData,
+    *,
     n_components: int,
-    params: dict[str, Any],
-    rng: np.random.Generator | int | None,
+    em: Mapping[str, Any] | None = None,
+    rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Kernels of every class and the training points in the plane of the first two PCs (fig. 3.4).
 
@@ -136,13 +135,13 @@ def kernel_map(
 
     Parameters
     ----------
-    X_train : ndarray of shape (n_samples, n_features), n_features >= 2
-    y_train : ndarray of shape (n_samples,)
+    data : RepeatData
+        Uses the role ``labelled``: training rows (at least 2 features) and their classes.
     n_components : int
         Kernels per class (the report: 4).
-    params : dict
+    em : mapping, optional
         EM settings ``init``, ``tol``, ``max_iter``, ``min_variance`` or
-        ``relative_min_variance`` (optional).
+        ``relative_min_variance``.
     rng : numpy.random.Generator, int or None
 
     Returns
@@ -155,10 +154,10 @@ def kernel_map(
         whose variance ended at the floor: it sits on one training vector; False for the
         others and for points).
     """
-    X, y = check_X_y(X_train, y_train)
+    X, y = check_X_y(*data["labelled"])
     if X.shape[1] < 2:
         raise ValueError(f"kernel_map needs at least 2 features, got {X.shape[1]}.")
-    clf = _classifier(n_components, params, check_random_state(rng)).fit(X, y)
+    clf = _classifier(n_components, em, check_random_state(rng)).fit(X, y)
     mean, axes = principal_axes(X)
     kernels = []
     for label, mixture in zip(clf.classes_, clf.mixtures_):
@@ -189,36 +188,23 @@ def kernel_map(
     return pd.concat(kernels, ignore_index=True)
 
 
-def em_trace_job(repeats: list, n_components: int, em: dict[str, Any], seed: int,
-                 split_name: str, dataset: str) -> pd.DataFrame:
+def em_trace_stage(*, split: str, dataset: str, n_components: int,
+                   em: Mapping[str, Any] | None) -> Stage:
     """The ``em_trace`` rule (fig. 3.3): :func:`em_trace` on the labelled rows of every repeat.
 
-    Repeat ``r`` fits one classifier on that repeat's ``labelled`` rows with the generator of
-    ``(seed, "em_trace", split_name, r)``; the ``repeat`` column is the split's repeat, and
-    leading ``split`` and ``dataset`` columns name the data.
+    Repeat ``r`` draws from ``generator(seed, "em_trace", split, r)``; its table gets a
+    leading ``repeat`` column and, before it, ``split`` and ``dataset`` columns.
     """
-    from mixlib.experiments.data import over_repeats
-
-    def run(arrays, rng, repeat):
-        table = em_trace(*arrays["labelled"], n_components, {**em, "n_repeats": 1}, rng)
-        return table.assign(repeat=repeat)
-
-    table = over_repeats(repeats, run, seed, "em_trace", split_name)
-    table.insert(0, "dataset", dataset)
-    table.insert(0, "split", split_name)
-    return table
+    return Stage(em_trace, {"n_components": n_components, "em": em}, keys=("em_trace", split),
+                 repeat_column=0, leading={"split": split, "dataset": dataset})
 
 
-def kernel_map_job(repeats: list, n_components: int, em: dict[str, Any], seed: int,
-                   split_name: str, dataset: str) -> pd.DataFrame:
+def kernel_map_stage(*, split: str, dataset: str, n_components: int,
+                     em: Mapping[str, Any] | None) -> Stage:
     """The ``kernel_map`` rule (fig. 3.4): :func:`kernel_map` on the labelled rows of repeat 0.
 
-    Leading ``split`` and ``dataset`` columns name the data.
+    It draws from ``generator(seed, "kernel_map", split, 0)``; leading ``split`` and
+    ``dataset`` columns name the data (no ``repeat`` column).
     """
-    from mixlib.core.seeding import generator
-
-    table = kernel_map(*repeats[0]["labelled"], n_components, em,
-                       generator(seed, "kernel_map", split_name, 0))
-    table.insert(0, "dataset", dataset)
-    table.insert(0, "split", split_name)
-    return table
+    return Stage(kernel_map, {"n_components": n_components, "em": em}, keys=("kernel_map", split),
+                 n_repeats=1, repeat_column=None, leading={"split": split, "dataset": dataset})

@@ -3,8 +3,10 @@ the best point, multiple kernel learning, and SVDD one-class detectors.
 
 Pipeline granularity: one job per (data set, grid level) runs :func:`svm_grid_level` and
 spreads its grid cells over ``n_jobs`` worker processes; level ``l`` reads the tables of levels
-``0 .. l-1`` to centre its grid. :func:`svm_refit_best` reads all levels. Inputs are the arrays
-of :func:`mixlib.experiments.data.assemble` (imputed, standardised where configured).
+``0 .. l-1`` to centre its grid. :func:`svm_refit_best` reads all levels. Each is a stage
+function of one repeat (:mod:`mixlib.experiments.contract`): its ``train`` and ``test`` rows
+(imputed, standardised where configured). The ``*_stage`` functions describe the pipeline's
+stages: these searches are costly, so they run on repeat 0 only.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mixlib.experiments.contract import RepeatData, Stage
 from mixlib.model_selection.evaluation import (
     best_grid_point,
     class_rates,
@@ -24,9 +27,7 @@ from mixlib.model_selection.evaluation import (
     grid_level_axes,
     stratified_folds,
 )
-from mixlib.svm import MKLSVC
-from mixlib.svm import SVDD
-from mixlib.svm import SVC
+from mixlib.svm import MKLSVC, SVC, SVDD
 
 logger = logging.getLogger(__name__)
 
@@ -82,13 +83,12 @@ def _grid_wide(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def svm_grid_level(
-    X_train: np.ndarray,
-    y_train: np.ndarray,
+    data: RepeatData,
+    *,
     level: int,
     previous: pd.DataFrame | None,
     params: dict[str, Any] | None,
     rng: np.random.Generator | int,
-    *,
     dataset: str = "data",
     n_jobs: int = 1,
 ) -> pd.DataFrame:
@@ -96,9 +96,9 @@ def svm_grid_level(
 
     Parameters
     ----------
-    X_train : ndarray of shape (n_train, n_features)
-        Training inputs without NaN (e.g. splice one-hot, 1000 rows).
-    y_train : ndarray of shape (n_train,)
+    data : RepeatData
+        Uses the role ``train``: inputs without NaN (e.g. splice one-hot, 1000 rows) and
+        their classes.
     level : int
         0 for the coarse grid; ``l >= 1`` refines around the best point of ``previous``
         (:func:`mixlib.model_selection.evaluation.grid_level_axes`).
@@ -129,6 +129,7 @@ def svm_grid_level(
         (``e -/+ t_{alpha/2, K-1} s / sqrt(K)``).
     """
     p = _merge(GRID_DEFAULTS, params, "grid")
+    X_train, y_train = data["train"]
     if p["kernel"] != "gaussian":
         raise ValueError(f"the (C, sigma) grid needs kernel='gaussian', got {p['kernel']!r}.")
     best = None
@@ -155,21 +156,18 @@ def svm_grid_level(
 
 
 def svm_refit_best(
-    X_train: np.ndarray,
-    y_train: np.ndarray,
-    X_test: np.ndarray,
-    y_test: np.ndarray,
+    data: RepeatData,
+    *,
     grid: pd.DataFrame,
     params: dict[str, Any] | None = None,
-    *,
     dataset: str = "data",
 ) -> pd.DataFrame:
     """Refit the best ``(C, sigma)`` of all grid levels on the training rows; score on test.
 
     Parameters
     ----------
-    X_train, y_train : ndarrays of shapes (n_train, n_features) and (n_train,)
-    X_test, y_test : ndarrays of shapes (n_test, n_features) and (n_test,)
+    data : RepeatData
+        Roles ``train`` and ``test``.
     grid : pandas.DataFrame
         Concatenated tables of :func:`svm_grid_level` for every level of this data set.
     params : dict or None
@@ -188,6 +186,7 @@ def svm_refit_best(
         ``specificity``, ``precision`` on the test rows (NaN if undefined).
     """
     p = _merge(GRID_DEFAULTS, params, "grid")
+    (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
     wide = _grid_wide(grid)
     log_C, log_sigma = best_grid_point(wide)
     best = wide[(wide["log10_C"] == log_C) & (wide["log10_sigma"] == log_sigma)].iloc[0]
@@ -217,12 +216,9 @@ def _kernel_label(spec: dict[str, Any]) -> str:
 
 
 def mkl_run(
-    X_train: np.ndarray,
-    y_train: np.ndarray,
-    X_test: np.ndarray,
-    y_test: np.ndarray,
-    params: dict[str, Any] | None = None,
+    data: RepeatData,
     *,
+    params: dict[str, Any] | None = None,
     dataset: str = "data",
 ) -> pd.DataFrame:
     """Multiple kernel learning over Gaussian kernels of several widths, against each kernel
@@ -230,9 +226,9 @@ def mkl_run(
 
     Parameters
     ----------
-    X_train, y_train : ndarrays of shapes (n_train, n_features) and (n_train,)
-        Training rows (MKL keeps one Gram matrix per kernel: keep ``n_train`` around 1000).
-    X_test, y_test : ndarrays of shapes (n_test, n_features) and (n_test,)
+    data : RepeatData
+        Roles ``train`` (MKL keeps one Gram matrix per kernel: keep it around 1000 rows)
+        and ``test``.
     params : dict or None
         Overrides of :data:`MKL_DEFAULTS`: ``C``, ``sigmas`` (Gaussian widths), ``linear``
         (add the linear kernel), ``tol`` (SMO), ``mkl_max_iter``, ``gap_tol``.
@@ -250,6 +246,7 @@ def mkl_run(
         ``test_error``, ``duality_gap``, and ``objective`` ``J(d)`` at every step.
     """
     p = _merge(MKL_DEFAULTS, params, "MKL")
+    (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
     specs = [{"kernel": "gaussian", "sigma": float(s)} for s in p["sigmas"]]
     if p["linear"]:
         specs.append({"kernel": "linear"})
@@ -275,20 +272,17 @@ def mkl_run(
 
 
 def svdd_run(
-    X_train: np.ndarray,
-    y_train: np.ndarray,
-    X_test: np.ndarray,
-    y_test: np.ndarray,
-    params: dict[str, Any] | None = None,
+    data: RepeatData,
     *,
+    params: dict[str, Any] | None = None,
     dataset: str = "data",
 ) -> pd.DataFrame:
     """One SVDD per class as a one-class detector, and the notes' "c SVDD" classifier.
 
     Parameters
     ----------
-    X_train, y_train : ndarrays of shapes (n_train, n_features) and (n_train,)
-    X_test, y_test : ndarrays of shapes (n_test, n_features) and (n_test,)
+    data : RepeatData
+        Roles ``train`` and ``test``.
     params : dict or None
         Overrides of :data:`SVDD_DEFAULTS`: ``nu`` (target fraction of training rows of the
         class left outside, ``C = 1 / (n_c nu)``), ``sigma`` (Gaussian width), ``tol``.
@@ -311,6 +305,7 @@ def svdd_run(
     p = _merge(SVDD_DEFAULTS, params, "SVDD")
     if not 0 < p["nu"] <= 1:
         raise ValueError(f"nu must be in (0, 1], got {p['nu']!r}.")
+    (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
     classes = np.unique(y_train)
     rows = []
     scores = np.empty((len(y_test), len(classes)))
@@ -337,37 +332,29 @@ def svdd_run(
     return table
 
 
-def _first_repeat(repeats: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Training and test arrays of repeat 0 (grid searches run on one split: they are costly)."""
-    return (*repeats[0]["train"], *repeats[0]["test"])
+def svm_grid_stage(*, split: str, level: int, previous: pd.DataFrame | None,
+                   params: dict[str, Any] | None, n_jobs: int = 1) -> Stage:
+    """The ``svm_grid_level`` rule: :func:`svm_grid_level` on the training rows of repeat 0.
 
-
-def svm_grid_job(repeats: list, level: int, previous: pd.DataFrame | None,
-                 params: dict[str, Any] | None, seed: int, split_name: str,
-                 n_jobs: int = 1) -> pd.DataFrame:
-    """The ``svm_grid_level`` rule: one grid level on the training rows of repeat 0.
-
-    Every level of a split draws its folds from ``generator(seed, "svm_grid", split_name)``,
-    so all levels use the same folds.
+    Every level of a split draws its folds from ``generator(seed, "svm_grid", split)`` (one
+    stream for the stage, not one per repeat), so all levels use the same folds.
     """
-    from mixlib.core.seeding import generator
-
-    X_train, y_train, _, _ = _first_repeat(repeats)
-    return svm_grid_level(X_train, y_train, level, previous, params,
-                          generator(seed, "svm_grid", split_name), dataset=split_name, n_jobs=n_jobs)
+    return Stage(svm_grid_level, {"level": level, "previous": previous, "params": params,
+                                  "dataset": split, "n_jobs": n_jobs},
+                 keys=("svm_grid", split), stream="stage", n_repeats=1, repeat_column=None)
 
 
-def svm_best_job(repeats: list, grid: pd.DataFrame, params: dict[str, Any] | None,
-                 split_name: str) -> pd.DataFrame:
+def svm_best_stage(*, split: str, grid: pd.DataFrame, params: dict[str, Any] | None) -> Stage:
     """The ``svm_best`` rule: :func:`svm_refit_best` on repeat 0's training and test rows."""
-    return svm_refit_best(*_first_repeat(repeats), grid, params, dataset=split_name)
+    return Stage(svm_refit_best, {"grid": grid, "params": params, "dataset": split},
+                 n_repeats=1, repeat_column=None)
 
 
-def mkl_job(repeats: list, params: dict[str, Any] | None, split_name: str) -> pd.DataFrame:
+def mkl_stage(*, split: str, params: dict[str, Any] | None) -> Stage:
     """The ``mkl`` rule: :func:`mkl_run` on repeat 0's training and test rows."""
-    return mkl_run(*_first_repeat(repeats), params, dataset=split_name)
+    return Stage(mkl_run, {"params": params, "dataset": split}, n_repeats=1, repeat_column=None)
 
 
-def svdd_job(repeats: list, params: dict[str, Any] | None, split_name: str) -> pd.DataFrame:
+def svdd_stage(*, split: str, params: dict[str, Any] | None) -> Stage:
     """The ``svdd`` rule: :func:`svdd_run` on repeat 0's training and test rows."""
-    return svdd_run(*_first_repeat(repeats), params, dataset=split_name)
+    return Stage(svdd_run, {"params": params, "dataset": split}, n_repeats=1, repeat_column=None)

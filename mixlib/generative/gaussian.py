@@ -10,15 +10,12 @@ classes they are linear (:class:`LinearGaussianClassifier`, ``LinearDiscriminant
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
-from scipy.special import logsumexp
 
-from mixlib.core.base import BaseEstimator, ClassifierMixin
-from mixlib.core.validation import check_array, check_is_fitted, check_sample_weight, check_X_y
+from mixlib.core.validation import check_array, check_choice, check_float, check_is_fitted
+from mixlib.generative._bayes import BayesRuleClassifier, check_priors, weighted_class_indicator
 
 __all__ = ["QuadraticGaussianClassifier", "LinearGaussianClassifier"]
 
@@ -43,8 +40,8 @@ def _gaussian_log_density(X: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> 
     return -0.5 * (X.shape[1] * _LOG_2PI + log_det + np.einsum("ij,ij->j", z, z))
 
 
-class _GaussianGenerative(ClassifierMixin, BaseEstimator):
-    """Shared machinery: parameter checks, priors, means, Bayes' rule in log space."""
+class _GaussianGenerative(BayesRuleClassifier):
+    """Shared machinery: parameter checks, priors, means; Bayes' rule in log space."""
 
     def __init__(self, priors: ArrayLike | None = None, reg_covar: float = 1e-6, ddof: int = 0) -> None:
         self.priors = priors
@@ -52,16 +49,9 @@ class _GaussianGenerative(ClassifierMixin, BaseEstimator):
         self.ddof = ddof
 
     def _fit_common(self, X, y, sample_weight) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if not isinstance(self.reg_covar, numbers.Real) or not self.reg_covar >= 0:
-            raise ValueError(f"reg_covar must be a non-negative float, got {self.reg_covar!r}.")
-        if self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 (maximum likelihood) or 1 (unbiased), got {self.ddof!r}.")
-        X, y = check_X_y(X, y)
-        weight = check_sample_weight(sample_weight, X.shape[0])
-        self.classes_, codes = np.unique(y, return_inverse=True)
-        n_classes = len(self.classes_)
-        R = np.zeros((X.shape[0], n_classes))  # t_nk times the sample weight
-        R[np.arange(X.shape[0]), codes] = weight
+        check_float(self.reg_covar, "reg_covar", low=0, finite=False)
+        check_choice(self.ddof, "ddof", (0, 1))
+        X, self.classes_, codes, R = weighted_class_indicator(X, y, sample_weight)
         self.class_weight_ = R.sum(axis=0)
         if (self.class_weight_ <= self.ddof).any():
             raise ValueError(
@@ -71,11 +61,7 @@ class _GaussianGenerative(ClassifierMixin, BaseEstimator):
         if self.priors is None:
             self.priors_ = self.class_weight_ / self.class_weight_.sum()
         else:
-            priors = np.asarray(self.priors, dtype=float)
-            if priors.shape != (n_classes,) or (priors <= 0).any() or not np.isclose(priors.sum(), 1.0):
-                raise ValueError(
-                    f"priors must be {n_classes} positive numbers summing to 1, got {self.priors!r}."
-                )
+            priors = check_priors(self.priors, len(self.classes_))
             self.priors_ = priors / priors.sum()
         self.means_ = (R.T @ X) / self.class_weight_[:, None]
         return X, R, codes
@@ -90,20 +76,6 @@ class _GaussianGenerative(ClassifierMixin, BaseEstimator):
             [_gaussian_log_density(X, mean, chol) for mean, chol in zip(self.means_, self._chol_per_class())]
         )
         return log_density + np.log(self.priors_)
-
-    def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
-        """``log p(C_k | x)`` by Bayes' rule (log-sum-exp normalisation), (n_samples, n_classes)."""
-        joint = self._joint_log_likelihood(X)
-        return joint - logsumexp(joint, axis=1, keepdims=True)
-
-    def predict_proba(self, X: ArrayLike) -> np.ndarray:
-        """``p(C_k | x)``, shape (n_samples, n_classes)."""
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Class of largest posterior."""
-        scores = self._joint_log_likelihood(X)
-        return self.classes_[np.argmax(scores, axis=1)]
 
 
 class QuadraticGaussianClassifier(_GaussianGenerative):

@@ -9,14 +9,11 @@ Parameters are the maximum-likelihood estimates of the lecture, optionally with 
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import logsumexp
 
-from mixlib.core.base import BaseEstimator, ClassifierMixin
-from mixlib.core.validation import check_array, check_is_fitted, check_sample_weight, check_X_y
+from mixlib.core.validation import check_array, check_float, check_is_fitted
+from mixlib.generative._bayes import BayesRuleClassifier, check_priors, weighted_class_indicator
 
 __all__ = ["GaussianNaiveBayes", "CategoricalNaiveBayes", "BernoulliNaiveBayes"]
 
@@ -31,7 +28,7 @@ def _floored_log(probability: np.ndarray) -> np.ndarray:
     return np.log(np.maximum(probability, _PROB_FLOOR))
 
 
-class _BaseNaiveBayes(ClassifierMixin, BaseEstimator):
+class _BaseNaiveBayes(BayesRuleClassifier):
     """Priors, class counts and Bayes' rule; subclasses give ``_log_likelihood``."""
 
     def _fit_classes(self, X, y, sample_weight) -> tuple[np.ndarray, np.ndarray]:
@@ -39,28 +36,18 @@ class _BaseNaiveBayes(ClassifierMixin, BaseEstimator):
 
         ``R`` (n_samples, n_classes) holds ``s_n t_nk``.
         """
-        X, y = check_X_y(X, y)
-        weight = check_sample_weight(sample_weight, X.shape[0])
-        self.classes_, codes = np.unique(y, return_inverse=True)
-        n_classes = len(self.classes_)
-        R = np.zeros((X.shape[0], n_classes))
-        R[np.arange(X.shape[0]), codes] = weight
+        X, self.classes_, _, R = weighted_class_indicator(X, y, sample_weight)
         self.class_count_ = R.sum(axis=0)
         if self.priors is None:
             priors = self.class_count_ / self.class_count_.sum()
         else:
-            priors = np.asarray(self.priors, dtype=float)
-            if priors.shape != (n_classes,) or (priors <= 0).any() or not np.isclose(priors.sum(), 1.0):
-                raise ValueError(
-                    f"priors must be {n_classes} positive numbers summing to 1, got {self.priors!r}."
-                )
+            priors = check_priors(self.priors, len(self.classes_))
         self.class_log_prior_ = _floored_log(priors)
         self.n_features_in_ = X.shape[1]
         return X, R
 
     def _check_alpha(self) -> None:
-        if not isinstance(self.alpha, numbers.Real) or isinstance(self.alpha, bool) or not self.alpha >= 0:
-            raise ValueError(f"alpha must be a non-negative float (0: no smoothing), got {self.alpha!r}.")
+        check_float(self.alpha, "alpha", low=0, finite=False)
 
     def _check_predict_X(self, X) -> np.ndarray:
         check_is_fitted(self, "class_log_prior_")
@@ -69,23 +56,12 @@ class _BaseNaiveBayes(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X has {X.shape[1]} features, fitted on {self.n_features_in_}.")
         return X
 
-    def predict_joint_log_proba(self, X: ArrayLike) -> np.ndarray:
-        """``log p(x, C_k) = log p(C_k) + sum_i log p(x_i | C_k)``, shape (n_samples, n_classes)."""
+    def _joint_log_likelihood(self, X: ArrayLike) -> np.ndarray:
         return self._log_likelihood(self._check_predict_X(X)) + self.class_log_prior_
 
-    def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
-        """``log p(C_k | x)``, normalised with log-sum-exp, shape (n_samples, n_classes)."""
-        joint = self.predict_joint_log_proba(X)
-        return joint - logsumexp(joint, axis=1, keepdims=True)
-
-    def predict_proba(self, X: ArrayLike) -> np.ndarray:
-        """``p(C_k | x)``, shape (n_samples, n_classes)."""
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Class of largest posterior."""
-        scores = self.predict_joint_log_proba(X)
-        return self.classes_[np.argmax(scores, axis=1)]
+    def predict_joint_log_proba(self, X: ArrayLike) -> np.ndarray:
+        """``log p(x, C_k) = log p(C_k) + sum_i log p(x_i | C_k)``, shape (n_samples, n_classes)."""
+        return self._joint_log_likelihood(X)
 
 
 class GaussianNaiveBayes(_BaseNaiveBayes):
@@ -134,11 +110,7 @@ class GaussianNaiveBayes(_BaseNaiveBayes):
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
         """
-        if not isinstance(self.var_smoothing, numbers.Real) or not self.var_smoothing > 0:
-            raise ValueError(
-                f"var_smoothing must be a positive float (it keeps variances away from 0), "
-                f"got {self.var_smoothing!r}."
-            )
+        check_float(self.var_smoothing, "var_smoothing", low=0, closed="neither", finite=False)
         X, R = self._fit_classes(X, y, sample_weight)
         if (self.class_count_ <= 0).any():
             raise ValueError("Every class needs a positive total sample weight.")

@@ -17,8 +17,8 @@ import warnings
 import numpy as np
 
 from mixlib.core.base import BaseEstimator
-from mixlib.core.validation import check_array, check_is_fitted, check_random_state
-from mixlib.mixture.gaussian_mixture import _check_positive_int, _fit_capped_mixture
+from mixlib.core.validation import check_array, check_int, check_is_fitted, check_random_state
+from mixlib.mixture import fit_capped_mixture
 
 
 def _known_mask(y, n_samples: int) -> np.ndarray:
@@ -188,7 +188,7 @@ class KernelModeImputer(_Imputer):
 
     For every feature ``i`` and class ``k`` a univariate Gaussian mixture (4.1)
     ``p(x_i | k) = sum_j p_j N(mu_j, sigma_j, x_i)`` is fit by EM
-    (:class:`mixlib.mixture.gaussian_mixture.IsotropicGaussianMixture` with ``d = 1``) on the observed values of
+    (:class:`mixlib.mixture.IsotropicGaussianMixture` with ``d = 1``) on the observed values of
     the feature in the training rows of the class (rows missing other features still count).
     The substitute is ``mu_j`` of the kernel of largest ``p_j`` (the first on ties); with
     ``K = 1`` it is the class mean. Rows of unknown class use a mixture fit on all training rows.
@@ -201,7 +201,7 @@ class KernelModeImputer(_Imputer):
         kernels as there are distinct values and a ``UserWarning`` is raised; the number used
         is recorded in ``n_components_`` / ``global_n_components_``.
     init, tol, max_iter, min_variance :
-        Passed to :class:`~mixlib.mixture.gaussian_mixture.IsotropicGaussianMixture` (``min_variance`` is in
+        Passed to :class:`~mixlib.mixture.IsotropicGaussianMixture` (``min_variance`` is in
         squared units of the feature).
     random_state : None, int or numpy.random.Generator, default=None
         One generator drives all initialisations (features in order, class-free first).
@@ -234,10 +234,10 @@ class KernelModeImputer(_Imputer):
         self.random_state = random_state
 
     def _prepare(self) -> None:
-        _check_positive_int(self.n_components, "n_components")
+        check_int(self.n_components, "n_components", min_value=1)
 
     def _substitute(self, values, rng, where):
-        mixture, k = _fit_capped_mixture(
+        mixture, k = fit_capped_mixture(
             self, values[:, None], None, rng, where, "observed value(s)", stacklevel=4
         )
         return float(mixture.means_[np.argmax(mixture.weights_), 0]), k

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import numbers
 import warnings
 
 import numpy as np
@@ -19,7 +18,14 @@ from scipy.optimize import minimize
 from scipy.special import logsumexp
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
-from mixlib.core.validation import check_array, check_is_fitted, check_sample_weight, check_X_y
+from mixlib.core.validation import (
+    check_array,
+    check_float,
+    check_int,
+    check_is_fitted,
+    check_sample_weight,
+    check_X_y,
+)
 from mixlib.core.exceptions import ConvergenceWarning
 
 __all__ = ["LogisticRegression", "softmax_objective", "polynomial_features"]
@@ -139,12 +145,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.tol = tol
 
     def _check_params(self) -> None:
-        if not isinstance(self.C, numbers.Real) or isinstance(self.C, bool) or not self.C > 0:
-            raise ValueError(f"C must be a positive float (or inf), got {self.C!r}.")
-        if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
-            raise ValueError(f"max_iter must be a positive int, got {self.max_iter!r}.")
-        if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
-            raise ValueError(f"tol must be a positive float, got {self.tol!r}.")
+        check_float(self.C, "C", low=0, closed="neither", finite=False)
+        check_int(self.max_iter, "max_iter", min_value=1)
+        check_float(self.tol, "tol", low=0, closed="neither", finite=False)
         if not isinstance(self.fit_intercept, (bool, np.bool_)):
             raise TypeError(f"fit_intercept must be a bool, got {type(self.fit_intercept).__name__}.")
 
@@ -246,8 +249,7 @@ def polynomial_features(X: ArrayLike, degree: int = 2, interaction_only: bool = 
     1 to ``degree`` (sets when ``interaction_only``).
     """
     X = check_array(X)
-    if not isinstance(degree, numbers.Integral) or degree < 1:
-        raise ValueError(f"degree must be a positive int, got {degree!r}.")
+    check_int(degree, "degree", min_value=1)
     combine = itertools.combinations if interaction_only else itertools.combinations_with_replacement
     columns = [
         np.prod(X[:, list(indices)], axis=1)

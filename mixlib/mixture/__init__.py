@@ -1,6 +1,18 @@
 """Isotropic Gaussian mixtures fitted by EM, and the classifier with one mixture per class
-(report ch. 3)."""
+(report ch. 3).
 
-from mixlib.mixture.gaussian_mixture import LIVE_WEIGHT, IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas, kernel_counts
+Modules: :mod:`~mixlib.mixture.initialisation` (initial centres and widths, the variance
+floor), :mod:`~mixlib.mixture.isotropic` (one mixture and its EM),
+:mod:`~mixlib.mixture.capped` (a fit whose ``K`` is capped by the distinct rows, shared with
+the imputers) and :mod:`~mixlib.mixture.gaussian_mixture` (the per-class classifier).
+"""
 
-__all__ = ["IsotropicGaussianMixture", "LIVE_WEIGHT", "MixtureClassifier", "initial_centres", "initial_sigmas", "kernel_counts"]
+from mixlib.mixture.capped import fit_capped_mixture
+from mixlib.mixture.gaussian_mixture import MixtureClassifier
+from mixlib.mixture.initialisation import initial_centres, initial_sigmas
+from mixlib.mixture.isotropic import LIVE_WEIGHT, IsotropicGaussianMixture, kernel_counts
+
+__all__ = [
+    "IsotropicGaussianMixture", "LIVE_WEIGHT", "MixtureClassifier", "fit_capped_mixture",
+    "initial_centres", "initial_sigmas", "kernel_counts",
+]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
+
+from mixlib.core.validation import check_choice, check_float, check_int
 
 _METRICS = ("euclidean", "manhattan", "chebyshev", "minkowski")
 _CDIST_NAMES = {"manhattan": "cityblock", "chebyshev": "chebyshev", "minkowski": "minkowski"}
@@ -17,22 +18,19 @@ def _check_metric(metric: str, p: float) -> float:
     The reduced distance is ``sum_j |x_j - z_j|^q`` (``q`` returned), or the maximum of the
     ``|x_j - z_j|`` for Chebyshev (``q = inf``); it orders points as the distance does.
     """
-    if metric not in _METRICS:
-        raise ValueError(f"metric must be one of {_METRICS}, got {metric!r}.")
+    check_choice(metric, "metric", _METRICS)
     if metric == "euclidean":
         return 2.0
     if metric == "manhattan":
         return 1.0
     if metric == "chebyshev":
         return math.inf
-    if not isinstance(p, numbers.Real) or isinstance(p, bool) or not p >= 1:
-        raise ValueError(f"p must be a real number >= 1 for the Minkowski metric, got {p!r}.")
+    check_float(p, "p", low=1, finite=False)
     return math.inf if p == math.inf else float(p)
 
 
 def _check_k(k, n_train: int) -> int:
-    if not isinstance(k, numbers.Integral) or isinstance(k, bool) or k < 1:
-        raise ValueError(f"k must be a positive int, got {k!r}.")
+    check_int(k, "k", min_value=1)
     if k > n_train:
         raise ValueError(f"k={k} exceeds the number of training points ({n_train}).")
     return int(k)

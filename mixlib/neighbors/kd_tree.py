@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import heapq
 import math
-import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -29,7 +28,7 @@ from mixlib.neighbors._common import (
     _reduced_to_distance,
     _sort_neighbors,
 )
-from mixlib.core.validation import check_array
+from mixlib.core.validation import check_array, check_int
 
 _NODE_FIELDS = ("start", "end", "axis", "pivot", "split", "left", "right")
 
@@ -76,8 +75,7 @@ class KDTree:
     """
 
     def __init__(self, X: ArrayLike, leaf_size: int = 30, metric: str = "euclidean", p: float = 2) -> None:
-        if not isinstance(leaf_size, numbers.Integral) or isinstance(leaf_size, bool) or leaf_size < 1:
-            raise ValueError(f"leaf_size must be a positive int, got {leaf_size!r}.")
+        check_int(leaf_size, "leaf_size", min_value=1)
         self._exponent = _check_metric(metric, p)
         self.leaf_size = int(leaf_size)
         self.metric = metric

@@ -20,7 +20,13 @@ from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.neighbors._brute import BruteForceNeighbors
 from mixlib.neighbors.kd_tree import KDTree
 from mixlib.neighbors._common import _check_k, _check_metric
-from mixlib.core.validation import check_array, check_is_fitted, check_sample_weight, check_X_y
+from mixlib.core.validation import (
+    check_array,
+    check_choice,
+    check_is_fitted,
+    check_sample_weight,
+    check_X_y,
+)
 
 __all__ = ["KDTree", "BruteForceNeighbors", "KNeighborsClassifier", "default_n_neighbors"]
 
@@ -125,12 +131,9 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             Multiplies the vote of each training point.
         """
         X, y = check_X_y(X, y)
-        if self.weights not in ("uniform", "distance"):
-            raise ValueError(f"weights must be 'uniform' or 'distance', got {self.weights!r}.")
-        if self.ties not in ("all", "index"):
-            raise ValueError(f"ties must be 'all' or 'index', got {self.ties!r}.")
-        if self.algorithm not in ("auto", "kd_tree", "brute"):
-            raise ValueError(f"algorithm must be 'auto', 'kd_tree' or 'brute', got {self.algorithm!r}.")
+        check_choice(self.weights, "weights", ("uniform", "distance"))
+        check_choice(self.ties, "ties", ("all", "index"))
+        check_choice(self.algorithm, "algorithm", ("auto", "kd_tree", "brute"))
         _check_metric(self.metric, self.p)
         n_samples = X.shape[0]
         k = default_n_neighbors(n_samples) if self.n_neighbors is None else self.n_neighbors

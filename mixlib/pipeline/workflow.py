@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from mixlib.experiments.contract import RepeatData
+
 
 @contextmanager
 def logged_job(smk: Any) -> Iterator[logging.Logger]:
@@ -46,12 +48,13 @@ def logged_job(smk: Any) -> Iterator[logging.Logger]:
         handler.close()
 
 
-def load_repeats(smk: Any, standardise_features: bool) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
+def load_repeats(smk: Any, standardise_features: bool) -> list[RepeatData]:
     """The arrays of every repeat of an experiment's split, from the job's named inputs.
 
     The job must have the inputs ``prepared``, ``split`` and ``substitutes`` (see
-    ``split_inputs`` in ``workflow/rules/common.smk``). Element ``r`` of the result is
-    :func:`mixlib.experiments.data.assemble` of repeat ``r``: role -> ``(X, y)``.
+    ``split_inputs`` in ``workflow/rules/common.smk``). The result holds
+    :func:`mixlib.experiments.data.assemble` of every repeat of the split, in order: the
+    input of :func:`mixlib.experiments.contract.run_stages`.
     """
     from mixlib.experiments.data import assemble
     from mixlib.pipeline.io import read_table

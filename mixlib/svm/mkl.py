@@ -5,7 +5,6 @@ Rakotomamonjy, Bach, Canu & Grandvalet 2008).
 from __future__ import annotations
 
 import logging
-import numbers
 import warnings
 from typing import Any, Sequence
 
@@ -13,7 +12,7 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.svm._smo import smo_solve
-from mixlib.core.validation import check_array, check_is_fitted, check_X_y
+from mixlib.core.validation import check_array, check_float, check_int, check_is_fitted, check_X_y
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import check_kernel_params, kernel_matrix
 from mixlib.svm.svc import binary_problems, check_svm_params, dual_coefficients, problem_rows, vote
@@ -118,11 +117,8 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         self._max_iter = check_svm_params(self.C, self.tol, self.max_iter, 1.0)
         specs = _check_kernels(self.kernels)
         for name in ("mkl_max_iter", "line_search_steps"):
-            value = getattr(self, name)
-            if not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
-        if not self.gap_tol > 0:
-            raise ValueError(f"gap_tol must be > 0, got {self.gap_tol!r}.")
+            check_int(getattr(self, name), name, min_value=1)
+        check_float(self.gap_tol, "gap_tol", low=0, closed="neither", finite=False)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(f"y needs at least 2 classes, got {len(self.classes_)}.")

@@ -6,31 +6,32 @@ one-vs-one voting or one-vs-all (the notes' table of part VI).
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.svm._smo import SMOResult, kernel_rows, smo_solve
-from mixlib.core.validation import check_array, check_is_fitted, check_sample_weight, check_X_y
+from mixlib.core.validation import (
+    check_array,
+    check_choice,
+    check_float,
+    check_int,
+    check_is_fitted,
+    check_sample_weight,
+    check_X_y,
+)
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import check_kernel_params, kernel_matrix
 
 
 def check_svm_params(C: float, tol: float, max_iter: int | None, cache_size: float) -> int:
     """Validate the solver parameters shared by SVC, SVDD and MKL; return ``max_iter``."""
-    if not isinstance(C, numbers.Real) or not np.isfinite(C) or C <= 0:
-        raise ValueError(f"C must be a finite float > 0, got {C!r}.")
-    if not isinstance(tol, numbers.Real) or not tol > 0:
-        raise ValueError(f"tol must be a float > 0, got {tol!r}.")
-    if not isinstance(cache_size, numbers.Real) or not cache_size > 0:
-        raise ValueError(f"cache_size must be a positive number of MiB, got {cache_size!r}.")
-    if max_iter is None:
-        return 10_000_000
-    if not isinstance(max_iter, numbers.Integral) or isinstance(max_iter, bool) or max_iter < 1:
-        raise ValueError(f"max_iter must be None or an integer >= 1, got {max_iter!r}.")
-    return int(max_iter)
+    check_float(C, "C", low=0, closed="neither")
+    check_float(tol, "tol", low=0, closed="neither", finite=False)
+    check_float(cache_size, "cache_size", low=0, closed="neither", finite=False)
+    max_iter = check_int(max_iter, "max_iter", min_value=1, allow_none=True)
+    return 10_000_000 if max_iter is None else max_iter
 
 
 class SVC(ClassifierMixin, BaseEstimator):
@@ -118,8 +119,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         X, y = check_X_y(X, y)
         check_kernel_params(self.kernel, self.degree, self.sigma)
         max_iter = check_svm_params(self.C, self.tol, self.max_iter, self.cache_size)
-        if self.multiclass not in ("ovo", "ova"):
-            raise ValueError(f"multiclass must be 'ovo' or 'ova', got {self.multiclass!r}.")
+        check_choice(self.multiclass, "multiclass", ("ovo", "ova"))
         weight = check_sample_weight(sample_weight, X.shape[0])
         self.classes_, y_index = np.unique(y, return_inverse=True)
         n_classes = len(self.classes_)

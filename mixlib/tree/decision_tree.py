@@ -22,6 +22,9 @@ from mixlib.tree._growth import TreeArrays, apply_trees, grow_trees
 from mixlib.tree._split import draw_candidates, level_splits, node_impurity
 from mixlib.core.validation import (
     check_array,
+    check_choice,
+    check_float,
+    check_int,
     check_is_fitted,
     check_random_state,
     check_sample_weight,
@@ -56,10 +59,8 @@ def check_growth_limits(max_depth: int | None, min_samples_split: int) -> None:
     ValueError
         Naming the parameter, the bad value and the values expected.
     """
-    if max_depth is not None and (not isinstance(max_depth, numbers.Integral) or max_depth < 1):
-        raise ValueError(f"max_depth must be None or an int >= 1, got {max_depth!r}.")
-    if not isinstance(min_samples_split, numbers.Integral) or min_samples_split < 2:
-        raise ValueError(f"min_samples_split must be an int >= 2, got {min_samples_split!r}.")
+    check_int(max_depth, "max_depth", min_value=1, allow_none=True)
+    check_int(min_samples_split, "min_samples_split", min_value=2)
 
 
 def resolve_max_features(max_features, n_features: int) -> int:
@@ -149,17 +150,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def _check_params(self) -> None:
-        if self.criterion not in ("gini", "entropy"):
-            raise ValueError(f"criterion must be 'gini' or 'entropy', got {self.criterion!r}.")
+        check_choice(self.criterion, "criterion", ("gini", "entropy"))
         check_growth_limits(self.max_depth, self.min_samples_split)
-        if not isinstance(self.min_samples_leaf, numbers.Integral) or self.min_samples_leaf < 1:
-            raise ValueError(
-                f"min_samples_leaf must be an int >= 1, got {self.min_samples_leaf!r}."
-            )
-        if not self.min_impurity_decrease >= 0.0:
-            raise ValueError(
-                f"min_impurity_decrease must be >= 0, got {self.min_impurity_decrease!r}."
-            )
+        check_int(self.min_samples_leaf, "min_samples_leaf", min_value=1)
+        check_float(self.min_impurity_decrease, "min_impurity_decrease", low=0, finite=False)
 
     def fit(self, X, y, sample_weight=None) -> "DecisionTreeClassifier":
         """Grow the tree.

@@ -1,9 +1,11 @@
-from mixlib.experiments.semisupervised import dna_kernel_job
+from mixlib.experiments.contract import run_stages
+from mixlib.experiments.dna import dna_kernel_stage
 from mixlib.pipeline.io import write_table
 from mixlib.pipeline.workflow import load_repeats, logged_job
 
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
-    table = dna_kernel_job(load_repeats(snakemake, params.standardise), int(wildcards.kernels),
-                           params.settings, params.seed, wildcards.split, params.encoding)
+    stage = dna_kernel_stage(split=wildcards.split, encoding=params.encoding,
+                             n_components=int(wildcards.kernels), params=params.settings)
+    table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])

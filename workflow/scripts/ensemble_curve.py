@@ -1,10 +1,12 @@
-from mixlib.experiments.ensembles import ensemble_job
+from mixlib.experiments.contract import run_stages
+from mixlib.experiments.ensembles import ensemble_stage
 from mixlib.pipeline.io import write_table
 from mixlib.pipeline.workflow import load_repeats, logged_job
 
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
-    table = ensemble_job(load_repeats(snakemake, params.standardise), wildcards.method,
-                         params.max_members, params.settings, params.base_mixture, params.seed,
-                         wildcards.split)
+    stage = ensemble_stage(split=wildcards.split, method=wildcards.method,
+                           max_members=params.max_members, params=params.settings,
+                           base_mixture=params.base_mixture)
+    table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])

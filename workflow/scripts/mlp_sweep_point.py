@@ -1,11 +1,11 @@
-from mixlib.experiments.mlp import mlp_sweep_job
+from mixlib.experiments.contract import run_stages
+from mixlib.experiments.mlp import mlp_sweep_stage
 from mixlib.pipeline.io import write_table
 from mixlib.pipeline.workflow import load_repeats, logged_job
 
 with logged_job(snakemake):
-    wildcards, params = snakemake.wildcards, snakemake.params
-    table = mlp_sweep_job(
-        load_repeats(snakemake, params.standardise), wildcards.regime, int(wildcards.hidden),
-        params.training, params.seed, wildcards.split,
-    )
-    write_table(table.assign(split=wildcards.split), snakemake.output[0])
+    params, wildcards = snakemake.params, snakemake.wildcards
+    stage = mlp_sweep_stage(split=wildcards.split, regime=wildcards.regime,
+                            hidden_size=int(wildcards.hidden), params=params.training)
+    table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
+    write_table(table, snakemake.output[0])

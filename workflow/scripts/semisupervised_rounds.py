@@ -1,10 +1,11 @@
-from mixlib.experiments.semisupervised import rounds_job
+from mixlib.experiments.contract import run_stages
+from mixlib.experiments.semisupervised import rounds_stage
 from mixlib.pipeline.io import write_table
 from mixlib.pipeline.workflow import load_repeats, logged_job
 
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
-    table = rounds_job(load_repeats(snakemake, params.standardise), wildcards.method,
-                       params.n_components, params.settings, params.seed, wildcards.split,
-                       params.dataset)
+    stage = rounds_stage(split=wildcards.split, dataset=params.dataset, method=wildcards.method,
+                         n_components=params.n_components, params=params.settings)
+    table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])

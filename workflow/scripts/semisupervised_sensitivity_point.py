@@ -1,10 +1,12 @@
-from mixlib.experiments.semisupervised import sensitivity_job
+from mixlib.experiments.contract import run_stages
+from mixlib.experiments.semisupervised import sensitivity_stages
 from mixlib.pipeline.io import write_table
 from mixlib.pipeline.workflow import load_repeats, logged_job
 
 with logged_job(snakemake):
-    params, wildcards = snakemake.params, snakemake.wildcards
-    table = sensitivity_job(load_repeats(snakemake, params.standardise), params.n_components,
-                            params.settings, list(params.restarts), params.seed, wildcards.split,
-                            params.dataset)
+    params = snakemake.params
+    stages = sensitivity_stages(split=snakemake.wildcards.split, dataset=params.dataset,
+                                n_components=params.n_components, params=params.settings,
+                                restarts=list(params.restarts))
+    table = run_stages(stages, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])

@@ -1,9 +1,10 @@
-from mixlib.experiments.svm import svm_best_job
+from mixlib.experiments.contract import run_stages
+from mixlib.experiments.svm import svm_best_stage
 from mixlib.pipeline.io import read_table, write_table
 from mixlib.pipeline.workflow import load_repeats, logged_job
 
 with logged_job(snakemake):
     params = snakemake.params
-    table = svm_best_job(load_repeats(snakemake, params.standardise),
-                         read_table(snakemake.input.grid), params.grid, snakemake.wildcards.split)
-    write_table(table, snakemake.output[0])
+    stage = svm_best_stage(split=snakemake.wildcards.split, grid=read_table(snakemake.input.grid),
+                           params=params.grid)
+    write_table(run_stages(stage, load_repeats(snakemake, params.standardise)), snakemake.output[0])

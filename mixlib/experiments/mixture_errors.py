@@ -1,0 +1,67 @@
+"""The mixture classifier as the experiments of chs. 5 and 6 build and score it.
+
+Shared by :mod:`mixlib.experiments.semisupervised` (figs. 5.1, 5.3-5.5) and
+:mod:`mixlib.experiments.dna` (fig. 6.1): one seeded classifier from the EM settings of a
+params dict, its training and test errors under an unclassifiable rule, and its collapsed
+kernels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mixlib.mixture import MixtureClassifier, kernel_counts
+from mixlib.semi_supervised import label_errors
+
+#: The keys of a params dict that are EM settings of :class:`~mixlib.mixture.MixtureClassifier`.
+_CLASSIFIER_KEYS = ("init", "tol", "max_iter", "min_variance", "relative_min_variance")
+
+
+def seeded_classifier(n_components: int, params: dict[str, Any],
+                      rng: np.random.Generator) -> MixtureClassifier:
+    """A MixtureClassifier with the settings of ``params`` found in ``_CLASSIFIER_KEYS``.
+
+    Its ``random_state`` is one integer drawn from ``rng``: every refit of a semi-supervised
+    run then restarts EM from the same random stream (as scikit-learn's self-training does
+    with an int seed), so the rounds differ by their training data and priors, not by a new
+    random initialisation.
+    """
+    settings = {key: params[key] for key in _CLASSIFIER_KEYS if params.get(key) is not None}
+    return MixtureClassifier(n_components, random_state=int(rng.integers(2**32)), **settings)
+
+
+def collapsed_per_class(model: MixtureClassifier) -> np.ndarray:
+    """Collapsed (live, at the variance floor) kernels of each class mixture of ``model``."""
+    return np.array([kernel_counts(mixture)[1] for mixture in model.mixtures_], dtype=float)
+
+
+def train_test_errors(model: MixtureClassifier, X_train: np.ndarray, y_train: np.ndarray,
+                      X_test: np.ndarray, y_test: np.ndarray, rule: str = "margin",
+                      threshold: float = 0.75) -> dict[str, float]:
+    """Hard, unknown and total error of a fitted model on training and test examples.
+
+    Parameters
+    ----------
+    model : fitted MixtureClassifier
+    X_train : ndarray of shape (n_train, n_features)
+    y_train : ndarray of shape (n_train,)
+    X_test : ndarray of shape (n_test, n_features)
+    y_test : ndarray of shape (n_test,)
+    rule, threshold :
+        The unclassifiable rule (:func:`~mixlib.semi_supervised.unclassifiable_mask`).
+
+    Returns
+    -------
+    dict
+        ``train_error``, ``train_hard_error``, ``train_unknown_error``, ``test_error``,
+        ``test_hard_error``, ``test_unknown_error``, where ``*_error = *_hard_error +
+        *_unknown_error`` (:func:`~mixlib.semi_supervised.label_errors` on each set).
+    """
+    values = {}
+    for name, X, y in (("train", X_train, y_train), ("test", X_test, y_test)):
+        hard, unknown = label_errors(model, X, y, rule, threshold)
+        values.update({f"{name}_error": hard + unknown, f"{name}_hard_error": hard,
+                       f"{name}_unknown_error": unknown})
+    return values

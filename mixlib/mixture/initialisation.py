@@ -1,0 +1,137 @@
+"""Initial parameters of an isotropic Gaussian mixture, and its variance floor.
+
+The initialisation of the report's fig. 3.2: ``K`` distinct training vectors as centres
+(drawn with probability proportional to their weight, or by k-means++), each kernel's width
+the distance to its nearest other centre; and the floor that keeps a kernel sitting on one
+example from collapsing to zero width.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mixlib.core.distances import squared_euclidean
+from mixlib.core.validation import check_array, check_choice, check_random_state, check_sample_weight
+
+#: The ways of choosing the initial centres (see :func:`initial_centres`).
+INITS = ("report", "kmeans++")
+
+
+def variance_floor(X: np.ndarray, sample_weight: np.ndarray, min_variance: float,
+                   relative_min_variance: float | None) -> float:
+    """The variance floor of a fit, in squared units of ``X``.
+
+    ``min_variance`` when ``relative_min_variance`` is None, else
+    ``relative_min_variance * (1/d) sum_i sum_n w_n (x_ni - xbar_i)^2 / sum_n w_n``, the mean
+    per-feature weighted variance of the training rows (if that is 0, all rows are equal, the
+    absolute ``min_variance`` is used).
+    """
+    if relative_min_variance is None:
+        return float(min_variance)
+    total = sample_weight.sum()
+    centred = X - sample_weight @ X / total
+    scale = float(sample_weight @ np.einsum("ij,ij->i", centred, centred) / (total * X.shape[1]))
+    return float(relative_min_variance * scale) if scale > 0 else float(min_variance)
+
+
+def distinct_rows(X: np.ndarray, sample_weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``X`` that carry a positive weight, with their summed weights.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    sample_weight : ndarray of shape (n_samples,)
+
+    Returns
+    -------
+    rows : ndarray of shape (n_distinct, n_features)
+        Sorted lexicographically, so the result does not depend on the order of the rows.
+    weights : ndarray of shape (n_distinct,)
+        Total weight of each distinct row (a row repeated ``m`` times counts ``m`` times).
+    """
+    positive = sample_weight > 0
+    rows, inverse = np.unique(X[positive], axis=0, return_inverse=True)
+    weights = np.bincount(inverse.ravel(), weights=sample_weight[positive], minlength=len(rows))
+    return rows, weights
+
+
+def initial_centres(
+    X: np.ndarray,
+    n_components: int,
+    *,
+    init: str = "report",
+    sample_weight: np.ndarray | None = None,
+    random_state=None,
+) -> np.ndarray:
+    """Initial kernel centres: ``n_components`` distinct training vectors.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    n_components : int
+    init : {"report", "kmeans++"}
+        ``"report"``: distinct rows drawn without replacement with probability proportional
+        to their total weight (uniform for unit weights; fig. 3.2: "mu_i = a vector in learning
+        examples, mu_i != mu_j"). ``"kmeans++"``: the first drawn in the same way, each next
+        one with probability proportional to ``w * D^2``, ``D`` the distance to the nearest
+        centre already chosen.
+    sample_weight : ndarray of shape (n_samples,), optional
+    random_state : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of shape (n_components, n_features)
+    """
+    X = check_array(X)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+    rng = check_random_state(random_state)
+    check_choice(init, "init", INITS)
+    rows, weights = distinct_rows(X, sample_weight)
+    k = n_components
+    if len(rows) < k:
+        raise ValueError(
+            f"n_components={k} needs at least {k} distinct training vectors with positive "
+            f"weight, got {len(rows)}."
+        )
+    if init == "report":
+        chosen = rng.choice(len(rows), size=k, replace=False, p=weights / weights.sum())
+        return rows[chosen]
+    chosen = [int(rng.choice(len(rows), p=weights / weights.sum()))]
+    nearest = squared_euclidean(rows, rows[chosen])[:, 0]
+    for _ in range(1, k):
+        score = weights * nearest
+        score[chosen] = 0.0
+        chosen.append(int(rng.choice(len(rows), p=score / score.sum())))
+        np.minimum(nearest, squared_euclidean(rows, rows[chosen[-1:]])[:, 0], out=nearest)
+    return rows[chosen]
+
+
+def initial_sigmas(means: np.ndarray, X: np.ndarray, sample_weight: np.ndarray | None = None) -> np.ndarray:
+    """Initial widths: ``sigma_i = min_{j != i} ||mu_i - mu_j||`` (report, fig. 3.2).
+
+    Parameters
+    ----------
+    means : ndarray of shape (n_components, n_features)
+    X : ndarray of shape (n_samples, n_features)
+        Training data (used only when ``n_components == 1``).
+    sample_weight : ndarray of shape (n_samples,), optional
+
+    Returns
+    -------
+    ndarray of shape (n_components,)
+
+    Notes
+    -----
+    With a single kernel there is no other centre; the width is then the root mean square
+    per-dimension distance of the (weighted) data to the centre,
+    ``sigma = sqrt(sum_n w_n ||x_n - mu||^2 / (d sum_n w_n))``, i.e. the maximum-likelihood
+    width of one isotropic kernel at that centre.
+    """
+    n_components, n_features = means.shape
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+    if n_components == 1:
+        sq = squared_euclidean(X, means)[:, 0]
+        return np.array([np.sqrt(np.dot(sample_weight, sq) / (n_features * sample_weight.sum()))])
+    between = squared_euclidean(means, means)
+    np.fill_diagonal(between, np.inf)
+    return np.sqrt(between.min(axis=1))

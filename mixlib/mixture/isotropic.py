@@ -1,0 +1,357 @@
+"""The isotropic Gaussian mixture fit by (weighted) EM (report ch. 3, figs. 3.2 and 5.2).
+
+Every kernel has one ``sigma`` (an isotropic covariance ``sigma^2 I``); everything is computed
+in log space.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+import numpy as np
+from scipy.special import logsumexp
+
+from mixlib.core.base import BaseEstimator
+from mixlib.core.distances import squared_euclidean
+from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.core.validation import (
+    check_array,
+    check_choice,
+    check_float,
+    check_int,
+    check_is_fitted,
+    check_random_state,
+    check_sample_weight,
+)
+from mixlib.mixture.initialisation import INITS, initial_centres, initial_sigmas, variance_floor
+
+logger = logging.getLogger(__name__)
+
+_LOG_2PI = float(np.log(2.0 * np.pi))
+# Added to every kernel's total responsibility, as scikit-learn does, so that a kernel that
+# lost all its examples divides by a tiny positive number instead of zero.
+_NK_EPS = 10.0 * np.finfo(np.float64).eps
+# A variance within this factor of the floor counts as "at the floor" (the M-step sets it to
+# the floor exactly; the factor only absorbs the sqrt/square round trip of a warm start).
+_AT_FLOOR = 1.0 + 1e-9
+#: Mixing weight at or below which a kernel counts as dead (it lost all its examples).
+LIVE_WEIGHT = 1e-6
+
+
+def kernel_counts(mixture: "IsotropicGaussianMixture") -> tuple[int, int]:
+    """Live kernels and collapsed kernels of a fitted mixture.
+
+    Returns
+    -------
+    live : int
+        Kernels whose mixing weight exceeds :data:`LIVE_WEIGHT`.
+    collapsed : int
+        Live kernels whose variance ended at the floor (``at_floor_``): each sits on one
+        training vector (or a few identical ones) and its width is the floor's, not the data's.
+    """
+    live = mixture.weights_ > LIVE_WEIGHT
+    return int(live.sum()), int((live & mixture.at_floor_).sum())
+
+
+def _normalise_log_prob(log_prob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Responsibilities and log normaliser from ``log_prob`` of shape (n, K), in place.
+
+    Notes
+    -----
+    The log-sum-exp trick of :func:`scipy.special.logsumexp`, written out so that the
+    exponentials serve twice: with ``m_n = max_j a_nj`` and ``s_n = sum_j exp(a_nj - m_n)``
+    (``s_n >= 1``, so no underflow to ``log 0``), ``ln sum_j exp(a_nj) = m_n + ln s_n`` and
+    ``r_nj = exp(a_nj - m_n) / s_n``. ``log_prob`` is overwritten with ``r``.
+    """
+    shift = log_prob.max(axis=1)
+    log_prob -= shift[:, None]
+    resp = np.exp(log_prob, out=log_prob)
+    total = resp.sum(axis=1)
+    resp /= total[:, None]
+    return resp, shift + np.log(total)
+
+
+class IsotropicGaussianMixture(BaseEstimator):
+    """Mixture of isotropic Gaussian kernels fit by (weighted) EM.
+
+    Parameters
+    ----------
+    n_components : int, default=1
+        Number of kernels ``K``.
+    init : {"report", "kmeans++"}, default="report"
+        How to choose the initial centres when ``means_init`` is not given.
+        ``"report"``: ``K`` distinct training vectors drawn without replacement, with
+        probability proportional to their total sample weight (uniform for unit weights).
+        ``"kmeans++"``: the first centre is drawn in the same way, each next one with
+        probability proportional to ``w_n * D(x_n)^2``, ``D`` the distance to the nearest
+        centre already chosen. In both cases the initial widths are
+        ``sigma_i = min_{j != i} ||mu_i - mu_j||`` (for ``K = 1``: the root mean square
+        per-dimension distance of the data to the centre) and the weights are ``1/K``.
+    means_init : array-like of shape (n_components, n_features), optional
+        Initial centres (overrides ``init``).
+    sigmas_init : array-like of shape (n_components,), optional
+        Initial widths (standard deviations, > 0).
+    weights_init : array-like of shape (n_components,), optional
+        Initial mixing weights (positive, summing to 1).
+    tol : float, default=1e-6
+        EM stops when the weighted mean log-likelihood changes by less than ``tol``.
+    max_iter : int, default=200
+        Maximum number of EM iterations; reaching it raises a ``ConvergenceWarning``.
+    min_variance : float, default=1e-6
+        Variance floor: after every M-step ``sigma_j^2 = max(sigma_j^2, min_variance)``
+        (squared units of ``X``), so that a kernel sitting on one example cannot collapse to
+        zero width and make the likelihood infinite.
+    relative_min_variance : float or None, default=None
+        If set, replaces ``min_variance`` by a floor relative to the data:
+        ``relative_min_variance * (1/d) sum_i var_w(X[:, i])``, the mean per-feature
+        (weighted) variance of the training rows, so that the floor means the same thing on
+        every data set whatever its units.
+    random_state : None, int or numpy.random.Generator, default=None
+        Source of randomness of the initialisation.
+
+    Attributes
+    ----------
+    min_variance_ : float
+        The variance floor used (``min_variance``, or the relative floor in units of ``X``).
+    at_floor_ : ndarray of bool of shape (n_components,)
+        Kernels whose variance ended at the floor: a kernel collapsed onto one or a few
+        identical examples, or a dead kernel (weight ~0, see Notes).
+    means_ : ndarray of shape (n_components, n_features)
+    sigmas_ : ndarray of shape (n_components,)
+        Kernel widths (standard deviations).
+    variances_ : ndarray of shape (n_components,)
+        ``sigmas_ ** 2``.
+    weights_ : ndarray of shape (n_components,)
+        Mixing weights ``p_j``.
+    lower_bounds_ : ndarray of shape (n_iter_,)
+        Weighted mean log-likelihood ``sum_n w_n ln p(x_n) / sum_n w_n`` computed in the E-step
+        of every iteration, i.e. under the parameters *before* that iteration's M-step
+        (entry 0 is the likelihood of the initial parameters), as in scikit-learn.
+    lower_bound_ : float
+        Last entry of ``lower_bounds_``.
+    n_iter_ : int
+        Number of EM iterations (M-steps) performed.
+    converged_ : bool
+        Whether the change of the mean log-likelihood fell below ``tol``.
+    n_features_in_ : int
+
+    Notes
+    -----
+    Kernel density (report eq. 3.1), ``d`` the dimension::
+
+        N(mu_j, sigma_j, x) = (2 pi)^(-d/2) sigma_j^(-d) exp(-||x - mu_j||^2 / (2 sigma_j^2))
+        p(x) = sum_j p_j N(mu_j, sigma_j, x)
+
+    One EM iteration with sample weights ``w_n`` (report figs. 3.2 and 5.2):
+
+    - E-step: ``r_nj = p_j N(mu_j, sigma_j, x_n) / p(x_n)`` (in log space with logsumexp),
+      and the weighted mean log-likelihood ``L = sum_n w_n ln p(x_n) / sum_n w_n``.
+    - M-step, with ``N_j = sum_n w_n r_nj``::
+
+        mu_j      = sum_n w_n r_nj x_n / N_j
+        sigma_j^2 = (1/d) sum_n w_n r_nj ||x_n - mu_j||^2 / N_j
+        p_j       = N_j / sum_n w_n
+
+    The report writes ``p_j = (1/N) sum_n q(x_n) r_nj`` for the weighted case (fig. 5.2);
+    with non-binary weights those ``p_j`` do not sum to 1, so the mixture would not be a
+    density. Dividing by the total weight ``sum_n w_n`` is the maximiser of the weighted
+    likelihood (5.1) under ``sum_j p_j = 1``, and equals ``1/N`` for unit weights. Integer
+    weights are therefore equivalent to repeating rows.
+
+    A kernel that loses all its examples (every ``r_nj`` underflows to 0; common in high
+    dimension, e.g. splice one-hot with K = 64 ends with about two live kernels) keeps
+    ``N_j = 10 eps`` as in scikit-learn: its weight becomes ~1e-18, its variance the floor, and
+    it no longer affects the likelihood. It is not re-seeded (neither the report nor
+    scikit-learn does); ``weights_`` shows which kernels are alive.
+
+    The variance is computed from the squared distances to the previous centres, which the
+    E-step already has: ``sum_n w_n r_nj ||x_n - mu_j||^2 = sum_n w_n r_nj ||x_n - mu_j^old||^2
+    - N_j ||mu_j - mu_j^old||^2``. The data are centred on their weighted mean during the fit
+    (the model is translation equivariant) to limit cancellation in the BLAS distances.
+    """
+
+    def __init__(
+        self,
+        n_components: int = 1,
+        *,
+        init: str = "report",
+        means_init=None,
+        sigmas_init=None,
+        weights_init=None,
+        tol: float = 1e-6,
+        max_iter: int = 200,
+        min_variance: float = 1e-6,
+        relative_min_variance: float | None = None,
+        random_state=None,
+    ) -> None:
+        self.n_components = n_components
+        self.init = init
+        self.means_init = means_init
+        self.sigmas_init = sigmas_init
+        self.weights_init = weights_init
+        self.tol = tol
+        self.max_iter = max_iter
+        self.min_variance = min_variance
+        self.relative_min_variance = relative_min_variance
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ validation / init
+    def _check_params(self, n_features: int) -> None:
+        check_int(self.n_components, "n_components", min_value=1)
+        check_int(self.max_iter, "max_iter", min_value=1)
+        check_float(self.tol, "tol", low=0)
+        check_float(self.min_variance, "min_variance", low=0, closed="neither")
+        check_float(self.relative_min_variance, "relative_min_variance", low=0, closed="neither",
+                    allow_none=True)
+        check_choice(self.init, "init", INITS)
+        k = self.n_components
+        if self.means_init is not None:
+            means = check_array(self.means_init, name="means_init")
+            if means.shape != (k, n_features):
+                raise ValueError(
+                    f"means_init must have shape ({k}, {n_features}), got {means.shape}."
+                )
+        if self.sigmas_init is not None:
+            sigmas = check_array(self.sigmas_init, name="sigmas_init", ndim=1)
+            if sigmas.shape != (k,) or (sigmas <= 0).any():
+                raise ValueError(
+                    f"sigmas_init must hold {k} positive values, got {sigmas.tolist()}."
+                )
+        if self.weights_init is not None:
+            weights = check_array(self.weights_init, name="weights_init", ndim=1)
+            if weights.shape != (k,) or (weights <= 0).any() or not np.isclose(weights.sum(), 1.0):
+                raise ValueError(
+                    f"weights_init must hold {k} positive values summing to 1, "
+                    f"got {weights.tolist()}."
+                )
+
+    def _initialize(self, X: np.ndarray, sample_weight: np.ndarray, rng: np.random.Generator) -> None:
+        if self.means_init is not None:
+            means = check_array(self.means_init, name="means_init").copy()
+        else:
+            means = initial_centres(
+                X, self.n_components, init=self.init, sample_weight=sample_weight, random_state=rng
+            )
+        if self.sigmas_init is not None:
+            sigmas = check_array(self.sigmas_init, name="sigmas_init", ndim=1)
+        else:
+            sigmas = initial_sigmas(means, X, sample_weight)
+        if self.weights_init is not None:
+            weights = check_array(self.weights_init, name="weights_init", ndim=1)
+            weights = weights / weights.sum()
+        else:
+            weights = np.full(self.n_components, 1.0 / self.n_components)
+        self.means_ = means
+        self.variances_ = np.maximum(sigmas**2, self.min_variance_)
+        self.weights_ = weights
+
+    # ------------------------------------------------------------------ EM
+    def _weighted_log_prob(self, X: np.ndarray, X_sq: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``ln p_j + ln N(mu_j, sigma_j, x_n)`` of shape (n, K), and the squared distances."""
+        n_features = X.shape[1]
+        distances = squared_euclidean(X, self.means_, X_sq=X_sq)
+        log_prob = distances * (-0.5 / self.variances_)
+        log_prob += np.log(self.weights_) - 0.5 * n_features * (_LOG_2PI + np.log(self.variances_))
+        return log_prob, distances
+
+    def fit(self, X, y=None, sample_weight=None) -> "IsotropicGaussianMixture":
+        """Fit the mixture by EM.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training vectors (no NaN).
+        y : ignored
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights (the priors ``q(x_n)`` of the report's fig. 5.2); rows of
+            weight 0 are ignored.
+        """
+        X = check_array(X)
+        sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        n_features = X.shape[1]
+        self._check_params(n_features)
+        rng = check_random_state(self.random_state)
+        if (sample_weight == 0).any():
+            keep = sample_weight > 0
+            X, sample_weight = X[keep], sample_weight[keep]
+        self.n_features_in_ = n_features
+        self.min_variance_ = variance_floor(X, sample_weight, self.min_variance, self.relative_min_variance)
+        self._initialize(X, sample_weight, rng)
+
+        total_weight = sample_weight.sum()
+        centre = sample_weight @ X / total_weight
+        Xc = X - centre
+        X_sq = np.einsum("ij,ij->i", Xc, Xc)
+        self.means_ = self.means_ - centre
+        weight_column = sample_weight[:, None]
+
+        lower_bounds: list[float] = []
+        self.converged_ = False
+        for n_iter in range(1, self.max_iter + 1):
+            # E-step: responsibilities and the weighted mean log-likelihood.
+            log_prob, distances = self._weighted_log_prob(Xc, X_sq)
+            resp, log_norm = _normalise_log_prob(log_prob)
+            lower_bounds.append(float(sample_weight @ log_norm / total_weight))
+            resp *= weight_column
+            # M-step on the weighted responsibilities w_n r_nj.
+            nk = resp.sum(axis=0) + _NK_EPS
+            # Xc.T @ resp rather than resp.T @ Xc: the same GEMM, but multi-threaded OpenBLAS
+            # is several times slower on the latter layout.
+            new_means = (Xc.T @ resp).T / nk[:, None]
+            shift = new_means - self.means_
+            spread = np.einsum("nk,nk->k", resp, distances) / nk
+            variances = (spread - np.einsum("kd,kd->k", shift, shift)) / n_features
+            self.means_ = new_means
+            self.variances_ = np.maximum(variances, self.min_variance_)
+            self.weights_ = nk / nk.sum()
+            logger.debug("EM iteration %d: mean log-likelihood %.10g", n_iter, lower_bounds[-1])
+            if len(lower_bounds) > 1 and abs(lower_bounds[-1] - lower_bounds[-2]) < self.tol:
+                self.converged_ = True
+                break
+        self.means_ = self.means_ + centre
+        self.sigmas_ = np.sqrt(self.variances_)
+        self.at_floor_ = self.variances_ <= self.min_variance_ * _AT_FLOOR
+        self.lower_bounds_ = np.asarray(lower_bounds)
+        self.lower_bound_ = lower_bounds[-1]
+        self.n_iter_ = n_iter
+        if not self.converged_:
+            warnings.warn(
+                f"EM did not converge in max_iter={self.max_iter} iterations (last change of "
+                f"the mean log-likelihood {lower_bounds[-1] - lower_bounds[-2] if n_iter > 1 else np.nan:.3g}"
+                f" >= tol={self.tol}); increase max_iter or tol.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        return self
+
+    # ------------------------------------------------------------------ inference
+    def _check_X(self, X) -> np.ndarray:
+        check_is_fitted(self, "means_")
+        X = check_array(X)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {type(self).__name__} was fitted with "
+                f"{self.n_features_in_}."
+            )
+        return X
+
+    def score_samples(self, X) -> np.ndarray:
+        """Log density ``ln p(x_n)`` of every row, shape (n_samples,)."""
+        log_prob, _ = self._weighted_log_prob(self._check_X(X))
+        return logsumexp(log_prob, axis=1)
+
+    def score(self, X, y=None, sample_weight=None) -> float:
+        """Weighted mean log density ``sum_n w_n ln p(x_n) / sum_n w_n``."""
+        log_density = self.score_samples(X)
+        return float(np.average(log_density, weights=check_sample_weight(sample_weight, len(log_density))))
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Responsibilities ``p(theta_j | x_n)``, shape (n_samples, n_components), rows sum to 1."""
+        log_prob, _ = self._weighted_log_prob(self._check_X(X))
+        log_prob -= logsumexp(log_prob, axis=1)[:, None]
+        return np.exp(log_prob, out=log_prob)
+
+    def predict(self, X) -> np.ndarray:
+        """Index of the most responsible kernel of every row, shape (n_samples,)."""
+        return self.predict_proba(X).argmax(axis=1)

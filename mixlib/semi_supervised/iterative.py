@@ -1,0 +1,229 @@
+"""Iterative classification (self-training) with a mixture classifier (report section 5.1, fig. 5.1)."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from mixlib.mixture import MixtureClassifier
+from mixlib.semi_supervised.base import (
+    RoundCallback,
+    SemiSupervisedMixin,
+    check_choice,
+    check_fraction,
+    check_max_iter,
+    notify,
+    stack_labelled,
+    tidy_labels,
+)
+
+logger = logging.getLogger(__name__)
+
+
+class IterativeClassifier(SemiSupervisedMixin):
+    """Iterative classification (self-training) with a mixture classifier (report section 5.1).
+
+    Parameters
+    ----------
+    estimator : MixtureClassifier or None, default=None
+        The classifier refit every round (cloned first; ``None``: ``MixtureClassifier()``, 4
+        kernels per class).
+    threshold : float in [0, 1), default=0.75
+        Confidence margin of the report: an unknown example is assigned its argmax class when
+        its top posterior is *strictly greater* than ``threshold``, ``max_c p(c | x) >
+        threshold`` (report: "la classe dont la probabilité est la plus forte parmi toutes les
+        classes de probabilité supérieure à une certaine marge de confiance"), and the
+        estimator does not flag it unclassifiable (its ``margin`` rule: with the default
+        ``margin=0``, exact ties only). This is scikit-learn's
+        ``SelfTrainingClassifier(criterion="threshold")`` rule.
+    max_iter : int or None, default=10
+        Maximum number of labelling rounds by threshold (scikit-learn's ``max_iter``);
+        ``None``: no limit.
+    finish : {"argmax", "stop"}, default="argmax"
+        What happens when a round assigns nothing (or ``max_iter`` is reached) while unknowns
+        are left. ``"argmax"``: they all get their top-posterior class in a last round and the
+        model is refit on every example (the report: "until every unknown is classified").
+        ``"stop"``: they stay unknown (scikit-learn's behaviour).
+    unlabelled_label : object, default=-1
+        Marks the unlabelled rows of ``y`` in :meth:`fit` (``None`` and NaN always do).
+    random_state : None, int or numpy.random.Generator, default=None
+        If not None, replaces the estimator's ``random_state`` (one generator then drives the
+        initialisations of all rounds); if None the estimator's own is used as it is (an int
+        then restarts the same stream at every round, as in scikit-learn).
+
+    Attributes
+    ----------
+    estimator_ : MixtureClassifier
+        The final model: fit on the originally labelled plus all assigned examples.
+    classes_ : ndarray of shape (n_classes,)
+    transduction_ : ndarray of shape (n_samples,)
+        Labels of the training rows: the given ones, the assigned ones, and
+        ``unlabelled_label`` for rows never assigned (object array if types differ).
+    labeled_iter_ : ndarray of int of shape (n_samples,)
+        0 for rows labelled from the start, ``r`` for rows assigned in round ``r`` (1-based,
+        as scikit-learn), -1 for rows never assigned.
+    n_iter_ : int
+        Rounds in which the unknowns were classified (the argmax round included).
+    n_assigned_by_argmax_ : int
+        Unknowns assigned by the final argmax round (0 with ``finish="stop"``).
+    termination_condition_ : {"all_labeled", "no_change", "max_iter", "argmax"}
+        Every row labelled by threshold / no unknown cleared the threshold / round limit (both
+        with ``finish="stop"``) / the unknowns left were assigned by argmax.
+    history_ : dict of str to ndarray of int of shape (n_rounds,)
+        The wrapper's own record of every fitted model, ``round`` = 0, 1, ...: model ``r``
+        is fit after ``r`` labelling rounds (round 0: the labelled examples only). Keys
+        ``n_labelled`` (examples the model was fit on), ``n_unknown`` (unlabelled examples
+        not yet assigned when it was fit), ``n_assigned`` (unknowns this model then
+        assigned; 0 for the final model) and ``n_argmax`` (of those, assigned by argmax).
+        Scores of each round come from a ``callback`` of :meth:`fit`.
+
+    Notes
+    -----
+    Round ``r`` (``L_0`` = the labelled examples, ``U_0`` = the unlabelled ones)::
+
+        fit the estimator on L_r
+        stop if U_r is empty
+        A = {x in U_r : max_c p(c | x) > threshold and x classifiable}   (empty if r == max_iter)
+        if A is empty:
+            stop                                   (finish="stop": the model of round r is final)
+            A = U_r                                (finish="argmax": one last round)
+        L_{r+1} = L_r + A with labels argmax_c p(c | x),  U_{r+1} = U_r - A
+
+    With ``finish="stop"`` the pseudo-labels and ``n_iter_`` equal scikit-learn's
+    ``SelfTrainingClassifier`` with the same estimator and ``random_state`` int;
+    scikit-learn refits once more after a round that assigned nothing, on the same examples,
+    which here is skipped.
+    """
+
+    def __init__(
+        self,
+        estimator: MixtureClassifier | None = None,
+        *,
+        threshold: float = 0.75,
+        max_iter: int | None = 10,
+        finish: str = "argmax",
+        unlabelled_label=-1,
+        random_state=None,
+    ) -> None:
+        self.estimator = estimator
+        self.threshold = threshold
+        self.max_iter = max_iter
+        self.finish = finish
+        self.unlabelled_label = unlabelled_label
+        self.random_state = random_state
+
+    def fit(self, X, y, *, callback: RoundCallback | None = None) -> "IterativeClassifier":
+        """Self-train on ``X``; the rows with unknown ``y`` are the unlabelled examples.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Classes; ``unlabelled_label`` (default -1), ``None`` or NaN for unlabelled rows.
+        callback : callable, optional
+            Called as ``callback(RoundState(round, estimator))`` right after the model of
+            every round is fit (round 0 included), e.g. to score it on held-out data; its
+            return value is ignored and the fit does not depend on it.
+
+        Returns
+        -------
+        self : IterativeClassifier
+        """
+        threshold = check_fraction(self.threshold, "threshold")
+        check_max_iter(self.max_iter)
+        check_choice(self.finish, "finish", ("argmax", "stop"))
+        X, y, unlabelled, y_known = self._split(X, y)
+        estimator = self._make_estimator()
+        classes = np.unique(y_known)
+        transduction = np.array(y, dtype=object)
+        labeled_iter = np.where(unlabelled, -1, 0)
+        has_label = ~unlabelled
+        assigned_labels = np.empty(len(y), dtype=classes.dtype)
+        assigned_labels[has_label] = y_known
+        records = {"n_labelled": [], "n_unknown": [], "n_assigned": [], "n_argmax": []}
+        n_iter = 0
+        n_by_argmax = 0
+        termination = "all_labeled"
+        while True:
+            round_ = len(records["n_labelled"])
+            estimator.fit(X[has_label], assigned_labels[has_label], classes=classes)
+            notify(callback, round_, estimator)
+            records["n_labelled"].append(int(has_label.sum()))
+            records["n_unknown"].append(int((~has_label).sum()))
+            records["n_assigned"].append(0)
+            records["n_argmax"].append(0)
+            logger.info("iterative round %d: fit on %d examples, %d unknown", round_,
+                        records["n_labelled"][-1], records["n_unknown"][-1])
+            if has_label.all():
+                break
+            pending = np.nonzero(~has_label)[0]
+            proba = estimator.predict_proba(X[pending])
+            at_limit = self.max_iter is not None and round_ == self.max_iter
+            if at_limit and self.finish == "stop":
+                termination = "max_iter"
+                break
+            n_iter += 1
+            if at_limit:
+                chosen = np.zeros(len(pending), dtype=bool)
+            else:
+                chosen = (proba.max(axis=1) > threshold) & ~estimator.unclassifiable(X[pending])
+            if not chosen.any():
+                if self.finish == "stop":
+                    termination = "max_iter" if n_iter == self.max_iter else "no_change"
+                    break
+                chosen[:] = True
+                n_by_argmax = len(pending)
+                records["n_argmax"][-1] = n_by_argmax
+                termination = "argmax"
+            chosen_rows = pending[chosen]
+            records["n_assigned"][-1] = int(chosen.sum())
+            assigned_labels[chosen_rows] = estimator.classes_[proba[chosen].argmax(axis=1)]
+            transduction[chosen_rows] = assigned_labels[chosen_rows]
+            labeled_iter[chosen_rows] = n_iter
+            has_label[chosen_rows] = True
+        self.estimator_ = estimator
+        self.classes_ = estimator.classes_
+        self.transduction_ = tidy_labels(transduction)
+        self.labeled_iter_ = labeled_iter
+        self.n_iter_ = n_iter
+        self.n_assigned_by_argmax_ = n_by_argmax
+        self.termination_condition_ = termination
+        self.history_ = {key: np.array(values, dtype=int) for key, values in records.items()}
+        return self
+
+
+def iterative_classification(
+    X_labelled: np.ndarray,
+    y_labelled: np.ndarray,
+    X_unlabelled: np.ndarray,
+    *,
+    estimator: MixtureClassifier | None = None,
+    threshold: float = 0.75,
+    max_iter: int | None = 10,
+    finish: str = "argmax",
+    random_state=None,
+    callback: RoundCallback | None = None,
+) -> IterativeClassifier:
+    """Run :class:`IterativeClassifier` on labelled and unlabelled arrays.
+
+    Parameters
+    ----------
+    X_labelled : ndarray of shape (n_labelled, n_features)
+    y_labelled : ndarray of shape (n_labelled,)
+    X_unlabelled : ndarray of shape (n_unlabelled, n_features)
+    estimator, threshold, max_iter, finish, random_state :
+        As in :class:`IterativeClassifier`.
+    callback : callable, optional
+        As in :meth:`IterativeClassifier.fit`.
+
+    Returns
+    -------
+    classifier : IterativeClassifier
+        Fitted; rows ``0 .. n_labelled - 1`` of its ``transduction_`` are the labelled
+        examples, the rest the unlabelled ones in order (``None`` if never assigned).
+    """
+    X, y = stack_labelled(X_labelled, y_labelled, X_unlabelled)
+    clf = IterativeClassifier(estimator, threshold=threshold, max_iter=max_iter, finish=finish,
+                              unlabelled_label=None, random_state=random_state)
+    return clf.fit(X, y, callback=callback)

@@ -1,0 +1,89 @@
+"""How well a fitted mixture classifier labels examples, under the study's unclassifiable rules.
+
+The report states two rules under which an example is *unclassifiable*, which we read as
+follows:
+
+- ``"confidence"``: the top posterior is at or below the confidence threshold, the rule by
+  which the iterative method leaves an example unknown ("impossible to classify");
+- ``"underflow"``: every class density underflows to 0 in linear-space float64 arithmetic, so
+  the posteriors are ``1/C`` and the example lies "exactly on the boundary, preventing any
+  decision" (the prior method's wording). This is our reading of the original program, which
+  computed densities as plain products of doubles; see
+  :meth:`~mixlib.mixture.MixtureClassifier.underflow_mask` for the exact formula.
+
+The classification itself (argmax of the log-space posteriors) is the same under every rule.
+On a set of labelled examples, the *hard error* is the share classified (not unclassifiable)
+into a wrong class and the *unknown error* the share that is unclassifiable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mixlib.mixture import MixtureClassifier
+
+#: The unclassifiable rules of the study (see the module docstring).
+UNCLASSIFIABLE_RULES = ("confidence", "underflow")
+
+
+def unclassifiable_mask(classifier: MixtureClassifier, X: np.ndarray, rule: str,
+                        threshold: float = 0.75) -> np.ndarray:
+    """Examples a fitted classifier cannot classify under ``rule``, shape (n_samples,).
+
+    Parameters
+    ----------
+    classifier : fitted MixtureClassifier
+    X : ndarray of shape (n_samples, n_features)
+    rule : {"confidence", "underflow", "margin"}
+        ``"confidence"``: ``max_c p(c | x) <= threshold``. ``"underflow"``: every class
+        density is 0 in linear-space float64
+        (:meth:`~mixlib.mixture.MixtureClassifier.underflow_mask`). ``"margin"``: the
+        classifier's own rule (:meth:`~mixlib.mixture.MixtureClassifier.unclassifiable`: the
+        two top posteriors differ by at most its ``margin``, by default exact ties only).
+    threshold : float
+        The confidence threshold (``"confidence"`` only).
+    """
+    if rule == "confidence":
+        return classifier.predict_proba(X).max(axis=1) <= threshold
+    if rule == "underflow":
+        return classifier.underflow_mask(X)
+    if rule == "margin":
+        return classifier.unclassifiable(X)
+    raise ValueError(f"unclassifiable rule must be one of {UNCLASSIFIABLE_RULES + ('margin',)}, got {rule!r}.")
+
+
+def label_errors(classifier: MixtureClassifier, X: np.ndarray, y: np.ndarray,
+                 rule: str = "margin", threshold: float = 0.75) -> tuple[float, float]:
+    """Hard error and unknown error of a fitted classifier on labelled examples.
+
+    Parameters
+    ----------
+    classifier : fitted MixtureClassifier
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        True classes.
+    rule, threshold :
+        The unclassifiable rule, as in :func:`unclassifiable_mask`.
+
+    Returns
+    -------
+    hard_error : float
+        ``mean_n [not u_n and argmax_c p(c | x_n) != y_n]``, ``u`` the unclassifiable mask.
+    unknown_error : float
+        ``mean_n u_n``. The two are disjoint: ``1 - hard - unknown`` is the share classified
+        correctly.
+    """
+    predicted = classifier.classes_[classifier.predict_proba(X).argmax(axis=1)]
+    undecided = unclassifiable_mask(classifier, X, rule, threshold)
+    return float(np.mean(~undecided & (predicted != y))), float(np.mean(undecided))
+
+
+def check_rules(rules) -> tuple[str, ...]:
+    """``rules`` (one rule name or several) as a tuple of distinct :data:`UNCLASSIFIABLE_RULES`."""
+    rules = (rules,) if isinstance(rules, str) else tuple(rules)
+    unknown = [rule for rule in rules if rule not in UNCLASSIFIABLE_RULES]
+    if not rules or unknown or len(set(rules)) != len(rules):
+        raise ValueError(
+            f"unclassifiable must list distinct rules among {UNCLASSIFIABLE_RULES}, got {list(rules)}."
+        )
+    return rules
