@@ -76,7 +76,7 @@ def ensemble_error_curves(table: pd.DataFrame) -> Figure:
         ax.set_xlabel("number of members")
         ax.set_ylabel("error rate (fraction)")
         title = f"{dataset}: " if dataset else ""
-        ax.set_title(f"{title}test (solid), OOB (dashed); {n_repeats} repeats, band: {INTERVAL}")
+        ax.set_title(f"{title}test (solid), OOB (dashed)\n{n_repeats} repeats, band: {INTERVAL}")
         top = np.nanpercentile(data["test_error"], 99)
         ax.set_ylim(0.0, min(1.0, 1.2 * top) if np.isfinite(top) and top > 0 else 1.0)
     axes[0][0].legend(fontsize="small")
