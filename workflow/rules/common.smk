@@ -85,19 +85,20 @@ def previous_grid_levels(wildcards):
     return [f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))]
 
 
-# What the study produces: the targets of `rule all` and the tables of `rule claims`, listed
-# here in one place (no rule file appends to them), so the order of the includes does not matter.
+# What the study produces, listed here in one place (no rule file appends to these lists), so
+# the order of the includes does not matter: the targets of the `all` rule in the Snakefile
+# and the tables the `claims` rule reads.
 CLAIM_TABLE_NAMES = ("em_trace", "kernel_map", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep",
                      "mlp_sweep", "comparison")
 
 
 def claim_tables():
-    """The tables the claims of the report are measured from, name -> path (`rule claims`)."""
+    """The tables the claims of the report are measured from, name -> path (the `claims` rule)."""
     return {name: f"results/tables/{name}.tsv" for name in CLAIM_TABLE_NAMES}
 
 
 def study_targets():
-    """The targets of `rule all`, stage by stage: each stage's tables and figures."""
+    """The targets of the `all` rule, stage by stage: each stage's tables and figures."""
     sensitivity = config.get("semisupervised_sensitivity")
     return (
         expand("results/splits/{split}.split.tsv", split=SPLITS)
