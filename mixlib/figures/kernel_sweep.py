@@ -150,8 +150,8 @@ def fig6_1(table: pd.DataFrame) -> Figure:
     Parameters
     ----------
     table : pandas.DataFrame
-        Rows of :func:`mixlib.experiments.semisupervised.dna_kernel_point` for every (kernel
-        count, repeat), concatenated, with an added ``repeat`` column: columns
+        The ``dna_kernel_sweep`` table (``workflow/rules/dna.smk``; the experiment is in
+        :mod:`mixlib.experiments.dna`): rows for every (kernel count, repeat), columns
         ``n_components``, ``class``, ``metric``, ``value``, ``repeat``, and optionally
         ``encoding`` (one pair of curves per encoding, e.g. "onehot" and "ordinal"). Drawn:
         ``test_error`` and ``train_error`` (``class == "all"``), ``live_kernels`` and, if
