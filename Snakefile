@@ -28,6 +28,7 @@ include: "workflow/rules/impute.smk"
 include: "workflow/rules/mixture.smk"
 include: "workflow/rules/imputation.smk"
 include: "workflow/rules/semisupervised.smk"
+include: "workflow/rules/dna.smk"
 include: "workflow/rules/mlp.smk"
 include: "workflow/rules/svm.smk"
 include: "workflow/rules/ensembles.smk"
@@ -35,7 +36,8 @@ include: "workflow/rules/comparison.smk"
 include: "workflow/rules/report.smk"
 
 
+# Every table and figure of the study (listed in common.smk).
 rule all:
     default_target: True
     input:
-        ALL_TARGETS,
+        study_targets(),

@@ -334,11 +334,11 @@ def two_datasets() -> pd.DataFrame:
 
 
 def test_comparison_figure(two_datasets, tmp_path):
-    fig = comparison_figure(two_datasets)
+    summary = comparison_summary(two_datasets)
+    fig = comparison_figure(summary)
     assert isinstance(fig, Figure)
     axes = [ax for ax in fig.axes if ax.get_visible()]
     assert len(axes) == 2
-    summary = comparison_summary(two_datasets)
     for ax, dataset in zip(axes, ["blobs", "dna"]):
         labels = [t.get_text() for t in ax.get_yticklabels()]
         part = summary[summary["dataset"] == dataset]
@@ -348,12 +348,15 @@ def test_comparison_figure(two_datasets, tmp_path):
         assert set(labels) == set(part["model"])
         assert ax.get_xlabel() == "cross-validated error (%)"
     fig.savefig(tmp_path / "comparison.png")
+    with pytest.raises(ValueError, match="lacks the column"):
+        comparison_figure(two_datasets)  # the stacked points, not the summary
 
 
 def test_confusion_figure(two_datasets, tmp_path):
-    best = best_per_family(two_datasets, "blobs")
+    summary = comparison_summary(two_datasets)
+    best = best_per_family(summary, "blobs")
     assert sorted(best["family"]) == sorted({"mixture", "generative", "neighbours", "trees"})
-    fig = confusion_figure(two_datasets, "blobs")
+    fig = confusion_figure(two_datasets, summary, "blobs")
     heatmaps = [ax for ax in fig.axes if ax.get_visible() and ax.images]
     assert len(heatmaps) == len(best)
     for ax, (_, row) in zip(heatmaps, best.iterrows()):
@@ -362,4 +365,4 @@ def test_confusion_figure(two_datasets, tmp_path):
         assert counts == 45
     fig.savefig(tmp_path / "confusion.png")
     with pytest.raises(ValueError, match="no cv_error rows for dataset 'wine'"):
-        confusion_figure(two_datasets, "wine")
+        confusion_figure(two_datasets, summary, "wine")

@@ -3,11 +3,15 @@
 Importing this package selects the Agg backend and the project's single style file
 (``mixstudy.mplstyle``); figures are built with :func:`new_figure`, never with pyplot's global
 figure manager, so drawing is deterministic and safe in parallel jobs.
+
+Figures read tables only (never experiments or estimators), and every band or bar they draw is
+the Student-t interval over repeats at level ``1 - ALPHA``
+(:func:`mixlib.core.statistics.mean_t_interval`); the captions state the level.
 """
 
 from __future__ import annotations
 
-from importlib import resources
+from pathlib import Path
 
 import matplotlib
 
@@ -16,8 +20,13 @@ matplotlib.use("Agg")
 import matplotlib.style  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-STYLE = str(resources.files("mixlib.figures").joinpath("mixstudy.mplstyle"))
+STYLE = str(Path(__file__).with_name("mixstudy.mplstyle"))
 matplotlib.style.use(STYLE)
+
+#: ``1 - ALPHA`` is the level of every interval drawn (bands and bars over repeats).
+ALPHA = 0.05
+#: How titles name that interval.
+INTERVAL = f"{100 * (1 - ALPHA):.0f} % Student-t interval"
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float] | None = None,

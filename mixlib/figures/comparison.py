@@ -1,5 +1,8 @@
 """The comparison of every classifier (report ch. 6): CV error with its t-interval per model,
-and the pooled out-of-fold confusion matrices of the best model of each family."""
+and the pooled out-of-fold confusion matrices of the best model of each family.
+
+Both read the ``comparison_summary`` table (one row per data set and model) that the pipeline
+writes from the comparison's points; nothing is recomputed here."""
 
 from __future__ import annotations
 
@@ -9,7 +12,6 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from mixlib.experiments.comparison_summary import comparison_summary
 from mixlib.figures import new_figure
 
 #: Family order of the legends and colours (probabilistic families first).
@@ -25,16 +27,29 @@ def _family_colours(families) -> dict[str, str]:
     return {family: cycle[i % len(cycle)] for i, family in enumerate(known + extra)}
 
 
-def comparison_figure(table: pd.DataFrame) -> Figure:
+_SUMMARY_COLUMNS = ("dataset", "model", "approach", "family", "n_folds", "alpha", "cv_error", "ci_low",
+                    "ci_high")
+
+
+def _check_summary(summary: pd.DataFrame) -> None:
+    missing = [column for column in _SUMMARY_COLUMNS if column not in summary.columns]
+    if missing:
+        raise ValueError(f"the comparison summary lacks the column(s) {missing}; it has {list(summary.columns)}.")
+    if summary.empty:
+        raise ValueError("the comparison summary has no rows to draw.")
+
+
+def comparison_figure(summary: pd.DataFrame) -> Figure:
     """CV error of every model, one panel per data set, models sorted by error.
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        Stacked tables of :func:`mixlib.experiments.comparison.comparison_point` (any number
-        of data sets and models): columns ``dataset``, ``model``, ``approach``, ``family``,
-        ``n_folds``, ``alpha``, ``metric``, ``value``; rows with metrics ``cv_error``,
-        ``ci_low`` and ``ci_high`` are drawn.
+    summary : pandas.DataFrame
+        The ``comparison_summary`` table
+        (:func:`mixlib.experiments.comparison.comparison_summary`; any number of data sets and
+        models), one row per (data set, model): columns ``dataset``, ``model``, ``approach``,
+        ``family``, ``n_folds``, ``alpha``, ``cv_error``, ``ci_low``, ``ci_high`` (others are
+        ignored). Panels follow the order of the data sets in the table.
 
     Returns
     -------
@@ -45,9 +60,7 @@ def comparison_figure(table: pd.DataFrame) -> Figure:
         deterministic); the dashed and dotted vertical lines are the mean errors of the
         probabilistic and deterministic models.
     """
-    summary = comparison_summary(table)
-    if summary.empty:
-        raise ValueError("table has no cv_error rows to draw.")
+    _check_summary(summary)
     datasets = list(pd.unique(summary["dataset"]))
     colours = _family_colours(summary["family"].unique())
     height = 0.9 + 0.28 * summary.groupby("dataset").size().max()
@@ -84,22 +97,22 @@ def comparison_figure(table: pd.DataFrame) -> Figure:
     return fig
 
 
-def best_per_family(table: pd.DataFrame, dataset: str) -> pd.DataFrame:
+def best_per_family(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
     """The model of lowest CV error of each family for one data set.
 
     Parameters
     ----------
-    table : pandas.DataFrame
+    summary : pandas.DataFrame
         As for :func:`comparison_figure`.
     dataset : str
 
     Returns
     -------
     pandas.DataFrame
-        Rows of :func:`mixlib.experiments.comparison.comparison_summary`, one per family in
-        :data:`FAMILY_ORDER` (ties go to the model name first in alphabetical order).
+        Rows of ``summary``, one per family in :data:`FAMILY_ORDER` (ties go to the model name
+        first in alphabetical order).
     """
-    summary = comparison_summary(table)
+    _check_summary(summary)
     part = summary[summary["dataset"] == dataset]
     if part.empty:
         raise ValueError(f"no cv_error rows for dataset {dataset!r}; datasets in the table: "
@@ -110,15 +123,18 @@ def best_per_family(table: pd.DataFrame, dataset: str) -> pd.DataFrame:
                             kind="stable", ignore_index=True)
 
 
-def confusion_figure(table: pd.DataFrame, dataset: str) -> Figure:
+def confusion_figure(table: pd.DataFrame, summary: pd.DataFrame, dataset: str) -> Figure:
     """Pooled out-of-fold confusion matrices of the best model of each family.
 
     Parameters
     ----------
     table : pandas.DataFrame
         Stacked tables of :func:`mixlib.experiments.comparison.comparison_point`, with the
-        ``confusion`` rows (``true_class``, ``predicted_class``, ``value`` = count) and the
-        ``cv_error`` rows of ``dataset``.
+        ``confusion`` rows (``dataset``, ``model``, ``metric``, ``true_class``,
+        ``predicted_class``, ``value`` = count) of ``dataset``.
+    summary : pandas.DataFrame
+        The ``comparison_summary`` table (see :func:`comparison_figure`), which picks the
+        best model of each family.
     dataset : str
         The data set to draw.
 
@@ -130,7 +146,7 @@ def confusion_figure(table: pd.DataFrame, dataset: str) -> Figure:
         matrix adds up to the number of rows of the data set); colour = share of the true
         class (row-normalised, so the diagonal is each class's sensitivity).
     """
-    best = best_per_family(table, dataset)
+    best = best_per_family(summary, dataset)
     confusion = table[(table["dataset"] == dataset) & (table["metric"] == "confusion")]
     n = len(best)
     ncols = min(4, n)
@@ -168,9 +184,9 @@ def confusion_figure(table: pd.DataFrame, dataset: str) -> Figure:
     return fig
 
 
-def dataset_confusion_figure(table: pd.DataFrame) -> Figure:
+def dataset_confusion_figure(table: pd.DataFrame, summary: pd.DataFrame) -> Figure:
     """:func:`confusion_figure` of the one data set in ``table`` (the pipeline's per-data-set tables)."""
     datasets = pd.unique(table["dataset"])
     if len(datasets) != 1:
         raise ValueError(f"expected the table of one data set, got {list(datasets)}.")
-    return confusion_figure(table, str(datasets[0]))
+    return confusion_figure(table, summary, str(datasets[0]))

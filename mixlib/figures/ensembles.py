@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from mixlib.figures import new_figure
+from mixlib.core.statistics import mean_t_interval
+from mixlib.figures import ALPHA, INTERVAL, new_figure
 
 #: Legend labels of the methods of :func:`mixlib.experiments.ensembles.ensemble_curve`.
 METHOD_LABELS = {
@@ -22,11 +23,10 @@ BASELINES = ("tree", "id3")
 
 
 def _band(table: pd.DataFrame, column: str) -> pd.DataFrame:
-    """Mean, 10th and 90th percentiles over repeats of ``column`` per ensemble size."""
-    grouped = table.groupby("n_members")[column]
-    return pd.DataFrame(
-        {"mean": grouped.mean(), "low": grouped.quantile(0.1), "high": grouped.quantile(0.9)}
-    )
+    """Mean over repeats of ``column`` per ensemble size and its Student-t interval (``low``, ``high``)."""
+    wide = table.pivot_table(index="repeat", columns="n_members", values=column)
+    mean, low, high = mean_t_interval(wide.to_numpy(), ALPHA)
+    return pd.DataFrame({"mean": mean, "low": low, "high": high}, index=wide.columns)
 
 
 def ensemble_error_curves(table: pd.DataFrame) -> Figure:
@@ -37,23 +37,26 @@ def ensemble_error_curves(table: pd.DataFrame) -> Figure:
     table : pandas.DataFrame
         Concatenated outputs of :func:`mixlib.experiments.ensembles.ensemble_curve`
         (columns ``method``, ``n_members``, ``test_error``, ``oob_error``) with a ``repeat``
-        column, and a ``dataset`` column when several data sets are drawn (one panel each).
+        column (absent: one repeat), and a ``dataset`` column when several data sets are
+        drawn (one panel each).
 
     Returns
     -------
     matplotlib.figure.Figure
-        Per ensemble method, the mean test error over repeats (solid line) with the band
-        between its 10th and 90th percentiles, and the mean OOB error (dashed, same colour)
+        Per ensemble method, the mean test error over repeats (solid line) with its Student-t
+        interval over repeats as a band (:func:`mixlib.core.statistics.mean_t_interval`,
+        level ``1 - ALPHA``; none with one repeat), and the mean OOB error (dashed, same colour)
         where the method has one. The single-tree and ID3 baselines are horizontal dotted
         lines at their mean test error.
     """
     table = table if "dataset" in table else table.assign(dataset="")
+    table = table if "repeat" in table else table.assign(repeat=0)
     datasets = list(pd.unique(table["dataset"]))
     fig, axes = new_figure(1, len(datasets), figsize=(6.0 * len(datasets), 4.2), squeeze=False)
     methods = [m for m in METHOD_LABELS if m in set(table["method"])]
     for ax, dataset in zip(axes[0], datasets):
         data = table[table["dataset"] == dataset]
-        n_repeats = data["repeat"].nunique() if "repeat" in data else 1
+        n_repeats = data["repeat"].nunique()
         for i, method in enumerate(methods):
             rows = data[data["method"] == method]
             if rows.empty:
@@ -73,7 +76,7 @@ def ensemble_error_curves(table: pd.DataFrame) -> Figure:
         ax.set_xlabel("number of members")
         ax.set_ylabel("error rate (fraction)")
         title = f"{dataset}: " if dataset else ""
-        ax.set_title(f"{title}test (solid), OOB (dashed); {n_repeats} repeats, band 10-90 %")
+        ax.set_title(f"{title}test (solid), OOB (dashed)\n{n_repeats} repeats, band: {INTERVAL}")
         top = np.nanpercentile(data["test_error"], 99)
         ax.set_ylim(0.0, min(1.0, 1.2 * top) if np.isfinite(top) and top > 0 else 1.0)
     axes[0][0].legend(fontsize="small")

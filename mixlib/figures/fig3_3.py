@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from mixlib.figures import new_figure
+from mixlib.core.statistics import mean_t_interval
+from mixlib.figures import ALPHA, INTERVAL, new_figure
 from mixlib.figures.semisupervised_rounds import require_columns, split_groups
 
 _COLUMNS = ("repeat", "class", "iteration", "mean_log_likelihood", "n_iter", "collapsed")
@@ -35,8 +36,9 @@ def fig3_3(trace: pd.DataFrame) -> Figure:
     matplotlib.figure.Figure
         One panel per split (sorted by name; title: split, data set and "k of n class fits
         have a collapsed kernel", a fit being one (repeat, class)). For each class, the mean
-        over repeats (line) and the range between the 10th and 90th percentiles (band); a
-        repeat that has converged is held at its final value. A marker shows each fit's
+        over repeats (line) and its Student-t interval over repeats (band;
+        :func:`mixlib.core.statistics.mean_t_interval`, level ``1 - ALPHA``); a repeat that
+        has converged is held at its final value. A marker shows each fit's
         final (iteration, log-likelihood): a dot, or a cross if the fit has a collapsed
         kernel; a dashed vertical line the median number of iterations of the class.
 
@@ -56,8 +58,8 @@ def fig3_3(trace: pd.DataFrame) -> Figure:
             colour = f"C{i}"
             curves = wide[label].to_numpy()
             x = wide.index.to_numpy()
-            ax.plot(x, curves.mean(axis=1), color=colour, label=f"class {label}")
-            low, high = np.percentile(curves, [10, 90], axis=1)
+            mean, low, high = mean_t_interval(curves.T, ALPHA)
+            ax.plot(x, mean, color=colour, label=f"class {label}")
             ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
             own_final = finals["class"] == label
             for marker, chosen in (("o", own_final & ~hit), ("x", own_final & hit)):
@@ -71,5 +73,5 @@ def fig3_3(trace: pd.DataFrame) -> Figure:
         ax.set_xlabel("EM iteration")
         ax.set_ylabel("mean log-likelihood\nper example (nats)")
         ax.legend(fontsize="small")
-    fig.suptitle("EM convergence (band: 10-90 %; x: fit with a collapsed kernel; dashed: median stop)")
+    fig.suptitle(f"EM convergence (band: {INTERVAL}; x: fit with a collapsed kernel; dashed: median stop)")
     return fig

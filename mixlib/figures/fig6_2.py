@@ -6,12 +6,13 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from mixlib.figures import new_figure
-from mixlib.neural_network import REGIMES
+from mixlib.core.statistics import mean_t_interval
+from mixlib.figures import ALPHA, INTERVAL, new_figure
 
 #: Mean test error of the report's perceptron (ch. 6), drawn as a reference line.
 REPORT_MEAN_ERROR = 0.085
 
+#: Legend label of each training regime, in drawing order.
 _LABELS = {"plain": "plain backpropagation", "early_stopping": "early stopping",
            "weight_decay": "weight decay"}
 _COLOURS = {"plain": "C0", "early_stopping": "C1", "weight_decay": "C2"}
@@ -30,9 +31,11 @@ def fig6_2(table: pd.DataFrame) -> Figure:
     Returns
     -------
     matplotlib.figure.Figure
-        One curve per regime present: the mean over repeats of the test error, with a band of
-        +/- one standard deviation over repeats, and the mean training error dashed; hidden
-        sizes on a log2 axis; errors in percent; the report's mean error (8.5 %) dotted.
+        One curve per regime present (plain, early stopping, weight decay): the mean over
+        repeats of the test error, with its Student-t interval over repeats as a band
+        (:func:`mixlib.core.statistics.mean_t_interval`, level ``1 - ALPHA``; none with one
+        repeat), and the mean training error dashed; hidden sizes on a log2 axis; errors in
+        percent; the report's mean error (8.5 %) dotted. Regimes not listed are ignored.
     """
     missing = {"regime", "hidden_size", "repeat", "metric", "value"} - set(table.columns)
     if missing:
@@ -40,25 +43,19 @@ def fig6_2(table: pd.DataFrame) -> Figure:
     errors = table[table["metric"].isin(["train_error", "test_error"])]
     if errors.empty:
         raise ValueError("table has no train_error or test_error rows.")
-    stats = (
-        errors.groupby(["regime", "metric", "hidden_size"])["value"]
-        .agg(["mean", "std", "count"])
-        .reset_index()
-    )
     fig, ax = new_figure(figsize=(6.4, 4.4))
-    for regime in [r for r in REGIMES if r in set(stats["regime"])]:
+    for regime in [r for r in _LABELS if r in set(errors["regime"])]:
         colour = _COLOURS[regime]
-        test = stats[(stats["regime"] == regime) & (stats["metric"] == "test_error")]
-        train = stats[(stats["regime"] == regime) & (stats["metric"] == "train_error")]
-        if not test.empty:
-            x = test["hidden_size"].to_numpy()
-            mean = 100 * test["mean"].to_numpy()
-            std = 100 * np.nan_to_num(test["std"].to_numpy())  # one repeat: no band
-            ax.plot(x, mean, "o-", color=colour, label=f"{_LABELS[regime]}, test")
-            ax.fill_between(x, mean - std, mean + std, color=colour, alpha=0.2, linewidth=0)
-        if not train.empty:
-            ax.plot(train["hidden_size"], 100 * train["mean"], "--", color=colour,
-                    label=f"{_LABELS[regime]}, training")
+        for metric, style, what in (("test_error", "o-", "test"), ("train_error", "--", "training")):
+            rows = errors[(errors["regime"] == regime) & (errors["metric"] == metric)]
+            if rows.empty:
+                continue
+            wide = rows.pivot_table(index="repeat", columns="hidden_size", values="value")
+            mean, low, high = mean_t_interval(100 * wide.to_numpy(), ALPHA)
+            x = wide.columns.to_numpy()
+            ax.plot(x, mean, style, color=colour, label=f"{_LABELS[regime]}, {what}")
+            if metric == "test_error":
+                ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
     ax.axhline(100 * REPORT_MEAN_ERROR, color="grey", linestyle=":",
                label=f"report: mean error {100 * REPORT_MEAN_ERROR:g} %")
     sizes = np.sort(errors["hidden_size"].unique())
@@ -66,8 +63,8 @@ def fig6_2(table: pd.DataFrame) -> Figure:
     ax.set_xticks(sizes, [str(s) for s in sizes])
     ax.set_xlabel("hidden units")
     ax.set_ylabel("classification error (%)")
-    n_rep = int(stats["count"].max())
-    ax.set_title(f"MLP on splice: error vs hidden size (mean, band +/- 1 sd over {n_rep} repeats)",
+    n_rep = errors["repeat"].nunique()
+    ax.set_title(f"MLP on splice: error vs hidden size (mean, band: {INTERVAL} over {n_rep} repeats)",
                  fontsize="medium")
     ax.set_ylim(bottom=0)
     ax.legend(fontsize="small", ncol=2)

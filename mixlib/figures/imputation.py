@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from mixlib.figures import new_figure
+from mixlib.core.statistics import mean_t_interval
+from mixlib.figures import ALPHA, INTERVAL, new_figure
 
 _PANELS = (
     ("rmse_test", "RMSE on hidden test cells\n(standardised units)"),
@@ -27,19 +28,20 @@ def imputation_figure(results: pd.DataFrame) -> Figure:
     -------
     matplotlib.figure.Figure
         Three panels (RMSE and MAE of the test rows, imputed without their labels, and test
-        error); lines are means over repeats, bands +/- one standard deviation.
+        error); lines are means over repeats, bands their Student-t interval over repeats
+        (:func:`mixlib.core.statistics.mean_t_interval`, level ``1 - ALPHA``).
     """
     fig, axes = new_figure(1, len(_PANELS), figsize=(12.0, 4.0))
     for ax, (metric, label) in zip(axes, _PANELS):
         table = results[results["metric"] == metric]
-        stats = table.groupby(["method", "missing_rate"])["value"].agg(["mean", "std"]).reset_index()
-        for i, (method, group) in enumerate(stats.groupby("method", sort=True)):
-            rate = 100.0 * group["missing_rate"]
-            std = group["std"].fillna(0.0)
-            ax.plot(rate, group["mean"], "o-", color=f"C{i}", label=method, markersize=3)
-            ax.fill_between(rate, group["mean"] - std, group["mean"] + std, color=f"C{i}", alpha=0.15, linewidth=0)
+        for i, (method, rows) in enumerate(table.groupby("method", sort=True)):
+            wide = rows.pivot_table(index="repeat", columns="missing_rate", values="value")
+            mean, low, high = mean_t_interval(wide.to_numpy(), ALPHA)
+            rate = 100.0 * wide.columns.to_numpy()
+            ax.plot(rate, mean, "o-", color=f"C{i}", label=method, markersize=3)
+            ax.fill_between(rate, low, high, color=f"C{i}", alpha=0.15, linewidth=0)
         ax.set_xlabel("missing values (% of cells, MCAR)")
         ax.set_ylabel(label)
     axes[0].legend()
-    fig.suptitle(f"Imputation methods over {results['repeat'].nunique()} repeats (band: +/- 1 sd)")
+    fig.suptitle(f"Imputation methods over {results['repeat'].nunique()} repeats (band: {INTERVAL})")
     return fig

@@ -7,10 +7,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from mixlib.figures import new_figure
+from mixlib.core.statistics import mean_t_interval
+from mixlib.figures import ALPHA, INTERVAL, new_figure
 from mixlib.figures.semisupervised_rounds import (
     RULE_LINESTYLES,
-    mean_interval,
     ordered_rules,
     require_columns,
     require_metric,
@@ -31,10 +31,10 @@ def _curve(ax, rows: pd.DataFrame, label: str, colour: str, linestyle: str = "-"
            marker: str = "o", band: bool = True) -> None:
     """Mean over repeats of ``scale * value`` of ``rows`` (one metric) against n_components.
 
-    With ``band``, also its 95 % Student-t interval over repeats (a shaded band).
+    With ``band``, also its Student-t interval over repeats at level ``1 - ALPHA`` (a shaded band).
     """
     wide = rows.pivot_table(index="repeat", columns="n_components", values="value")
-    mean, low, high = mean_interval(scale * wide.to_numpy())
+    mean, low, high = mean_t_interval(scale * wide.to_numpy(), ALPHA)
     x = wide.columns.to_numpy()
     ax.plot(x, mean, marker=marker, markersize=3, color=colour, linestyle=linestyle, label=label)
     if band:
@@ -84,7 +84,7 @@ def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, na
         ax_collapsed.set_ylabel("collapsed\nkernels", fontsize="small")
         ax_collapsed.set_ylim(bottom=0)
         _log2_axis(ax_collapsed, np.sort(own["n_components"].unique()))
-    fig.suptitle(f"{title} (mean and 95 % Student-t interval over repeats)")
+    fig.suptitle(f"{title} (mean and {INTERVAL} over repeats)")
     return fig
 
 
@@ -150,8 +150,8 @@ def fig6_1(table: pd.DataFrame) -> Figure:
     Parameters
     ----------
     table : pandas.DataFrame
-        Rows of :func:`mixlib.experiments.semisupervised.dna_kernel_point` for every (kernel
-        count, repeat), concatenated, with an added ``repeat`` column: columns
+        The ``dna_kernel_sweep`` table (``workflow/rules/dna.smk``; the experiment is in
+        :mod:`mixlib.experiments.dna`): rows for every (kernel count, repeat), columns
         ``n_components``, ``class``, ``metric``, ``value``, ``repeat``, and optionally
         ``encoding`` (one pair of curves per encoding, e.g. "onehot" and "ordinal"). Drawn:
         ``test_error`` and ``train_error`` (``class == "all"``), ``live_kernels`` and, if
@@ -196,7 +196,7 @@ def fig6_1(table: pd.DataFrame) -> Figure:
     ax.axhline(100 * REPORT_DNA_ERROR, color="0.3", linestyle=":", label="report: 20 %")
     ax.set_ylabel("error (%)")
     ax.set_ylim(bottom=0)
-    ax.set_title(f"Mixture classifier on splice ({table['repeat'].nunique()} repeats; band: 95 % interval)")
+    ax.set_title(f"Mixture classifier on splice ({table['repeat'].nunique()} repeats; band: {INTERVAL})")
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax_live.plot(kernels, kernels, color="0.5", linestyle=":", label="all alive")
     ax_live.set_yscale("log", base=2)

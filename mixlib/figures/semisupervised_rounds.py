@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from scipy.stats import t as student_t
 
-from mixlib.figures import new_figure
+from mixlib.core.statistics import mean_t_interval
+from mixlib.figures import ALPHA, INTERVAL, new_figure
 
 _LABELS = {
     "hard_error": "hard error",
@@ -31,34 +31,6 @@ ANY = "any"
 VARIANT_COLUMNS: tuple[tuple[str, str | None], ...] = (
     ("restart", "warm"), ("finish", "argmax"), ("threshold", None), ("n_components", None),
 )
-
-
-def mean_interval(values: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Mean over repeats and its Student-t confidence interval, column by column.
-
-    Parameters
-    ----------
-    values : ndarray of shape (n_repeats, n_points)
-        NaN entries are ignored; a point without any value gets NaN.
-    level : float
-        Confidence level of the interval.
-
-    Returns
-    -------
-    mean, low, high : ndarrays of shape (n_points,)
-        ``mean +/- t(1 - alpha/2, n - 1) s / sqrt(n)`` with ``s`` the sample standard deviation
-        and ``n`` the number of non-NaN repeats of the point; with ``n = 1`` the interval is
-        the point itself.
-    """
-    count = np.sum(~np.isnan(values), axis=0)
-    mean = np.full(values.shape[1], np.nan)
-    mean[count > 0] = np.nanmean(values[:, count > 0], axis=0)
-    spread = np.zeros_like(mean)
-    several = count > 1
-    if several.any():
-        sd = np.nanstd(values[:, several], axis=0, ddof=1)
-        spread[several] = student_t.ppf(0.5 + level / 2, count[several] - 1) * sd / np.sqrt(count[several])
-    return mean, mean - spread, mean + spread
 
 
 def require_columns(table: pd.DataFrame, columns: Iterable[str], figure: str) -> None:
@@ -166,7 +138,7 @@ def _rounds_figure(table: pd.DataFrame, method: str, rule_metrics: tuple[str, ..
             for rule in rules:
                 rule_rows = metric_rows if rule is None else metric_rows[metric_rows["unclassifiable"] == rule]
                 wide = _carried_forward(rule_rows, metric, last_round)
-                mean, low, high = mean_interval(100.0 * wide.to_numpy())
+                mean, low, high = mean_t_interval(100.0 * wide.to_numpy(), ALPHA)
                 x = wide.columns.to_numpy()
                 shown = ~np.isnan(mean)
                 label = _LABELS[metric] + ("" if rule is None else rule_suffix(rule))
@@ -183,7 +155,7 @@ def _rounds_figure(table: pd.DataFrame, method: str, rule_metrics: tuple[str, ..
         ax.set_xticks(range(last_round + 1))
         ax.set_ylim(bottom=0)
         ax.legend(fontsize="small", ncol=2)
-    fig.suptitle(f"{title} (mean and 95 % Student-t interval over repeats)")
+    fig.suptitle(f"{title} (mean and {INTERVAL} over repeats)")
     return fig
 
 

@@ -9,11 +9,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from mixlib.figures import new_figure
+from mixlib.core.statistics import mean_t_interval
+from mixlib.figures import ALPHA, INTERVAL, new_figure
 from mixlib.figures.semisupervised_rounds import (
     ANY,
     RULE_LINESTYLES,
-    mean_interval,
     ordered_rules,
     require_columns,
     require_metric,
@@ -159,7 +159,7 @@ def semisupervised_sensitivity(table: pd.DataFrame, verdicts: pd.DataFrame | Non
                         if curve.empty:
                             continue
                         wide = curve.pivot_table(index="repeat", columns="threshold", values="value")
-                        mean, low, high = mean_interval(scale * wide.to_numpy())
+                        mean, low, high = mean_t_interval(scale * wide.to_numpy(), ALPHA)
                         x = wide.columns.to_numpy(dtype=float) + offset
                         label = f"{_variant_label(method, restart, finish)}, floor {floor:g}"
                         ax.plot(x, mean, color=f"C{v}", marker=_MARKERS[f % len(_MARKERS)], markersize=4,
@@ -188,5 +188,5 @@ def semisupervised_sensitivity(table: pd.DataFrame, verdicts: pd.DataFrame | Non
         text_ax.text(0.0, 1.0, "\n".join(verdict_lines), transform=text_ax.transAxes, va="top", ha="left",
                      fontsize="small")
     fig.suptitle("Semi-supervised methods across threshold and variance floor (value at the last round; "
-                 "mean and 95 % Student-t interval over repeats)")
+                 f"mean and {INTERVAL} over repeats)")
     return fig

@@ -8,13 +8,12 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from mixlib.model_selection.evaluation import best_grid_point
 from mixlib.figures import new_figure
 
 _MARKERS = ("s", "o", "D", "^", "v")
 
 
-def svm_grid(grid: pd.DataFrame, summary: pd.DataFrame | None = None) -> Figure:
+def svm_grid(grid: pd.DataFrame, best: pd.DataFrame) -> Figure:
     """CV error of every evaluated ``(C, sigma)`` of one data set, levels overlaid.
 
     Parameters
@@ -23,17 +22,18 @@ def svm_grid(grid: pd.DataFrame, summary: pd.DataFrame | None = None) -> Figure:
         Concatenated tables of :func:`mixlib.experiments.svm.svm_grid_level` for every level
         of ONE data set: columns ``dataset``, ``level``, ``log10_C``, ``log10_sigma``,
         ``metric``, ``value`` (rows with metric ``cv_error`` are drawn).
-    summary : pandas.DataFrame, optional
-        The table of :func:`mixlib.experiments.svm.svm_refit_best` for that data set; its
-        test error is written in the title.
+    best : pandas.DataFrame
+        The table of :func:`mixlib.experiments.svm.svm_refit_best` for that data set (the
+        ``svm_best`` table): the chosen point's ``log10_C`` and ``log10_sigma``, and the rows
+        of ``class == "all"`` with metrics ``cv_error`` and ``test_error``.
 
     Returns
     -------
     matplotlib.figure.Figure
         Level 0 as a coloured mesh of cells; each finer level as markers with the same colour
-        scale inside a rectangle showing its extent; the best point
-        (:func:`mixlib.model_selection.evaluation.best_grid_point`) starred; colour bar in
-        percent of misclassified rows.
+        scale inside a rectangle showing its extent; the point chosen in ``best`` starred,
+        labelled with its CV error; its test error in the title; colour bar in percent of
+        misclassified rows.
     """
     missing = {"dataset", "level", "log10_C", "log10_sigma", "metric", "value"} - set(grid.columns)
     if missing:
@@ -44,6 +44,12 @@ def svm_grid(grid: pd.DataFrame, summary: pd.DataFrame | None = None) -> Figure:
     errors = grid[grid["metric"] == "cv_error"]
     if errors.empty:
         raise ValueError("grid has no cv_error rows.")
+    missing = {"log10_C", "log10_sigma", "class", "metric", "value"} - set(best.columns)
+    if missing:
+        raise ValueError(f"best lacks column(s) {sorted(missing)}.")
+    overall = best[best["class"].astype(str) == "all"].set_index("metric")["value"]
+    if "cv_error" not in overall.index:
+        raise ValueError(f"best has no cv_error row of class 'all'; metrics: {sorted(overall.index)}.")
     norm = Normalize(vmin=100 * errors["value"].min(), vmax=100 * errors["value"].max())
     fig, ax = new_figure(figsize=(6.4, 5.0))
     mesh = None
@@ -63,18 +69,15 @@ def svm_grid(grid: pd.DataFrame, summary: pd.DataFrame | None = None) -> Figure:
         ax.add_patch(Rectangle((log_C[0], log_sigma[0]), log_C[-1] - log_C[0],
                                log_sigma[-1] - log_sigma[0], fill=False, edgecolor="white",
                                linestyle="--", linewidth=0.8, zorder=2))
-    best_C, best_sigma = best_grid_point(errors.rename(columns={"value": "cv_error"}))
-    ax.plot(best_C, best_sigma, "*", color="red", markersize=14, markeredgecolor="white",
-            label=f"best: {100 * errors['value'].min():.1f} %", zorder=4)
+    ax.plot(best["log10_C"].iloc[0], best["log10_sigma"].iloc[0], "*", color="red", markersize=14,
+            markeredgecolor="white", label=f"best: {100 * overall['cv_error']:.1f} %", zorder=4)
     fig.colorbar(mesh if mesh is not None else ax.collections[0], ax=ax,
                  label="cross-validated error (%)")
     ax.set_xlabel("log10 C")
     ax.set_ylabel("log10 sigma (Gaussian width, feature units)")
     title = f"SVM grid search on {datasets[0]}"
-    if summary is not None:
-        test = summary[(summary["metric"] == "test_error") & (summary["class"] == "all")]
-        if not test.empty:
-            title += f": test error {100 * test['value'].iloc[0]:.1f} %"
+    if "test_error" in overall.index:
+        title += f": test error {100 * overall['test_error']:.1f} %"
     ax.set_title(title)
     ax.grid(False)
     ax.legend(loc="lower right", fontsize="small", facecolor="white", framealpha=0.8,

@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from mixlib.core.base import BaseEstimator, clone
+from mixlib.core.statistics import t_half_width
 from mixlib.core.validation import check_random_state
 
 logger = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ def t_interval(fold_errors: np.ndarray, alpha: float = 0.05) -> CVError:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
     K = len(errors)
     std = float(errors.std(ddof=1))
-    half = float(stats.t.ppf(1 - alpha / 2, K - 1) * std / np.sqrt(K))
+    half = float(t_half_width(std, K, alpha))
     return CVError(mean=float(errors.mean()), std=std, half_width=half, fold_errors=errors,
                    alpha=alpha)
 

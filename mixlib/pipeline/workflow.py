@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -69,24 +69,25 @@ def load_repeats(smk: Any, standardise_features: bool) -> list[RepeatData]:
     ]
 
 
-def _resolve(reference: str):
-    """The object named ``"package.module:attribute"``."""
-    import importlib
+def draw_figure(smk: Any, draw: Callable[..., Any]) -> None:
+    """A figure rule's script: ``draw`` on the rule's input tables, saved as PNG and SVG.
 
-    module_name, _, attribute = reference.partition(":")
-    return getattr(importlib.import_module(module_name), attribute)
-
-
-def draw_figure(smk: Any) -> None:
-    """A figure rule: read every input table, call ``params.draw``, save PNG and SVG.
-
-    ``params.draw`` names the figure function as ``"mixlib.figures.module:function"``; it is
-    called with the input tables in the order of the rule's inputs.
+    Parameters
+    ----------
+    smk : snakemake.script.Snakemake
+        The ``snakemake`` object of the figure rule: its inputs are tables (read in the order
+        of the rule's inputs), its outputs ``png`` and ``svg``, its first log file the job's
+        log (:func:`logged_job`).
+    draw : callable
+        A figure function of :mod:`mixlib.figures` (tables in, a matplotlib Figure out),
+        imported by the rule's script, e.g. ``workflow/scripts/figures/fig6_1.py`` calls
+        ``draw_figure(snakemake, fig6_1)``.
     """
     from mixlib.pipeline.io import read_table, save_figure
 
-    figure = _resolve(smk.params.draw)(*(read_table(path) for path in smk.input))
-    save_figure(figure, smk.output.png, smk.output.svg)
+    with logged_job(smk):
+        figure = draw(*(read_table(path) for path in smk.input))
+        save_figure(figure, smk.output.png, smk.output.svg)
 
 
 def concat_tables(smk: Any) -> None:

@@ -37,10 +37,6 @@ wildcard_constraints:
     split="|".join(SPLITS) if SPLITS else "(?!)",
 
 
-# Targets of `rule all`; each stage's rule file appends what it produces.
-ALL_TARGETS = []
-
-
 def source_spec(wildcards):
     """The keys of a data set's config entry that say where its raw data come from."""
     spec = config["datasets"][wildcards.dataset]
@@ -89,5 +85,34 @@ def previous_grid_levels(wildcards):
     return [f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))]
 
 
-# Tables the claims of the report are measured from (name -> path); stages add theirs.
-CLAIM_TABLES = {}
+# What the study produces, listed here in one place (no rule file appends to these lists), so
+# the order of the includes does not matter: the targets of the `all` rule in the Snakefile
+# and the tables the `claims` rule reads.
+CLAIM_TABLE_NAMES = ("em_trace", "kernel_map", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep",
+                     "mlp_sweep", "comparison")
+
+
+def claim_tables():
+    """The tables the claims of the report are measured from, name -> path (the `claims` rule)."""
+    return {name: f"results/tables/{name}.tsv" for name in CLAIM_TABLE_NAMES}
+
+
+def study_targets():
+    """The targets of the `all` rule, stage by stage: each stage's tables and figures."""
+    sensitivity = config.get("semisupervised_sensitivity")
+    return (
+        expand("results/splits/{split}.split.tsv", split=SPLITS)
+        + ["results/tables/data_summary.tsv", "results/figures/data_summary.png"]
+        + expand("results/impute/{split}.substitutes.tsv", split=SPLITS)
+        + ["results/figures/fig3_3.png", "results/figures/fig3_4.png"]
+        + expand("results/figures/imputation_{dataset}.png", dataset=config["imputation_study"]["datasets"])
+        + expand("results/figures/{figure}.png", figure=["fig5_1", "fig5_3", "fig5_4", "fig5_5", "fig6_1"])
+        + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])
+        + ["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png"]
+        + expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
+        + ["results/figures/mkl.png", "results/figures/svdd.png"]
+        + ["results/tables/ensembles.tsv", "results/figures/ensembles.png"]
+        + ["results/tables/comparison_summary.tsv", "results/figures/comparison.png"]
+        + expand("results/figures/confusion_{dataset}.png", dataset=config["comparison"]["datasets"])
+        + ["results/tables/claims.tsv"]
+    )

@@ -84,7 +84,7 @@ rule comparison_summary:
 
 rule comparison_figure:
     input:
-        "results/tables/comparison.tsv",
+        "results/tables/comparison_summary.tsv",
     output:
         png=report(
             "results/figures/comparison.png",
@@ -95,19 +95,18 @@ rule comparison_figure:
         svg="results/figures/comparison.svg",
     log:
         "results/logs/comparison_figure/all.log",
-    params:
-        draw="mixlib.figures.comparison:comparison_figure",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
+        "../scripts/figures/comparison.py"
 
 
 rule confusion_figure:
     input:
         "results/tables/comparison.{dataset}.tsv",
+        "results/tables/comparison_summary.tsv",
     output:
         png=report(
             "results/figures/confusion_{dataset}.png",
@@ -118,18 +117,9 @@ rule confusion_figure:
         svg="results/figures/confusion_{dataset}.svg",
     log:
         "results/logs/confusion_figure/{dataset}.log",
-    params:
-        draw="mixlib.figures.comparison:dataset_confusion_figure",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
-
-
-CLAIM_TABLES["comparison"] = "results/tables/comparison.tsv"
-ALL_TARGETS.extend(
-    ["results/tables/comparison_summary.tsv", "results/figures/comparison.png"]
-    + expand("results/figures/confusion_{dataset}.png", dataset=COMPARISON["datasets"])
-)
+        "../scripts/figures/confusion.py"

@@ -83,17 +83,9 @@ rule data_summary_figure:
         svg="results/figures/data_summary.svg",
     log:
         "results/logs/data_summary_figure/all.log",
-    params:
-        draw="mixlib.figures.data_summary:draw_data_summary",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
-
-
-ALL_TARGETS.extend(
-    expand("results/splits/{split}.split.tsv", split=SPLITS)
-    + ["results/tables/data_summary.tsv", "results/figures/data_summary.png"]
-)
+        "../scripts/figures/data_summary.py"

@@ -61,14 +61,9 @@ rule ensembles_figure:
         svg="results/figures/ensembles.svg",
     log:
         "results/logs/ensembles_figure/all.log",
-    params:
-        draw="mixlib.figures.ensembles:ensemble_error_curves",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
-
-
-ALL_TARGETS.extend(["results/tables/ensembles.tsv", "results/figures/ensembles.png"])
+        "../scripts/figures/ensembles.py"

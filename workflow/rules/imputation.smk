@@ -56,16 +56,9 @@ rule imputation_figure:
         svg="results/figures/imputation_{dataset}.svg",
     log:
         "results/logs/imputation_figure/{dataset}.log",
-    params:
-        draw="mixlib.figures.imputation:imputation_figure",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
-
-
-ALL_TARGETS.extend(
-    expand("results/figures/imputation_{dataset}.png", dataset=IMPUTATION_STUDY["datasets"])
-)
+        "../scripts/figures/imputation.py"

@@ -19,6 +19,3 @@ rule impute:
         runtime=20,
     script:
         "../scripts/impute.py"
-
-
-ALL_TARGETS.extend(expand("results/impute/{split}.substitutes.tsv", split=SPLITS))

@@ -77,14 +77,12 @@ rule fig3_3:
         svg="results/figures/fig3_3.svg",
     log:
         "results/logs/fig3_3/all.log",
-    params:
-        draw="mixlib.figures.fig3_3:fig3_3",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
+        "../scripts/figures/fig3_3.py"
 
 
 rule fig3_4:
@@ -100,16 +98,9 @@ rule fig3_4:
         svg="results/figures/fig3_4.svg",
     log:
         "results/logs/fig3_4/all.log",
-    params:
-        draw="mixlib.figures.fig3_4:fig3_4",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
-
-
-CLAIM_TABLES["em_trace"] = "results/tables/em_trace.tsv"
-CLAIM_TABLES["kernel_map"] = "results/tables/kernel_map.tsv"
-ALL_TARGETS.extend(["results/figures/fig3_3.png", "results/figures/fig3_4.png"])
+        "../scripts/figures/fig3_4.py"

@@ -58,15 +58,9 @@ rule fig6_2:
         svg="results/figures/fig6_2.svg",
     log:
         "results/logs/fig6_2/all.log",
-    params:
-        draw="mixlib.figures.fig6_2:fig6_2",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
-
-
-CLAIM_TABLES["mlp_sweep"] = "results/tables/mlp_sweep.tsv"
-ALL_TARGETS.extend(["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png"])
+        "../scripts/figures/fig6_2.py"

@@ -3,7 +3,7 @@
 
 rule claims:
     input:
-        **CLAIM_TABLES,
+        **claim_tables(),
     output:
         report(
             "results/tables/claims.tsv",
@@ -18,6 +18,3 @@ rule claims:
         runtime=5,
     script:
         "../scripts/claims.py"
-
-
-ALL_TARGETS.append("results/tables/claims.tsv")

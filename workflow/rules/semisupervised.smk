@@ -1,5 +1,5 @@
-# Unlabelled data (report ch. 5; figs. 5.1, 5.3, 5.4, 5.5), its sensitivity to the settings
-# the report never states, and the DNA kernel sweep (fig. 6.1).
+# Unlabelled data (report ch. 5; figs. 5.1, 5.3, 5.4, 5.5) and its sensitivity to the settings
+# the report never states.
 
 from mixlib.experiments.semisupervised import sensitivity_point_paths, sensitivity_settings
 
@@ -9,7 +9,6 @@ SEMI_PARAMS = {
     **{key: SEMI[key] for key in ("threshold", "max_rounds", "restart", "finish", "unclassifiable")},
 }
 KERNEL_SWEEP = config["kernel_sweep"]
-DNA_SWEEP = config["dna_kernel_sweep"]
 SENSITIVITY = config.get("semisupervised_sensitivity")
 
 
@@ -59,28 +58,6 @@ rule kernel_sweep_point:
         "../scripts/kernel_sweep_point.py"
 
 
-rule dna_kernel_point:
-    input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
-    output:
-        "results/dna_kernel_sweep/{split}.k{kernels}.tsv",
-    log:
-        "results/logs/dna_kernel_point/{split}.k{kernels}.log",
-    params:
-        settings=config["mixture"]["em"],
-        seed=config["seed"],
-        encoding=lambda wildcards: split_encoding(wildcards.split),
-        standardise=lambda wildcards: standardises(wildcards.split),
-    wildcard_constraints:
-        kernels=r"\d+",
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=30,
-    script:
-        "../scripts/dna_kernel_point.py"
-
-
 rule semisupervised_sensitivity_point:
     input:
         unpack(lambda wildcards: split_inputs(wildcards.split)),
@@ -118,11 +95,6 @@ SEMI_TABLE_INPUTS = {
         method=KERNEL_SWEEP["methods"],
         kernels=KERNEL_SWEEP["kernels"],
     ),
-    "dna_kernel_sweep": expand(
-        "results/dna_kernel_sweep/{split}.k{kernels}.tsv",
-        split=DNA_SWEEP["splits"],
-        kernels=DNA_SWEEP["kernels"],
-    ),
     "semisupervised_sensitivity": sensitivity_point_paths(SEMI["splits"], SENSITIVITY),
 }
 
@@ -135,7 +107,7 @@ rule semisupervised_table:
     log:
         "results/logs/semisupervised_table/{table}.log",
     wildcard_constraints:
-        table="semisupervised_rounds|kernel_sweep|dna_kernel_sweep|semisupervised_sensitivity",
+        table="semisupervised_rounds|kernel_sweep|semisupervised_sensitivity",
     threads: 1
     resources:
         mem_mb=1000,
@@ -163,42 +135,88 @@ rule semisupervised_verdicts:
         "../scripts/semisupervised_verdicts.py"
 
 
-SEMI_FIGURES = {
-    "fig5_1": ("semisupervised_rounds", "mixlib.figures.semisupervised_rounds:fig5_1", "5.1", "round"),
-    "fig5_3": ("semisupervised_rounds", "mixlib.figures.semisupervised_rounds:fig5_3", "5.3", "round"),
-    "fig5_4": ("kernel_sweep", "mixlib.figures.kernel_sweep:fig5_4", "5.4", "kernels per class"),
-    "fig5_5": ("kernel_sweep", "mixlib.figures.kernel_sweep:fig5_5", "5.5", "kernels per class"),
-    "fig6_1": ("dna_kernel_sweep", "mixlib.figures.kernel_sweep:fig6_1", "6.1", "kernels per class"),
-}
-
-
-rule semisupervised_figure:
+rule fig5_1:
     input:
-        lambda wildcards: f"results/tables/{SEMI_FIGURES[wildcards.figure][0]}.tsv",
+        "results/tables/semisupervised_rounds.tsv",
     output:
         png=report(
-            "results/figures/{figure}.png",
-            caption="../report/semisupervised_figure.rst",
+            "results/figures/fig5_1.png",
+            caption="../report/fig5_1.rst",
             category="Report figures",
-            labels=lambda wildcards: {
-                "figure": SEMI_FIGURES[wildcards.figure][2],
-                "model": "mixture",
-                "sweep": SEMI_FIGURES[wildcards.figure][3],
-            },
+            labels={"figure": "5.1", "model": "mixture", "sweep": "round"},
         ),
-        svg="results/figures/{figure}.svg",
+        svg="results/figures/fig5_1.svg",
     log:
-        "results/logs/semisupervised_figure/{figure}.log",
-    params:
-        draw=lambda wildcards: SEMI_FIGURES[wildcards.figure][1],
-    wildcard_constraints:
-        figure="|".join(SEMI_FIGURES),
+        "results/logs/fig5_1/all.log",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
+        "../scripts/figures/fig5_1.py"
+
+
+rule fig5_3:
+    input:
+        "results/tables/semisupervised_rounds.tsv",
+    output:
+        png=report(
+            "results/figures/fig5_3.png",
+            caption="../report/fig5_3.rst",
+            category="Report figures",
+            labels={"figure": "5.3", "model": "mixture", "sweep": "round"},
+        ),
+        svg="results/figures/fig5_3.svg",
+    log:
+        "results/logs/fig5_3/all.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figures/fig5_3.py"
+
+
+rule fig5_4:
+    input:
+        "results/tables/kernel_sweep.tsv",
+    output:
+        png=report(
+            "results/figures/fig5_4.png",
+            caption="../report/fig5_4.rst",
+            category="Report figures",
+            labels={"figure": "5.4", "model": "mixture", "sweep": "kernels per class"},
+        ),
+        svg="results/figures/fig5_4.svg",
+    log:
+        "results/logs/fig5_4/all.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figures/fig5_4.py"
+
+
+rule fig5_5:
+    input:
+        "results/tables/kernel_sweep.tsv",
+    output:
+        png=report(
+            "results/figures/fig5_5.png",
+            caption="../report/fig5_5.rst",
+            category="Report figures",
+            labels={"figure": "5.5", "model": "mixture", "sweep": "kernels per class"},
+        ),
+        svg="results/figures/fig5_5.svg",
+    log:
+        "results/logs/fig5_5/all.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figures/fig5_5.py"
 
 
 rule semisupervised_sensitivity_figure:
@@ -216,18 +234,9 @@ rule semisupervised_sensitivity_figure:
         svg="results/figures/semisupervised_sensitivity.svg",
     log:
         "results/logs/semisupervised_sensitivity_figure/all.log",
-    params:
-        draw="mixlib.figures.semisupervised_sensitivity:semisupervised_sensitivity",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
-
-
-for _table in ("semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep"):
-    CLAIM_TABLES[_table] = f"results/tables/{_table}.tsv"
-ALL_TARGETS.extend(expand("results/figures/{figure}.png", figure=list(SEMI_FIGURES)))
-if SENSITIVITY:
-    ALL_TARGETS.append("results/figures/semisupervised_sensitivity.png")
+        "../scripts/figures/semisupervised_sensitivity.py"

@@ -75,14 +75,12 @@ rule svm_grid_figure:
         svg="results/figures/svm_grid_{split}.svg",
     log:
         "results/logs/svm_grid_figure/{split}.log",
-    params:
-        draw="mixlib.figures.svm_grid:svm_grid",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
+        "../scripts/figures/svm_grid.py"
 
 
 rule svm_extra:
@@ -122,35 +120,43 @@ rule svm_extra_table:
         "../scripts/concat_tables.py"
 
 
-rule svm_extra_figure:
+rule mkl_figure:
     input:
-        "results/tables/{extra}.tsv",
+        "results/tables/mkl.tsv",
     output:
         png=report(
-            "results/figures/{extra}.png",
-            caption="../report/svm_extra.rst",
+            "results/figures/mkl.png",
+            caption="../report/mkl.rst",
             category="Course classifiers",
-            labels={"figure": "{extra}", "sweep": "kernel"},
+            labels={"figure": "mkl", "sweep": "kernel"},
         ),
-        svg="results/figures/{extra}.svg",
+        svg="results/figures/mkl.svg",
     log:
-        "results/logs/svm_extra_figure/{extra}.log",
-    params:
-        draw=lambda wildcards: {
-            "mkl": "mixlib.figures.svm_extras:mkl_weights",
-            "svdd": "mixlib.figures.svm_extras:svdd_detection",
-        }[wildcards.extra],
-    wildcard_constraints:
-        extra="mkl|svdd",
+        "results/logs/mkl_figure/all.log",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figure.py"
+        "../scripts/figures/mkl.py"
 
 
-ALL_TARGETS.extend(
-    expand("results/figures/svm_grid_{split}.png", split=SVM["splits"])
-    + ["results/figures/mkl.png", "results/figures/svdd.png"]
-)
+rule svdd_figure:
+    input:
+        "results/tables/svdd.tsv",
+    output:
+        png=report(
+            "results/figures/svdd.png",
+            caption="../report/svdd.rst",
+            category="Course classifiers",
+            labels={"figure": "svdd", "sweep": "kernel"},
+        ),
+        svg="results/figures/svdd.svg",
+    log:
+        "results/logs/svdd_figure/all.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figures/svdd.py"

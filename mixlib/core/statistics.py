@@ -1,0 +1,83 @@
+"""The study's one uncertainty convention: the Student-t interval on a mean.
+
+Every interval of the study, the cross-validated error of the course notes (over folds) as the
+bands and bars of the figures (over repeats), is ``mean +/- t_{1-alpha/2, n-1} s / sqrt(n)``;
+:func:`t_half_width` is the one place its half-width is computed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+
+def t_half_width(std: ArrayLike, n: ArrayLike, alpha: float = 0.05) -> np.ndarray:
+    """Half-width of the Student-t confidence interval on a mean.
+
+    Parameters
+    ----------
+    std : array_like of float
+        Sample standard deviation ``s = sqrt(1/(n-1) sum_i (x_i - mean)^2)`` of the values.
+    n : array_like of int
+        Number of values, broadcast against ``std``.
+    alpha : float
+        ``1 - alpha`` is the confidence level, ``0 < alpha < 1``.
+
+    Returns
+    -------
+    ndarray of float
+        ``t_{1-alpha/2, n-1} s / sqrt(n)``, with ``t_{1-alpha/2, n-1}`` the ``1 - alpha/2``
+        quantile of Student's t with ``n - 1`` degrees of freedom, so that the interval is
+        ``mean +/- t_{1-alpha/2, n-1} s / sqrt(n)``. NaN where ``n < 2``: one value has no
+        interval.
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not in (0, 1).
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    std = np.asarray(std, dtype=float)
+    n = np.asarray(n)
+    several = n >= 2
+    df = np.where(several, n - 1, 1)
+    return np.where(several, stats.t.ppf(1 - alpha / 2, df) * std / np.sqrt(np.where(several, n, 1)), np.nan)
+
+
+def mean_t_interval(values: ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean over the rows of ``values`` and its Student-t interval, column by column.
+
+    Parameters
+    ----------
+    values : array_like of shape (n_repeats, n_points)
+        One row per repeat, one column per point (e.g. a round or a sweep value); NaN entries
+        are ignored.
+    alpha : float
+        ``1 - alpha`` is the confidence level, ``0 < alpha < 1``.
+
+    Returns
+    -------
+    mean, low, high : ndarrays of shape (n_points,)
+        ``mean +/- t_{1-alpha/2, n-1} s / sqrt(n)`` (:func:`t_half_width`), with ``n`` the
+        number of non-NaN values of the point and ``s`` their sample standard deviation. A
+        point with no value has a NaN mean; a point with one value (``n = 1``) has its mean
+        and NaN ends: no interval, so a figure draws no band there.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is not two-dimensional or ``alpha`` is not in (0, 1).
+    """
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 2:
+        raise ValueError(f"values must be 2-d (repeats x points), got shape {values.shape}.")
+    count = np.sum(~np.isnan(values), axis=0)
+    mean = np.full(values.shape[1], np.nan)
+    std = np.full(values.shape[1], np.nan)
+    present, several = count > 0, count > 1
+    mean[present] = np.nanmean(values[:, present], axis=0)
+    std[several] = np.nanstd(values[:, several], axis=0, ddof=1)
+    half = t_half_width(std, count, alpha)
+    return mean, mean - half, mean + half

@@ -1,0 +1,76 @@
+"""How a figure is found: a rule runs a script that imports its function; figures read tables only."""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURES = ROOT / "mixlib" / "figures"
+SCRIPTS = ROOT / "workflow" / "scripts" / "figures"
+RULES = ROOT / "workflow" / "rules"
+#: What a figure module may import from mixlib: the figures package itself and core's statistics.
+ALLOWED = ("mixlib.figures", "mixlib.core.statistics")
+
+
+def _imports(path: Path) -> list[str]:
+    names = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module)
+    return names
+
+
+@pytest.mark.parametrize("module", sorted(FIGURES.glob("*.py")), ids=lambda path: path.name)
+def test_figure_modules_import_no_experiment_or_estimator(module):
+    own = [name for name in _imports(module) if name.startswith("mixlib")]
+    assert [name for name in own if not name.startswith(ALLOWED)] == []
+
+
+def test_no_importlib_in_the_figure_path():
+    files = [*FIGURES.glob("*.py"), *(ROOT / "mixlib" / "pipeline").glob("*.py"), *(ROOT / "workflow").rglob("*.py"),
+             *(ROOT / "workflow").rglob("*.smk"), ROOT / "Snakefile"]
+    assert [str(path) for path in files if "importlib" in path.read_text()] == []
+
+
+def _script_rules() -> dict[str, list[str]]:
+    """Script path under workflow/scripts/figures -> names of the rules that run it."""
+    found: dict[str, list[str]] = {}
+    for rules in sorted(RULES.glob("*.smk")):
+        for name, body in re.findall(r"^rule (\w+):\n((?:(?: {4}.*)?\n)+)", rules.read_text(), flags=re.MULTILINE):
+            for script in re.findall(r'"\.\./scripts/figures/(\w+\.py)"', body):
+                found.setdefault(script, []).append(name)
+    return found
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS.glob("*.py")), ids=lambda path: path.name)
+def test_each_figure_script_imports_its_function_and_has_one_rule(script):
+    tree = ast.parse(script.read_text())
+    imported = {alias.name: node.module for node in tree.body if isinstance(node, ast.ImportFrom)
+                for alias in node.names}
+    calls = [node.value for node in tree.body if isinstance(node, ast.Expr)]
+    assert len(calls) == 1 and calls[0].func.id == "draw_figure"
+    assert imported["draw_figure"] == "mixlib.pipeline.workflow"
+    drawn = calls[0].args[1].id
+    assert imported[drawn].startswith("mixlib.figures.")
+    module = __import__(imported[drawn], fromlist=[drawn])
+    assert callable(getattr(module, drawn))
+    assert len(_script_rules().get(script.name, [])) == 1, f"{script.name} is run by no rule or by several"
+
+
+def test_every_figure_rule_runs_an_existing_script():
+    missing = [script for script in _script_rules() if not (SCRIPTS / script).exists()]
+    assert missing == []
+
+
+def test_every_caption_with_an_interval_states_its_level():
+    captions = [path for path in (ROOT / "workflow" / "report").glob("*.rst") if path.name != "workflow.rst"]
+    assert len(captions) > 10
+    for caption in sorted(captions):  # workflow.rst is the report's front page, not a caption
+        text = " ".join(caption.read_text().split())
+        for mention in re.finditer(r"Student-t interval", text):
+            before = text[max(0, mention.start() - 12):mention.start()]
+            assert re.search(r"(\d+|\}\}) % $", before), f"{caption.name}: {text[:mention.end()][-60:]!r}"
