@@ -16,7 +16,7 @@ import yaml
 
 from mixlib.datasets import CLASS_COLUMN, bundled_dataset, load_source, sequence_column
 from mixlib.experiments.comparison import PROTOCOL_KEYS
-from mixlib.experiments.registry import MODELS
+from mixlib.experiments.registry import EM_KEYS, MODELS
 from mixlib.model_selection.splits import role_sizes
 
 
@@ -99,10 +99,6 @@ def check_fold_sizes(labels: np.ndarray, n_folds: int, dataset: str,
             f"data set {dataset!r} has fewer of class {', '.join(small)}. Lower {where} or "
             f"leave {dataset!r} out of the comparison."
         )
-
-
-#: Keys of the ``em`` section: what every mixture of the study is fitted with.
-EM_KEYS = ("init", "tol", "max_iter", "min_variance", "relative_min_variance")
 
 
 def check_em_section(config: Mapping[str, Any]) -> None:
