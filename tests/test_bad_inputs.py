@@ -24,7 +24,7 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from mixlib.pipeline.config import check_config, read_config_file
+from mixlib.pipeline.config import check_config, check_em_section, read_config_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -195,7 +195,12 @@ CASES = [
     Case("unknown unclassifiable rule", r"'tie' is not one of \['confidence', 'underflow'\]",
          config=lambda c: c["semisupervised"].update(unclassifiable=["tie"])),
     Case("both variance floors", r"relative_min_variance",
-         config=lambda c: c["mixture"]["em"].update(relative_min_variance=1e-3)),
+         config=lambda c: c["em"].update(relative_min_variance=1e-3)),
+    Case("EM settings left under mixture (their old place)", r"mixture.em: the EM settings moved to the top-level section em",
+         config=lambda c: c["mixture"].update(em=c.pop("em"))),
+    Case("EM setting among the comparison's mixture overrides",
+         r"comparison.params.mixture: \['tol'\] are EM settings",
+         config=lambda c: c["comparison"]["params"].update(mixture={"n_components": 4, "tol": 1e-3})),
     Case("unknown comparison parameter", r"comparison.params.svm: unknown parameter\(s\) \['gamma'\]",
          config=lambda c: c["comparison"]["params"].update(svm={"gamma": 1.0})),
     Case("study naming an unknown data set", r"imputation_study.datasets: unknown data set 'heart'",
@@ -234,6 +239,7 @@ def run_checks(case: Case, directory: Path) -> str:
             read_config_file(path)
             return ""
         config = build_project(case, directory)
+        check_em_section(config)  # as workflow/rules/common.smk, before the schema
         validate(copy.deepcopy(config), SCHEMA)
         check_config(config, directory)
     except (ValueError, WorkflowError) as exc:

@@ -47,7 +47,7 @@ def test_schema_fills_defaults():
         (lambda c: c["semisupervised"].update(restart="cold"), "cold"),
         (lambda c: c["semisupervised"].update(unclassifiable=["tie"]), "tie"),
         (lambda c: c["semisupervised"].update(margin=0.1), "margin"),
-        (lambda c: c["mixture"]["em"].update(relative_min_variance=1e-3), "relative_min_variance"),
+        (lambda c: c["em"].update(relative_min_variance=1e-3), "relative_min_variance"),
         (lambda c: c["semisupervised_sensitivity"].update(thresholds=[1.5]), "1.5"),
     ],
 )

@@ -9,7 +9,9 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 from mixlib.experiments.contract import RepeatData, Stage, run_stages
-from mixlib.experiments.imputation import imputation_study, make_imputer
+from mixlib.experiments.imputation import imputation_study, imputer_variants, make_imputer
+
+EM = {"init": "report", "tol": 1e-6, "max_iter": 200, "min_variance": 1e-6}
 from mixlib.experiments.mixture import em_trace, kernel_map, kernel_map_stage, principal_axes
 from mixlib.figures.fig3_3 import fig3_3
 from mixlib.figures.fig3_4 import fig3_4
@@ -135,12 +137,14 @@ def test_imputation_study_table():
     rng = np.random.default_rng(1)
     X = np.vstack([rng.normal(0, 1, (25, 3)), rng.normal(2, 1, (25, 3))])
     y = np.repeat([0, 1], 25)
-    methods = ["mean", "class_mean", "kernel_mode:2"]
+    settings = dict(rates=[0.0, 0.2], methods=["mean", "class_mean", "kernel_mode"],
+                    n_components=[2], em=EM, n_repeats=2, rng=3, classifier_components=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        table = imputation_study(X, y, [0.0, 0.2], methods, 2, 3, classifier_params={"n_components": 1})
-        again = imputation_study(X, y, [0.0, 0.2], methods, 2, 3, classifier_params={"n_components": 1})
+        table = imputation_study(X, y, **settings)
+        again = imputation_study(X, y, **settings)
     pd.testing.assert_frame_equal(table, again)
+    assert set(table["method"]) == {"mean", "class_mean", "kernel_mode:2"}
     assert list(table.columns) == ["repeat", "missing_rate", "method", "metric", "value", "n_hidden"]
     errors = table[table["metric"] == "test_error"]
     assert len(errors) == 2 * 2 * 3 and errors["value"].between(0, 1).all()
@@ -157,14 +161,35 @@ def test_imputation_study_table():
 
 def test_imputation_study_errors():
     X, y = np.ones((10, 2)), np.repeat([0, 1], 5)
+    common = dict(n_components=[2], em=EM, n_repeats=1, rng=0)
     with pytest.raises(ValueError, match="Unknown imputation method 'median'"):
-        imputation_study(X, y, [0.1], ["median"], 1, 0)
+        imputation_study(X, y, rates=[0.1], methods=["median"], **common)
+    with pytest.raises(ValueError, match="Unknown imputation method 'kernel_mode:2'"):
+        imputation_study(X, y, rates=[0.1], methods=["kernel_mode:2"], **common)
     with pytest.raises(ValueError, match=r"missing rates must lie in \[0, 1\), got 1.5"):
-        imputation_study(X, y, [1.5], ["mean"], 1, 0)
+        imputation_study(X, y, rates=[1.5], methods=["mean"], **common)
     X[0, 0] = np.nan
     with pytest.raises(ValueError, match="X_complete contains NaN"):
-        imputation_study(X, y, [0.1], ["mean"], 1, 0)
-    assert make_imputer("kernel_mode:3", np.random.default_rng(0)).n_components == 3
+        imputation_study(X, y, rates=[0.1], methods=["mean"], **common)
+
+
+def test_make_imputer_builds_kernel_mode_from_the_em_settings_only():
+    imputer = make_imputer("kernel_mode", np.random.default_rng(0), n_components=3,
+                           em={**EM, "tol": 1e-3, "max_iter": 50})
+    assert (imputer.n_components, imputer.tol, imputer.max_iter) == (3, 1e-3, 50)
+    relative = make_imputer("kernel_mode", 0, n_components=2,
+                            em={"init": "report", "tol": 1e-6, "max_iter": 200,
+                                "relative_min_variance": 0.01})
+    assert relative.relative_min_variance == 0.01
+    with pytest.raises(ValueError, match="kernel_mode imputer needs n_components and the EM settings"):
+        make_imputer("kernel_mode", 0, n_components=3)
+    assert type(make_imputer("mean", 0)).__name__ == "MeanImputer"
+
+
+def test_imputer_variants_expand_kernel_mode_over_its_kernel_counts():
+    assert imputer_variants(["mean", "kernel_mode", "class_mean"], [2, 4]) == [
+        ("mean", "mean", None), ("kernel_mode:2", "kernel_mode", 2),
+        ("kernel_mode:4", "kernel_mode", 4), ("class_mean", "class_mean", None)]
 
 
 def test_figures_draw_from_the_tables(two_classes):

@@ -126,9 +126,10 @@ def test_comparison_with_grouped_duplicates_no_longer_flatters_nearest_neighbour
     prepared.insert(0, "row_id", np.arange(len(y)))
 
     def error(group):
-        table = comparison_dataset_job(prepared, "noise", "knn", {"n_neighbors": 1}, 4, 0.05, 11,
+        table = comparison_dataset_job(prepared, dataset="noise", model="knn",
+                                       params={"n_neighbors": 1}, n_folds=4, alpha=0.05, seed=11,
                                        standardise=True, impute_method="mean",
-                                       impute_components=1, group_duplicates=group)
+                                       impute_components=1, em=None, group_duplicates=group)
         return table.loc[table["metric"] == "cv_error", "value"].iloc[0]
 
     assert error(False) < 0.05

@@ -51,7 +51,7 @@ import json
 import logging
 import numbers
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -59,7 +59,7 @@ import pandas as pd
 
 from mixlib.core.preprocessing import standardise as standardise_rows
 from mixlib.core.validation import check_array, check_random_state
-from mixlib.experiments.registry import check_params, model_spec, resolve_params
+from mixlib.experiments.registry import EM_KEYS, check_params, model_spec, resolve_params
 from mixlib.model_selection.evaluation import confusion_matrix, stratified_folds, t_interval
 from mixlib.model_selection.splits import duplicate_groups, grouped_stratified_folds
 
@@ -260,28 +260,38 @@ def comparison_job(
     return pd.concat(tables, ignore_index=True)
 
 
-def comparison_dataset_job(prepared: pd.DataFrame, dataset: str, model: str,
+def comparison_dataset_job(prepared: pd.DataFrame, *, dataset: str, model: str,
                            params: dict[str, Any] | None, n_folds: int, alpha: float, seed: int,
-                           *, standardise: bool, impute_method: str,
-                           impute_components: int, group_duplicates: bool = False) -> pd.DataFrame:
+                           standardise: bool, impute_method: str, impute_components: int,
+                           em: Mapping[str, Any] | None,
+                           group_duplicates: bool = False) -> pd.DataFrame:
     """The ``comparison_point`` rule: one model on one whole data set, by K-fold CV.
 
     Missing cells are filled first by the configured imputer fit on all rows *without their
     classes* (every row is treated as of unknown class), so no label, of any fold, reaches the
-    imputation. Then :func:`comparison_point` runs with the generator of
+    imputation. Every mixture, the kernel-mode imputer's and a model of the ``mixture``
+    family's, is fitted with the EM settings ``em`` (the config's ``em`` section; None when
+    the job fits no mixture: then a mixture to fit is an error, not a silent default).
+    Then :func:`comparison_point` runs with the generator of
     ``(seed, "comparison", dataset)``: every model of a data set gets the same folds. With
     ``group_duplicates``, rows identical in features (missing cells included) and class share
     a fold (:func:`mixlib.model_selection.splits.duplicate_groups`).
     """
+    from mixlib.core.seeding import generator
     from mixlib.datasets import feature_matrix
     from mixlib.experiments.imputation import make_imputer
-    from mixlib.core.seeding import generator
 
+    if model_spec(model).family == "mixture":
+        if em is None:
+            raise ValueError(f"model {model!r} fits a mixture: it needs the EM settings em.")
+        params = {**{key: em[key] for key in EM_KEYS if em.get(key) is not None},
+                  **(params or {})}
     X, y = feature_matrix(prepared)
     groups = duplicate_groups(X, y) if group_duplicates else None
     if np.isnan(X).any():
-        spec = f"kernel_mode:{impute_components}" if impute_method == "kernel_mode" else impute_method
-        X = make_imputer(spec, generator(seed, "comparison_impute", dataset)).fit_transform(X)
+        imputer = make_imputer(impute_method, generator(seed, "comparison_impute", dataset),
+                               n_components=impute_components, em=em)
+        X = imputer.fit_transform(X)
     return comparison_point(X, y, dataset, model, params, n_folds, alpha,
                             generator(seed, "comparison", dataset), standardise=standardise,
                             groups=groups)

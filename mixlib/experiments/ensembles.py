@@ -19,7 +19,7 @@ import pandas as pd
 from mixlib.core.validation import check_random_state
 from mixlib.experiments.contract import RepeatData, Stage
 from mixlib.ensemble import AdaBoostClassifier, BaggingClassifier, RandomForestClassifier
-from mixlib.mixture import MixtureClassifier
+from mixlib.experiments.registry import make_mixture
 from mixlib.tree import DecisionTreeClassifier, ID3Classifier
 
 logger = logging.getLogger(__name__)
@@ -177,23 +177,29 @@ def ensemble_curve(
 
 
 def ensemble_point(data: RepeatData, *, method: str, max_members: int,
-                   params: dict[str, Any] | None, base_mixture: dict[str, Any],
+                   params: dict[str, Any] | None, base_mixture: dict[str, Any] | None,
                    rng: np.random.Generator) -> pd.DataFrame:
     """:func:`ensemble_curve` of one method on one repeat; ``bagging_base`` bags the mixture classifier.
 
-    For ``bagging_base`` the base estimator is a :class:`mixlib.mixture.MixtureClassifier`
-    with the settings ``base_mixture`` and, as ``random_state``, one integer drawn from
-    ``rng`` first; ``rng`` then drives the ensemble. Other methods ignore ``base_mixture``.
+    For ``bagging_base`` the base estimator is the study's mixture classifier
+    (:func:`mixlib.experiments.registry.make_mixture`) with ``base_mixture["n_components"]``
+    kernels per class and the EM settings among ``base_mixture``, and, as ``random_state``,
+    one integer drawn from ``rng`` first; ``rng`` then drives the ensemble. Other methods
+    ignore ``base_mixture`` (None for them in the pipeline, so a change of the EM settings
+    does not rerun them).
     """
     base = None
     if method == "bagging_base":
-        base = MixtureClassifier(random_state=int(rng.integers(2**32)), **base_mixture)
+        if base_mixture is None:
+            raise ValueError("bagging_base bags the mixture classifier: it needs base_mixture "
+                             "(n_components and the EM settings).")
+        base = make_mixture(base_mixture["n_components"], base_mixture, int(rng.integers(2**32)))
     return ensemble_curve(data, method=method, max_members=max_members, params=params, rng=rng,
                           base_estimator=base)
 
 
 def ensemble_stage(*, split: str, method: str, max_members: int, params: dict[str, Any] | None,
-                   base_mixture: dict[str, Any]) -> Stage:
+                   base_mixture: dict[str, Any] | None) -> Stage:
     """The ``ensemble_curve`` rule: :func:`ensemble_point` of one method on every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "ensembles", split, method, r)``; the table

@@ -7,29 +7,62 @@ classifier trained on the imputed training rows is scored on the imputed test ro
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_array, check_random_state
+from mixlib.experiments.registry import EM_KEYS, make_mixture
 from mixlib.impute import ClassMeanImputer, KernelModeImputer, MeanImputer
-from mixlib.mixture import MixtureClassifier
+
+#: The imputers of the study (the config's ``impute.method`` and ``imputation_study.methods``).
+IMPUTATION_METHODS = ("mean", "class_mean", "kernel_mode")
 
 
-def make_imputer(method: str, rng: np.random.Generator):
-    """The imputer named by ``method``: "mean", "class_mean" or "kernel_mode:K" (K >= 1)."""
+def make_imputer(method: str, rng: np.random.Generator | int | None, *,
+                 n_components: int | None = None, em: Mapping[str, Any] | None = None):
+    """The imputer named by ``method`` (one of :data:`IMPUTATION_METHODS`).
+
+    ``mean`` and ``class_mean`` take no setting. ``kernel_mode`` is the report's imputer,
+    :class:`~mixlib.impute.KernelModeImputer` with ``n_components`` kernels per univariate
+    mixture and the EM settings ``em`` (the config's ``em`` section: ``init``, ``tol``,
+    ``max_iter``, ``min_variance`` or ``relative_min_variance``), driven by ``rng``. Both are
+    required for it, so no kernel-mode imputer of the study runs with other EM settings than
+    the study's mixtures.
+    """
     if method == "mean":
         return MeanImputer()
     if method == "class_mean":
         return ClassMeanImputer()
-    name, _, k = method.partition(":")
-    if name == "kernel_mode" and k.isdigit() and int(k) >= 1:
-        return KernelModeImputer(int(k), random_state=rng)
-    raise ValueError(
-        f"Unknown imputation method {method!r}; expected 'mean', 'class_mean' or "
-        "'kernel_mode:K' with K a positive int (e.g. 'kernel_mode:2')."
-    )
+    if method == "kernel_mode":
+        if n_components is None or em is None:
+            raise ValueError("the kernel_mode imputer needs n_components and the EM settings "
+                             "em (the config's em section).")
+        settings = {key: em[key] for key in EM_KEYS if em.get(key) is not None}
+        return KernelModeImputer(n_components, random_state=rng, **settings)
+    raise ValueError(f"Unknown imputation method {method!r}; expected one of "
+                     f"{list(IMPUTATION_METHODS)}.")
+
+
+def imputer_variants(methods: Sequence[str],
+                     n_components: Sequence[int]) -> list[tuple[str, str, int | None]]:
+    """The imputers a study compares, as ``(label, method, K)`` in the order of ``methods``.
+
+    ``kernel_mode`` gives one imputer per value of ``n_components``, labelled
+    ``"kernel_mode:K"`` in the tables and figures; the other methods one each (K None).
+    """
+    variants = []
+    for method in methods:
+        if method not in IMPUTATION_METHODS:
+            raise ValueError(f"Unknown imputation method {method!r}; expected one of "
+                             f"{list(IMPUTATION_METHODS)}.")
+        if method == "kernel_mode":
+            variants += [(f"kernel_mode:{k}", method, int(k)) for k in n_components]
+        else:
+            variants.append((method, method, None))
+    return variants
 
 
 def _stratified_split(y: np.ndarray, test_fraction: float, rng: np.random.Generator) -> np.ndarray:
@@ -44,13 +77,15 @@ def _stratified_split(y: np.ndarray, test_fraction: float, rng: np.random.Genera
 def imputation_study(
     X_complete: np.ndarray,
     y: np.ndarray,
+    *,
     rates: Sequence[float],
     methods: Sequence[str],
+    n_components: Sequence[int],
+    em: Mapping[str, Any],
     n_repeats: int,
     rng: np.random.Generator | int | None,
-    *,
     test_fraction: float = 0.3,
-    classifier_params: dict[str, Any] | None = None,
+    classifier_components: int = 2,
 ) -> pd.DataFrame:
     """RMSE of each imputation method against hidden MCAR values, and the classifier's test error.
 
@@ -60,8 +95,9 @@ def imputation_study(
     ``rate``; the same mask for every method, so methods are compared on the same cells).
     Each imputer is fit on the masked training rows with their labels; training rows are
     filled with their class's values, test rows with the class-free values (no test label
-    is used). A :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier` is then trained on the imputed
-    training rows and scored on the imputed test rows.
+    is used). The study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`)
+    is then trained on the imputed training rows and scored on the imputed test rows. Every
+    mixture, the imputers' and the classifier's, is fitted with the EM settings ``em``.
 
     Parameters
     ----------
@@ -73,13 +109,17 @@ def imputation_study(
         Missing rates, e.g. ``[0.05, 0.1, 0.2, 0.3]``. A rate of 0 gives the complete-data
         test error and no RMSE rows.
     methods : sequence of str
-        "mean", "class_mean", "kernel_mode:K" (see :func:`make_imputer`).
+        Of :data:`IMPUTATION_METHODS` (see :func:`make_imputer`).
+    n_components : sequence of int
+        Kernels of the ``kernel_mode`` imputer: one imputer per value (:func:`imputer_variants`).
+    em : mapping
+        EM settings of every mixture (the config's ``em`` section).
     n_repeats : int
     rng : numpy.random.Generator, int or None
         Drives the splits, masks and initialisations.
     test_fraction : float, default=0.3
-    classifier_params : dict, optional
-        Arguments of :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier` (default: ``n_components=2``).
+    classifier_components : int, default=2
+        Kernels per class of the mixture classifier.
 
     Returns
     -------
@@ -102,9 +142,7 @@ def imputation_study(
         if not 0.0 <= rate < 1.0:
             raise ValueError(f"missing rates must lie in [0, 1), got {rate}.")
     rng = check_random_state(rng)
-    for method in methods:
-        make_imputer(method, rng)  # fail early on a bad name
-    classifier_params = {"n_components": 2, **(classifier_params or {})}
+    variants = imputer_variants(methods, n_components)  # fails early on a bad name
 
     rows = []
     for repeat in range(n_repeats):
@@ -114,14 +152,15 @@ def imputation_study(
         for rate in rates:
             hidden = rng.random(Z.shape) < rate
             masked = np.where(hidden, np.nan, Z)
-            for method in methods:
-                imputer = make_imputer(method, rng).fit(masked[~test], y[~test])
+            for label, method, k in variants:
+                imputer = make_imputer(method, rng, n_components=k, em=em)
+                imputer.fit(masked[~test], y[~test])
                 filled_train = imputer.transform(masked[~test], y[~test])
                 filled_test = imputer.transform(masked[test])
-                clf = MixtureClassifier(random_state=rng, **classifier_params)
+                clf = make_mixture(classifier_components, em, rng)
                 clf.fit(filled_train, y[~test])
                 error = float(np.mean(clf.predict(filled_test) != y[test]))
-                record = {"repeat": repeat, "missing_rate": rate, "method": method}
+                record = {"repeat": repeat, "missing_rate": rate, "method": label}
                 for part, mask, filled in (("train", ~test, filled_train), ("test", test, filled_test)):
                     cells = hidden[mask]
                     if cells.any():
@@ -133,9 +172,9 @@ def imputation_study(
     return pd.DataFrame(rows)
 
 
-def imputation_study_job(prepared: pd.DataFrame, rate: float, methods: Sequence[str],
-                         n_repeats: int, classifier_params: dict[str, Any] | None, seed: int,
-                         dataset: str) -> pd.DataFrame:
+def imputation_study_job(prepared: pd.DataFrame, *, rate: float, methods: Sequence[str],
+                         n_components: Sequence[int], em: Mapping[str, Any], n_repeats: int,
+                         classifier_components: int, seed: int, dataset: str) -> pd.DataFrame:
     """The ``imputation_study`` rule: :func:`imputation_study` at one missing rate.
 
     Uses the complete rows of the prepared table (rows with a missing cell are left out, as
@@ -148,6 +187,7 @@ def imputation_study_job(prepared: pd.DataFrame, rate: float, methods: Sequence[
     X, y = feature_matrix(prepared)
     complete = ~np.isnan(X).any(axis=1)
     rng = generator(seed, "imputation_study", dataset, f"{rate:g}")
-    table = imputation_study(X[complete], y[complete], [rate], methods, n_repeats, rng,
-                             classifier_params=classifier_params)
+    table = imputation_study(X[complete], y[complete], rates=[rate], methods=methods,
+                             n_components=n_components, em=em, n_repeats=n_repeats, rng=rng,
+                             classifier_components=classifier_components)
     return table.assign(dataset=dataset)

@@ -18,16 +18,13 @@ import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.experiments.contract import RepeatData, Stage
+from mixlib.experiments.registry import make_mixture
 from mixlib.mixture import LIVE_WEIGHT, MixtureClassifier, kernel_counts
-
-_EM_KEYS = ("init", "tol", "max_iter", "min_variance", "relative_min_variance")
-
 
 def _classifier(n_components: int, em: Mapping[str, Any] | None,
                 rng: np.random.Generator) -> MixtureClassifier:
-    """A MixtureClassifier with the EM settings found in ``em`` (others keep defaults)."""
-    settings = {key: em[key] for key in _EM_KEYS if (em or {}).get(key) is not None}
-    return MixtureClassifier(n_components, random_state=rng, **settings)
+    """The study's mixture classifier with the EM settings ``em`` (:func:`make_mixture`)."""
+    return make_mixture(n_components, em, rng)
 
 
 def em_trace(

@@ -12,24 +12,21 @@ from typing import Any
 
 import numpy as np
 
+from mixlib.experiments.registry import make_mixture
 from mixlib.mixture import MixtureClassifier, kernel_counts
 from mixlib.semi_supervised import label_errors
 
-#: The keys of a params dict that are EM settings of :class:`~mixlib.mixture.MixtureClassifier`.
-_CLASSIFIER_KEYS = ("init", "tol", "max_iter", "min_variance", "relative_min_variance")
-
-
 def seeded_classifier(n_components: int, params: dict[str, Any],
                       rng: np.random.Generator) -> MixtureClassifier:
-    """A MixtureClassifier with the settings of ``params`` found in ``_CLASSIFIER_KEYS``.
+    """The study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`) with
+    the EM settings found among ``params``.
 
     Its ``random_state`` is one integer drawn from ``rng``: every refit of a semi-supervised
     run then restarts EM from the same random stream (as scikit-learn's self-training does
     with an int seed), so the rounds differ by their training data and priors, not by a new
     random initialisation.
     """
-    settings = {key: params[key] for key in _CLASSIFIER_KEYS if params.get(key) is not None}
-    return MixtureClassifier(n_components, random_state=int(rng.integers(2**32)), **settings)
+    return make_mixture(n_components, params, int(rng.integers(2**32)))
 
 
 def collapsed_per_class(model: MixtureClassifier) -> np.ndarray:

@@ -22,7 +22,7 @@ machine), every model with its defaults takes at most 15 s per comparison job (b
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,8 @@ from mixlib.core.preprocessing import is_indicator_like
 from mixlib.core.validation import check_random_state
 
 APPROACHES = ("probabilistic", "deterministic")
+#: The EM settings of a mixture (the config's ``em`` section; see :func:`make_mixture`).
+EM_KEYS = ("init", "tol", "max_iter", "min_variance", "relative_min_variance")
 #: ``reg_covar`` of the Gaussian classifiers on indicator-like (one-hot) data, where every
 #: covariance is singular (the 4 indicators of a base sum to 1).
 INDICATOR_REG_COVAR = 0.1
@@ -349,3 +351,26 @@ def make_model(name: str, params: dict[str, Any] | None = None, rng: RandomState
     if rng is not None:
         check_random_state(rng)  # a clear error now rather than at fit
     return model_spec(name).build(resolve_params(name, params, X), rng)
+
+
+def make_mixture(n_components: int, em: Mapping[str, Any] | None,
+                 rng: RandomState = None) -> Any:
+    """The study's mixture classifier: ``n_components`` kernels per class, fitted by EM with ``em``.
+
+    Every stage that fits a mixture classifier (chapters 3, 5 and 6, the imputation study, the
+    bagged mixtures) builds it here, from the config's one ``em`` section, so all of them use
+    the same settings: ``make_model("mixture", {"n_components": K, **em}, rng)``.
+
+    Parameters
+    ----------
+    n_components : int
+        Kernels per class.
+    em : mapping or None
+        EM settings (``init``, ``tol``, ``max_iter``, ``min_variance`` or
+        ``relative_min_variance``; other keys are ignored); keys that are absent or None keep
+        the registry's defaults.
+    rng : None, int or numpy.random.Generator
+        The classifier's ``random_state``, passed as given (see :func:`make_model`).
+    """
+    settings = {key: em[key] for key in EM_KEYS if (em or {}).get(key) is not None}
+    return make_model("mixture", {"n_components": n_components, **settings}, rng)

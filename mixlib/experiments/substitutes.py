@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 import warnings
 
 import numpy as np
@@ -20,11 +22,12 @@ LABELLED_ROLES = ("train", "labelled")
 
 
 def impute_split(prepared: pd.DataFrame, split: pd.DataFrame, *, method: str, n_components: int,
-                 seed: int, split_name: str) -> pd.DataFrame:
+                 em: Mapping[str, Any] | None, seed: int, split_name: str) -> pd.DataFrame:
     """Fit an imputer on each repeat's training rows and fill every missing cell of the split.
 
     For repeat ``r`` the imputer (``method``: ``kernel_mode`` — the report's ch. 4 imputer with
-    ``n_components`` kernels per univariate mixture —, ``class_mean`` or ``mean``) is fit on the
+    ``n_components`` kernels per univariate mixture, fitted with the EM settings ``em`` (the
+    config's ``em`` section; needed only by ``kernel_mode``) —, ``class_mean`` or ``mean``) is fit on the
     rows of the training roles (:data:`mixlib.model_selection.splits.TRAINING_ROLES`), with their class known
     for the ``train`` and ``labelled`` roles and unknown for ``unlabelled`` rows. Rows are then
     filled with their class's substitute if they are labelled training rows, and with the
@@ -48,8 +51,8 @@ def impute_split(prepared: pd.DataFrame, split: pd.DataFrame, *, method: str, n_
         role = roles.set_index("row_id")["role"].reindex(table.index).to_numpy()
         training = np.isin(role, TRAINING_ROLES)
         known = np.where(np.isin(role, LABELLED_ROLES), labels, None)
-        spec = f"kernel_mode:{n_components}" if method == "kernel_mode" else method
-        imputer = make_imputer(spec, generator(seed, "impute", split_name, int(repeat)))
+        imputer = make_imputer(method, generator(seed, "impute", split_name, int(repeat)),
+                               n_components=n_components, em=em)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             imputer.fit(values[training], known[training])

@@ -17,8 +17,14 @@ import warnings
 import numpy as np
 
 from mixlib.core.base import BaseEstimator
-from mixlib.core.validation import check_array, check_int, check_is_fitted, check_random_state
-from mixlib.mixture import fit_capped_mixture
+from mixlib.core.validation import (
+    check_array,
+    check_float,
+    check_int,
+    check_is_fitted,
+    check_random_state,
+)
+from mixlib.mixture import fit_capped_mixture, variance_floor
 
 
 def _known_mask(y, n_samples: int) -> np.ndarray:
@@ -40,15 +46,17 @@ class _Imputer(BaseEstimator):
 
     _class_conditional = True
 
-    def _substitute(self, values: np.ndarray, rng: np.random.Generator, where: str) -> tuple[float, int]:
-        """Substitute for one feature from its observed ``values`` (n_observed,), and the K used.
+    def _substitute(self, values: np.ndarray, rng: np.random.Generator, where: str,
+                    feature: int) -> tuple[float, int]:
+        """Substitute for feature ``feature`` from its observed ``values`` (n_observed,), and
+        the K used.
 
         ``where`` names the feature (and class) for messages.
         """
         raise NotImplementedError
 
-    def _prepare(self) -> None:
-        """Validate the parameters before fitting (nothing to check by default)."""
+    def _prepare(self, X: np.ndarray) -> None:
+        """Validate the parameters before fitting on ``X`` (nothing to do by default)."""
 
     def fit(self, X, y=None) -> "_Imputer":
         """Learn the substitute values from the training rows.
@@ -61,7 +69,7 @@ class _Imputer(BaseEstimator):
             Class labels; None/NaN entries mark rows of unknown class.
         """
         X = check_array(X, allow_nan=True)
-        self._prepare()
+        self._prepare(X)
         rng = check_random_state(getattr(self, "random_state", None))
         known = _known_mask(y, X.shape[0]) if self._class_conditional else np.zeros(len(X), bool)
         observed = ~np.isnan(X)
@@ -73,7 +81,7 @@ class _Imputer(BaseEstimator):
             )
         self.n_features_in_ = X.shape[1]
         columns = [
-            self._substitute(X[observed[:, j], j], rng, f"feature {j} (all classes)")
+            self._substitute(X[observed[:, j], j], rng, f"feature {j} (all classes)", j)
             for j in range(X.shape[1])
         ]
         self.global_statistics_ = np.array([value for value, _ in columns])
@@ -92,7 +100,7 @@ class _Imputer(BaseEstimator):
                     fallback.append((label, j))
                     continue
                 self.statistics_[c, j], self.n_components_[c, j] = self._substitute(
-                    values, rng, f"feature {j} in class {label}"
+                    values, rng, f"feature {j} in class {label}", j
                 )
         if fallback:
             warnings.warn(
@@ -159,7 +167,7 @@ class MeanImputer(_Imputer):
     def __init__(self) -> None:
         pass
 
-    def _substitute(self, values, rng, where):
+    def _substitute(self, values, rng, where, feature):
         return float(values.mean()), 1
 
 
@@ -179,7 +187,7 @@ class ClassMeanImputer(_Imputer):
     def __init__(self) -> None:
         pass
 
-    def _substitute(self, values, rng, where):
+    def _substitute(self, values, rng, where, feature):
         return float(values.mean()), 1
 
 
@@ -203,6 +211,12 @@ class KernelModeImputer(_Imputer):
     init, tol, max_iter, min_variance :
         Passed to :class:`~mixlib.mixture.IsotropicGaussianMixture` (``min_variance`` is in
         squared units of the feature).
+    relative_min_variance : float or None, default=None
+        If set, the variance floor of every mixture of feature ``i`` is
+        ``relative_min_variance * var_i``, ``var_i`` the variance of the feature's observed
+        training values (all classes), instead of ``min_variance`` (which is used only for a
+        feature whose observed values are all equal). The same reading as
+        :class:`~mixlib.mixture.MixtureClassifier`'s, so one ``em`` section serves both.
     random_state : None, int or numpy.random.Generator, default=None
         One generator drives all initialisations (features in order, class-free first).
 
@@ -214,6 +228,8 @@ class KernelModeImputer(_Imputer):
         Kernels used per class and feature (0 where the class-free value was used).
     global_statistics_ : ndarray of shape (n_features,)
     global_n_components_ : ndarray of int of shape (n_features,)
+    feature_floors_ : ndarray of shape (n_features,)
+        The variance floor of every mixture of each feature.
     """
 
     def __init__(
@@ -224,6 +240,7 @@ class KernelModeImputer(_Imputer):
         tol: float = 1e-5,
         max_iter: int = 500,
         min_variance: float = 1e-6,
+        relative_min_variance: float | None = None,
         random_state=None,
     ) -> None:
         self.n_components = n_components
@@ -231,13 +248,23 @@ class KernelModeImputer(_Imputer):
         self.tol = tol
         self.max_iter = max_iter
         self.min_variance = min_variance
+        self.relative_min_variance = relative_min_variance
         self.random_state = random_state
 
-    def _prepare(self) -> None:
+    def _prepare(self, X: np.ndarray) -> None:
         check_int(self.n_components, "n_components", min_value=1)
+        check_float(self.relative_min_variance, "relative_min_variance", low=0,
+                    closed="neither", allow_none=True)
+        self.feature_floors_ = np.array([
+            variance_floor(column[~np.isnan(column), None], np.ones(int((~np.isnan(column)).sum())),
+                           self.min_variance, self.relative_min_variance)
+            if (~np.isnan(column)).any() else float(self.min_variance)
+            for column in X.T
+        ])
 
-    def _substitute(self, values, rng, where):
+    def _substitute(self, values, rng, where, feature):
         mixture, k = fit_capped_mixture(
-            self, values[:, None], None, rng, where, "observed value(s)", stacklevel=4
+            self, values[:, None], None, rng, where, "observed value(s)", stacklevel=4,
+            min_variance=self.feature_floors_[feature],
         )
         return float(mixture.means_[np.argmax(mixture.weights_), 0]), k

@@ -9,10 +9,10 @@ the imputers) and :mod:`~mixlib.mixture.gaussian_mixture` (the per-class classif
 
 from mixlib.mixture.capped import fit_capped_mixture
 from mixlib.mixture.gaussian_mixture import MixtureClassifier
-from mixlib.mixture.initialisation import initial_centres, initial_sigmas
+from mixlib.mixture.initialisation import initial_centres, initial_sigmas, variance_floor
 from mixlib.mixture.isotropic import LIVE_WEIGHT, IsotropicGaussianMixture, kernel_counts
 
 __all__ = [
     "IsotropicGaussianMixture", "LIVE_WEIGHT", "MixtureClassifier", "fit_capped_mixture",
-    "initial_centres", "initial_sigmas", "kernel_counts",
+    "initial_centres", "initial_sigmas", "kernel_counts", "variance_floor",
 ]

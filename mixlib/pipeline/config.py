@@ -16,7 +16,7 @@ import yaml
 
 from mixlib.datasets import CLASS_COLUMN, bundled_dataset, load_source, sequence_column
 from mixlib.experiments.comparison import PROTOCOL_KEYS
-from mixlib.experiments.registry import MODELS
+from mixlib.experiments.registry import EM_KEYS, MODELS
 from mixlib.model_selection.splits import role_sizes
 
 
@@ -101,6 +101,26 @@ def check_fold_sizes(labels: np.ndarray, n_folds: int, dataset: str,
         )
 
 
+def check_em_section(config: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the key where a config sets EM settings outside ``em``.
+
+    ``mixture.em`` (the old place of the section) and EM keys among
+    ``comparison.params.mixture`` would give some mixtures other settings than the rest.
+    """
+    if "em" in config.get("mixture", {}):
+        raise ValueError(
+            "mixture.em: the EM settings moved to the top-level section em, which applies to "
+            "every mixture of the study; move the block there (unindented)."
+        )
+    overrides = config.get("comparison", {}).get("params", {}).get("mixture", {})
+    clashes = sorted(set(overrides) & set(EM_KEYS))
+    if clashes:
+        raise ValueError(
+            f"comparison.params.mixture: {clashes} are EM settings, which the section em sets "
+            "for every mixture of the study; remove them here (or change em)."
+        )
+
+
 def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
 
@@ -111,8 +131,10 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
     examples of each class; every stage names splits and data sets that exist, and its
     split has the roles it uses; every model of the comparison, and of its ``params``, is a
     classifier of :data:`mixlib.experiments.registry.MODELS` and every override names a
-    parameter it takes (checked without importing any estimator).
+    parameter it takes (checked without importing any estimator); EM settings are set only in
+    the ``em`` section (:func:`check_em_section`).
     """
+    check_em_section(config)
     datasets = config.get("datasets", {})
     tables = {}
     for name, spec in datasets.items():

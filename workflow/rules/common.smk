@@ -5,8 +5,9 @@ import os
 from snakemake.utils import validate
 
 from mixlib.pipeline.cluster import check_slurm_workflow
-from mixlib.pipeline.config import check_config, describe_config_source
 from mixlib.experiments.data import uses_standardisation
+from mixlib.pipeline.config import check_config, check_em_section, describe_config_source
+from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -15,6 +16,7 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # Which file(s) the config comes from, then keys and types (names the offending key), then
 # names, sizes and the data's values, before any job runs.
 logger.info(describe_config_source(workflow.overwrite_configfiles))
+check_em_section(config)  # before the schema: an old mixture.em is named with its new place
 validate(config, schema="../schemas/config.schema.yaml")
 # check_config reads every data set (about 1 s); the Snakemake started inside each cluster job
 # (exec mode remote) reruns this file for a config the submitting process already checked.

@@ -23,6 +23,9 @@ rule comparison_point:
             wildcards.dataset, config["datasets"][wildcards.dataset]
         ),
         impute=config["impute"],
+        em=lambda wildcards: em_if(
+            config, comparison_fits_mixture(config, wildcards.dataset, wildcards.model)
+        ),
     wildcard_constraints:
         model="|".join(COMPARISON["models"]),
     threads: 1

@@ -12,7 +12,7 @@ rule dna_kernel_point:
     log:
         "results/logs/dna_kernel_point/{split}.k{kernels}.log",
     params:
-        settings=config["mixture"]["em"],
+        settings=config["em"],
         seed=config["seed"],
         encoding=lambda wildcards: split_encoding(wildcards.split),
         standardise=lambda wildcards: standardises(wildcards.split),
@@ -31,7 +31,7 @@ rule dna_kernel_sweep:
         expand(
             "results/dna_kernel_sweep/{split}.k{kernels}.tsv",
             split=DNA_SWEEP["splits"],
-            kernels=DNA_SWEEP["kernels"],
+            kernels=DNA_SWEEP["n_components"],
         ),
     output:
         "results/tables/dna_kernel_sweep.tsv",

@@ -16,7 +16,10 @@ rule ensemble_curve:
     params:
         max_members=ENSEMBLES["max_members"],
         settings=ENSEMBLES["trees"],
-        base_mixture={**config["mixture"]["em"], **ENSEMBLES["base_mixture"]},
+        base_mixture=lambda wildcards: (
+            {**config["em"], **ENSEMBLES["base_mixture"]}
+            if wildcards.method == "bagging_base" else None
+        ),
         seed=config["seed"],
         standardise=lambda wildcards: standardises(wildcards.split),
     wildcard_constraints:

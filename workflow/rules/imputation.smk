@@ -12,7 +12,9 @@ rule imputation_study_point:
         "results/logs/imputation_study_point/{dataset}.rate{rate}.log",
     params:
         methods=IMPUTATION_STUDY["methods"],
+        n_components=IMPUTATION_STUDY["n_components"],
         classifier=IMPUTATION_STUDY["classifier"],
+        em=config["em"],
         repeats=config["repeats"],
         seed=config["seed"],
     wildcard_constraints:

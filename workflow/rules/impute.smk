@@ -12,6 +12,9 @@ rule impute:
     params:
         method=config["impute"]["method"],
         n_components=config["impute"]["n_components"],
+        em=lambda wildcards: em_if(
+            config, imputer_fits_mixture(config, config["splits"][wildcards.split]["dataset"])
+        ),
         seed=config["seed"],
     threads: 1
     resources:

@@ -13,7 +13,7 @@ rule em_trace:
         "results/logs/em_trace/{split}.log",
     params:
         n_components=MIXTURE["n_components"],
-        em=MIXTURE["em"],
+        em=config["em"],
         seed=config["seed"],
         dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
         standardise=lambda wildcards: standardises(wildcards.split),
@@ -34,7 +34,7 @@ rule kernel_map:
         "results/logs/kernel_map/{split}.log",
     params:
         n_components=MIXTURE["n_components"],
-        em=MIXTURE["em"],
+        em=config["em"],
         seed=config["seed"],
         dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
         standardise=lambda wildcards: standardises(wildcards.split),

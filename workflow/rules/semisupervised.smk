@@ -5,7 +5,7 @@ from mixlib.experiments.semisupervised import sensitivity_point_paths, sensitivi
 
 SEMI = config["semisupervised"]
 SEMI_PARAMS = {
-    **config["mixture"]["em"],
+    **config["em"],
     **{key: SEMI[key] for key in ("threshold", "max_rounds", "restart", "finish", "unclassifiable")},
 }
 KERNEL_SWEEP = config["kernel_sweep"]
@@ -93,7 +93,7 @@ SEMI_TABLE_INPUTS = {
         "results/kernel_sweep/{split}.{method}.k{kernels}.tsv",
         split=KERNEL_SWEEP["splits"],
         method=KERNEL_SWEEP["methods"],
-        kernels=KERNEL_SWEEP["kernels"],
+        kernels=KERNEL_SWEEP["n_components"],
     ),
     "semisupervised_sensitivity": sensitivity_point_paths(SEMI["splits"], SENSITIVITY),
 }

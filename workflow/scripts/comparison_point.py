@@ -9,9 +9,10 @@ with logged_job(snakemake):
     # A url data set's classes are known only once fetched: same message as the pre-run check.
     check_fold_sizes(prepared["class"].to_numpy(), params.n_folds, wildcards.dataset)
     table = comparison_dataset_job(
-        prepared, wildcards.dataset, wildcards.model, params.settings,
-        params.n_folds, params.alpha, params.seed, standardise=params.standardise,
-        impute_method=params.impute["method"], impute_components=params.impute["n_components"],
+        prepared, dataset=wildcards.dataset, model=wildcards.model, params=params.settings,
+        n_folds=params.n_folds, alpha=params.alpha, seed=params.seed,
+        standardise=params.standardise, impute_method=params.impute["method"],
+        impute_components=params.impute["n_components"], em=params.em,
         group_duplicates=params.group_duplicates,
     )
     write_table(table, snakemake.output[0])

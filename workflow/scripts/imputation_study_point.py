@@ -5,7 +5,9 @@ from mixlib.pipeline.workflow import logged_job
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
     table = imputation_study_job(
-        read_table(snakemake.input[0]), float(wildcards.rate), params.methods, params.repeats,
-        params.classifier, params.seed, wildcards.dataset,
+        read_table(snakemake.input[0]), rate=float(wildcards.rate), methods=params.methods,
+        n_components=params.n_components, em=params.em, n_repeats=params.repeats,
+        classifier_components=params.classifier["n_components"], seed=params.seed,
+        dataset=wildcards.dataset,
     )
     write_table(table, snakemake.output[0])
