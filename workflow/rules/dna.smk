@@ -12,7 +12,7 @@ rule dna_kernel_point:
     log:
         "results/logs/dna_kernel_point/{split}.k{kernels}.log",
     params:
-        settings=config["em"],
+        em=config["em"],
         seed=config["seed"],
         encoding=lambda wildcards: split_encoding(wildcards.split),
         standardise=lambda wildcards: standardises(wildcards.split),
