@@ -158,4 +158,5 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
         ----------
         X : ndarray of shape (n_samples, n_features)
         """
-        return self.classes_[self.decision_function(X).argmax(axis=1)]
+        values = self.decision_function(X)  # checks first that the model is fitted
+        return self.classes_[values.argmax(axis=1)]
