@@ -193,8 +193,9 @@ def test_close_to_the_exact_biases_of_the_notes(seed):
     """Hsu & Lin's regularised biases against the notes' exact ones (dual with equalities).
 
     Our (w, b) is feasible for the exact primal with slacks ``max(0, 1 - margin)``; its primal
-    value exceeds the exact optimum (minus the exact dual optimum) by under 5 % here, and the
-    training and test predictions of both classifiers agree on at least 90 % of the rows.
+    value exceeds the exact optimum (minus the exact dual optimum) by under 0.5 % here (0.00 to
+    0.03 % over five seeds and C = 1, 3), and the training and test predictions of both
+    classifiers agree on at least 95 % of the rows.
     """
     X, y = blobs(seed, n=30, spread=1.5)
     C = 1.0
@@ -227,13 +228,13 @@ def test_close_to_the_exact_biases_of_the_notes(seed):
     exact_primal, exact_F = primal(beta, b_exact)
     assert exact_primal == pytest.approx(-exact_dual, rel=1e-4)  # strong duality
     gap = (ours_primal - exact_primal) / exact_primal
-    assert -1e-6 <= gap < 0.05
-    assert np.mean(ours_F.argmax(axis=1) == exact_F.argmax(axis=1)) >= 0.9
+    assert -1e-6 <= gap < 0.005
+    assert np.mean(ours_F.argmax(axis=1) == exact_F.argmax(axis=1)) >= 0.95
     X_new = blobs(seed + 20, n=200, spread=1.5)[0]
     K_new = kernel_matrix(X_new, X, sigma=1.2)
     agree = np.mean((K_new @ ours_beta + model.intercept_).argmax(axis=1)
                     == (K_new @ beta + b_exact).argmax(axis=1))
-    assert agree >= 0.9
+    assert agree >= 0.95
 
 
 def test_wine_accuracy_close_to_sklearn_one_vs_rest():
