@@ -137,6 +137,13 @@ def _svm(p: dict[str, Any], random_state: RandomState) -> Any:
                multiclass=p["multiclass"])
 
 
+def _svm_all_together(p: dict[str, Any], random_state: RandomState) -> Any:
+    from mixlib.svm import AllTogetherSVC
+
+    return AllTogetherSVC(C=p["C"], kernel=p["kernel"], sigma=p["sigma"], degree=p["degree"],
+                          tol=p["tol"])
+
+
 def _knn(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.neighbors import KNeighborsClassifier
 
@@ -212,6 +219,10 @@ MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in [
               {"C": 10.0, "kernel": "gaussian", "sigma": "scale", "degree": 3, "tol": 1e-3,
                "multiclass": "ovo"},
               "C-SVM, Gaussian kernel, one-vs-one (seed 004)"),
+    ModelSpec("svm_all_together", "deterministic", "kernel machine", _svm_all_together,
+              {"C": 10.0, "kernel": "gaussian", "sigma": "scale", "degree": 3, "tol": 1e-3},
+              "all-together multi-class SVM (Weston-Watkins, one problem in n x c variables; "
+              "seed 004), Gaussian kernel, Hsu & Lin's regularised biases"),
     ModelSpec("knn", "deterministic", "neighbours", _knn,
               {"n_neighbors": None, "weights": "uniform", "metric": "euclidean"},
               "k-NN, k the odd integer nearest sqrt(n_train) (seed 002)"),
@@ -327,7 +338,8 @@ def make_model(name: str, params: dict[str, Any] | None = None, rng: RandomState
     ----------
     name : str
         A key of :data:`MODELS`: "mixture", "gaussian_per_class", "gaussian_shared",
-        "naive_bayes", "logistic_regression", "mlp", "svm", "knn", "tree", "id3",
+        "naive_bayes", "logistic_regression", "mlp", "svm", "svm_all_together", "knn",
+        "tree", "id3",
         "random_forest", "adaboost", "bagging".
     params : dict or None
         Overrides of the model's defaults (see :func:`resolve_params`); e.g. for "mixture"
