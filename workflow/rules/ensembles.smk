@@ -1,6 +1,8 @@
 # Ensembles of the course notes (seed 004; trees from seed 002): error and out-of-bag error
 # against the number of members, with a single tree and ID3 as baselines.
 
+from mixlib.experiments.ensembles import ENSEMBLE_METHODS
+
 ENSEMBLES = config["ensembles"]
 
 
@@ -23,7 +25,7 @@ rule ensemble_curve:
         seed=config["seed"],
         standardise=lambda wildcards: standardises(wildcards.split),
     wildcard_constraints:
-        method="tree|id3|bagging_tree|bagging_base|adaboost|forest_simple|forest_oob_weighted",
+        method="|".join(ENSEMBLE_METHODS),
     threads: 1
     resources:
         mem_mb=2000,

@@ -1,5 +1,7 @@
 # MLP hidden-size sweeps under three training regimes (report ch. 2 and 6; fig. 6.2).
 
+from mixlib.neural_network import REGIMES
+
 MLP = config["mlp"]
 
 
@@ -15,7 +17,7 @@ rule mlp_sweep_point:
         seed=config["seed"],
         standardise=lambda wildcards: standardises(wildcards.split),
     wildcard_constraints:
-        regime="plain|early_stopping|weight_decay",
+        regime="|".join(REGIMES),
         hidden=r"\d+",
     threads: 1
     resources:

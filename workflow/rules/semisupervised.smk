@@ -1,7 +1,11 @@
 # Unlabelled data (report ch. 5; figs. 5.1, 5.3, 5.4, 5.5) and its sensitivity to the settings
 # the report never states.
 
-from mixlib.experiments.semisupervised import sensitivity_point_paths, sensitivity_settings
+from mixlib.experiments.semisupervised import (
+    METHODS,
+    sensitivity_point_paths,
+    sensitivity_settings,
+)
 
 SEMI = config["semisupervised"]
 SEMI_PARAMS = {
@@ -26,7 +30,7 @@ rule semisupervised_rounds:
         dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
         standardise=lambda wildcards: standardises(wildcards.split),
     wildcard_constraints:
-        method="iterative|prior",
+        method="|".join(m for m in METHODS if m != "labelled_only"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -48,7 +52,7 @@ rule kernel_sweep_point:
         dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
         standardise=lambda wildcards: standardises(wildcards.split),
     wildcard_constraints:
-        method="labelled_only|iterative|prior",
+        method="|".join(METHODS),
         kernels=r"\d+",
     threads: 1
     resources:

@@ -1,0 +1,60 @@
+"""The config schema's lists of allowed values are the library's own (issue 13).
+
+Rules take their wildcard constraints from the same constants, so a method added to the
+library is allowed by the schema and matched by the rules, or this test says where it is not.
+"""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mixlib.experiments.ensembles import ENSEMBLE_METHODS
+from mixlib.experiments.imputation import IMPUTATION_METHODS
+from mixlib.experiments.registry import MODELS
+from mixlib.experiments.semisupervised import METHODS as SEMISUPERVISED_METHODS
+from mixlib.mixture.initialisation import INITS
+from mixlib.neural_network import REGIMES
+from mixlib.semi_supervised.scoring import UNCLASSIFIABLE_RULES
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+
+
+def resolve(node: dict) -> dict:
+    """``node`` with its ``$ref`` (to ``#/$defs/<name>``) followed."""
+    while "$ref" in node:
+        node = SCHEMA["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def schema_enum(*path: str) -> list:
+    """The ``enum`` of the config key at ``path`` (or of its list items)."""
+    node = SCHEMA
+    for key in path:
+        node = resolve(node)["properties"][key]
+    node = resolve(node)
+    return resolve(node.get("items", node))["enum"]
+
+
+@pytest.mark.parametrize("path, values", [
+    (("comparison", "models"), list(MODELS)),
+    (("ensembles", "methods"), list(ENSEMBLE_METHODS)),
+    (("imputation_study", "methods"), list(IMPUTATION_METHODS)),
+    (("impute", "method"), list(IMPUTATION_METHODS)),
+    (("mlp", "regimes"), list(REGIMES)),
+    (("kernel_sweep", "methods"), list(SEMISUPERVISED_METHODS)),
+    (("semisupervised", "methods"), [m for m in SEMISUPERVISED_METHODS if m != "labelled_only"]),
+    (("semisupervised", "unclassifiable"), list(UNCLASSIFIABLE_RULES)),
+    (("em", "init"), list(INITS)),
+])
+def test_schema_allows_exactly_the_library_values(path, values):
+    assert sorted(schema_enum(*path)) == sorted(values)
+
+
+def test_rules_take_their_method_wildcards_from_the_library():
+    rules = {path.name: path.read_text() for path in (ROOT / "workflow" / "rules").glob("*.smk")}
+    assert 'method="|".join(ENSEMBLE_METHODS)' in rules["ensembles.smk"]
+    assert 'regime="|".join(REGIMES)' in rules["mlp.smk"]
+    assert 'method="|".join(METHODS)' in rules["semisupervised.smk"]
+    assert 'model="|".join(COMPARISON["models"])' in rules["comparison.smk"]
