@@ -11,6 +11,8 @@ rule dna_kernel_point:
         "results/dna_kernel_sweep/{split}.k{kernels}.tsv",
     log:
         "results/logs/dna_kernel_point/{split}.k{kernels}.log",
+    benchmark:
+        "results/benchmarks/dna_kernel_point/{split}.k{kernels}.tsv"
     params:
         em=config["em"],
         seed=config["seed"],

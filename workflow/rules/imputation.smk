@@ -10,6 +10,8 @@ rule imputation_study_point:
         "results/imputation/{dataset}.rate{rate}.tsv",
     log:
         "results/logs/imputation_study_point/{dataset}.rate{rate}.log",
+    benchmark:
+        "results/benchmarks/imputation_study_point/{dataset}.rate{rate}.tsv"
     params:
         methods=IMPUTATION_STUDY["methods"],
         n_components=IMPUTATION_STUDY["n_components"],

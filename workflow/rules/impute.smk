@@ -9,6 +9,8 @@ rule impute:
         "results/impute/{split}.substitutes.tsv",
     log:
         "results/logs/impute/{split}.log",
+    benchmark:
+        "results/benchmarks/impute/{split}.tsv"
     params:
         method=config["impute"]["method"],
         n_components=config["impute"]["n_components"],

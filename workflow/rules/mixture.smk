@@ -11,6 +11,8 @@ rule em_trace:
         "results/mixture/{split}.em_trace.tsv",
     log:
         "results/logs/em_trace/{split}.log",
+    benchmark:
+        "results/benchmarks/em_trace/{split}.tsv"
     params:
         n_components=MIXTURE["n_components"],
         em=config["em"],
@@ -32,6 +34,8 @@ rule kernel_map:
         "results/mixture/{split}.kernel_map.tsv",
     log:
         "results/logs/kernel_map/{split}.log",
+    benchmark:
+        "results/benchmarks/kernel_map/{split}.tsv"
     params:
         n_components=MIXTURE["n_components"],
         em=config["em"],

@@ -12,6 +12,8 @@ rule mlp_sweep_point:
         "results/mlp/{split}/{regime}.h{hidden}.tsv",
     log:
         "results/logs/mlp_sweep_point/{split}.{regime}.h{hidden}.log",
+    benchmark:
+        "results/benchmarks/mlp_sweep_point/{split}.{regime}.h{hidden}.tsv"
     params:
         training=MLP["training"],
         seed=config["seed"],

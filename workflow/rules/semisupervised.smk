@@ -23,6 +23,8 @@ rule semisupervised_rounds:
         "results/semisupervised/{split}.{method}.rounds.tsv",
     log:
         "results/logs/semisupervised_rounds/{split}.{method}.log",
+    benchmark:
+        "results/benchmarks/semisupervised_rounds/{split}.{method}.tsv"
     params:
         n_components=SEMI["n_components"],
         settings=SEMI_PARAMS,
@@ -46,6 +48,8 @@ rule kernel_sweep_point:
         "results/kernel_sweep/{split}.{method}.k{kernels}.tsv",
     log:
         "results/logs/kernel_sweep_point/{split}.{method}.k{kernels}.log",
+    benchmark:
+        "results/benchmarks/kernel_sweep_point/{split}.{method}.k{kernels}.tsv"
     params:
         settings=SEMI_PARAMS,
         seed=config["seed"],
@@ -69,6 +73,8 @@ rule semisupervised_sensitivity_point:
         "results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv",
     log:
         "results/logs/semisupervised_sensitivity_point/{split}.t{threshold}.v{floor}.log",
+    benchmark:
+        "results/benchmarks/semisupervised_sensitivity_point/{split}.t{threshold}.v{floor}.tsv"
     params:
         n_components=SEMI["n_components"],
         settings=lambda wildcards: sensitivity_settings(SEMI_PARAMS, wildcards.threshold, wildcards.floor),

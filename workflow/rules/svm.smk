@@ -13,6 +13,8 @@ rule svm_grid_level:
         "results/svm/{split}.level{level}.tsv",
     log:
         "results/logs/svm_grid_level/{split}.level{level}.log",
+    benchmark:
+        "results/benchmarks/svm_grid_level/{split}.level{level}.tsv"
     params:
         grid={key: value for key, value in SVM["grid"].items() if key != "n_levels"},
         seed=config["seed"],
@@ -50,6 +52,8 @@ rule svm_best:
         "results/tables/svm_best.{split}.tsv",
     log:
         "results/logs/svm_best/{split}.log",
+    benchmark:
+        "results/benchmarks/svm_best/{split}.tsv"
     params:
         grid={"tol": SVM["grid"]["tol"]},
         standardise=lambda wildcards: standardises(wildcards.split),
@@ -90,6 +94,8 @@ rule svm_extra:
         "results/svm/{split}.{extra}.tsv",
     log:
         "results/logs/svm_extra/{split}.{extra}.log",
+    benchmark:
+        "results/benchmarks/svm_extra/{split}.{extra}.tsv"
     params:
         settings=lambda wildcards: SVM[wildcards.extra],
         standardise=lambda wildcards: standardises(wildcards.split),
