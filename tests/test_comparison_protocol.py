@@ -212,9 +212,9 @@ def test_figure_has_one_panel_per_data_set_and_split(study):
     fig = comparison_figure(comparison_summary(study))
     titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
     assert len(titles) == 4
-    assert titles[0] == "blobs (2 x 3-fold CV, 95 % corrected t-interval)"
-    assert titles[2] == "s1 (blobs): hold-out, 1 repeat"
-    assert titles[3] == "s3 (blobs): hold-out, 3 repeats, 95 % corrected t-interval"
+    assert titles[0] == "blobs\n2 x 3-fold CV, 95 % corrected t-interval"
+    assert titles[2] == "s1 (blobs)\nhold-out, 1 repeat"
+    assert titles[3] == "s3 (blobs)\nhold-out, 3 repeats, 95 % corrected t-interval"
 
 
 # --- tests on ranks -----------------------------------------------------------------------------

@@ -58,10 +58,10 @@ def _panel_title(row: pd.Series, interval: str) -> str:
     level = f"{100 * (1 - row['alpha']):.0f} % {interval}-interval"
     repeats = int(row["n_repeats"])
     if row["protocol"] == "holdout":
-        return (f"{row['split']} ({row['dataset']}): hold-out, {repeats} "
+        return (f"{row['split']} ({row['dataset']})\nhold-out, {repeats} "
                 f"repeat{'s' if repeats > 1 else ''}" + (f", {level}" if repeats > 1 else ""))
     folds = f"{int(row['n_folds'])}-fold CV"
-    return f"{row['dataset']} ({folds if repeats == 1 else f'{repeats} x {folds}'}, {level})"
+    return f"{row['dataset']}\n{folds if repeats == 1 else f'{repeats} x {folds}'}, {level}"
 
 
 def comparison_figure(summary: pd.DataFrame) -> Figure:
@@ -116,7 +116,7 @@ def comparison_figure(summary: pd.DataFrame) -> Figure:
                 ax.axvline(100 * errors.mean(), color="0.4", linestyle=style, linewidth=1)
         ax.set_yticks(positions, part["model"].tolist())
         ax.set_xlim(left=0)
-        ax.set_title(_panel_title(part.iloc[0], interval))
+        ax.set_title(_panel_title(part.iloc[0], interval), fontsize="medium")
         ax.set_xlabel("test error (%)" if protocol == "holdout"
                       else "cross-validated error (%)")
     handles = [Line2D([], [], color=colours[f], marker="o", linestyle="", label=f)
