@@ -203,6 +203,12 @@ CASES = [
          config=lambda c: c["comparison"]["params"].update(mixture={"n_components": 4, "tol": 1e-3})),
     Case("unknown comparison parameter", r"comparison.params.svm: unknown parameter\(s\) \['gamma'\]",
          config=lambda c: c["comparison"]["params"].update(svm={"gamma": 1.0})),
+    Case("hold-out split that does not exist", r"comparison.holdout_splits: unknown split 'dna_holdout'",
+         config=lambda c: c["comparison"].update(holdout_splits=["dna_holdout"])),
+    Case("hold-out split without a train role",
+         r"comparison.holdout_splits: split 'bacteria' has no role \['train'\]",
+         config=lambda c: c["comparison"].update(holdout_splits=["bacteria"])),
+    Case("zero CV repeats", r"cv_repeats", config=lambda c: c["comparison"].update(cv_repeats=0)),
     Case("study naming an unknown data set", r"imputation_study.datasets: unknown data set 'heart'",
          config=lambda c: c["imputation_study"].update(datasets=["heart"])),
     # Item 5: YAML syntax, named by file, line and column.

@@ -67,7 +67,7 @@ def test_every_model_gives_a_complete_table(model):
     table = comparison_point(X, y, "toy", model, LIGHT.get(model), 3, 0.05, 11)
     assert list(table.columns) == COLUMNS
     n_classes = len(np.unique(y))
-    assert len(table) == 6 + 3 + n_classes**2
+    assert len(table) == 8 + 3 + n_classes**2
     assert (table["model"] == model).all()
     assert (table["approach"] == MODELS[model].approach).all()
     assert (table["family"] == MODELS[model].family).all()
@@ -293,9 +293,10 @@ def _hand_table() -> pd.DataFrame:
     rows = []
     for (dataset, model), e in errors.items():
         for name, value in (("cv_error", e), ("cv_std", 0.01), ("ci_low", e - 0.02),
-                            ("ci_high", e + 0.02), ("fit_seconds", 1.0),
+                            ("ci_high", e + 0.02), ("ci_corrected_low", e - 0.03),
+                            ("ci_corrected_high", e + 0.03), ("fit_seconds", 1.0),
                             ("predict_seconds", 0.1)):
-            rows.append({"dataset": dataset, "model": model,
+            rows.append({"protocol": "cv", "dataset": dataset, "model": model,
                          "approach": MODELS[model].approach, "family": MODELS[model].family,
                          "n_folds": 5, "alpha": 0.05, "params": "{}", "metric": name,
                          "fold": pd.NA, "true_class": None, "predicted_class": None,
@@ -319,7 +320,7 @@ def test_summary_is_one_row_per_model_sorted():
     summary = comparison_summary(_hand_table())
     assert len(summary) == 6
     assert summary.loc[summary["dataset"] == "d1", "model"].tolist()[0] == "svm"
-    assert summary.columns.tolist()[-6:] == list(SUMMARY_METRICS)
+    assert summary.columns.tolist()[-len(SUMMARY_METRICS):] == list(SUMMARY_METRICS)
 
 
 @pytest.fixture(scope="module")

@@ -1,18 +1,35 @@
 """How each claim of the report is measured from a pipeline table.
 
 Every function here is a ``measure`` of :class:`mixlib.experiments.claims.Claim`: a table (or a
-dict name -> table for claims on several tables) in, one float out. Factories such as
-:func:`final_round_metric` return such a function for one method and metric.
+dict name -> table for claims on several tables) in, one float out, or a :class:`Tested` when
+a significance test decides the claim (None: nothing to measure under that setting).
+Factories such as :func:`final_round_metric` return such a function for one method and metric.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from mixlib.experiments.comparison_summary import probabilistic_vs_deterministic
+from mixlib.model_selection.rank_tests import group_rank_test, nemenyi_p_value
+
+
+@dataclass(frozen=True)
+class Tested:
+    """A measurement decided by a test: ``holds`` iff the effect has the claimed sign
+    (``value > 0``) and ``p_value < alpha``; ``test`` names the test."""
+
+    value: float
+    p_value: float
+    alpha: float
+    test: str
+
+    @property
+    def holds(self) -> bool:
+        return bool(np.isfinite(self.value) and self.value > 0 and self.p_value < self.alpha)
 
 
 def median_em_iterations(table: pd.DataFrame) -> float:
@@ -105,8 +122,10 @@ def dna_mean_test_error(encoding: str) -> Callable[[pd.DataFrame], float]:
 
 
 def _model_cv_errors(table: pd.DataFrame, model: str) -> pd.Series:
-    """Cross-validated error of ``model`` per data set (``comparison`` table)."""
+    """Cross-validated error of ``model`` per data set (``comparison`` table, CV rows)."""
     rows = table[(table["model"] == model) & (table["metric"] == "cv_error")]
+    if "protocol" in rows.columns:
+        rows = rows[rows["protocol"].fillna("cv") == "cv"]
     return rows.groupby("dataset")["value"].mean()
 
 
@@ -115,14 +134,46 @@ def mixture_accuracy(table: pd.DataFrame) -> float:
     return float(1.0 - _model_cv_errors(table, "mixture").mean())
 
 
-def mixture_minus_mlp(table: pd.DataFrame) -> float:
-    """Mean over data sets of (mixture CV error - MLP CV error)."""
-    return float((_model_cv_errors(table, "mixture") - _model_cv_errors(table, "mlp")).mean())
+def mixture_minus_mlp_tested(pairs: pd.DataFrame) -> Tested | None:
+    """Mixture minus MLP mean fold error on one data set's cross-validation
+    (``comparison_pairs`` rows of one data set), decided by the corrected resampled t-test
+    with Holm's adjustment over the data set's pairs; None without that pair."""
+    rows = pairs[pairs["protocol"] == "cv"]
+    for a, b, sign in (("mixture", "mlp", 1.0), ("mlp", "mixture", -1.0)):
+        pair = rows[(rows["model_a"] == a) & (rows["model_b"] == b)]
+        if len(pair):
+            row = pair.iloc[0]
+            return Tested(sign * float(row["mean_difference"]), float(row["p_holm"]),
+                          float(row["alpha"]),
+                          "corrected resampled t-test (Nadeau-Bengio), Holm-adjusted")
+    return None
 
 
-def probabilistic_minus_deterministic(table: pd.DataFrame) -> float:
-    """Mean over data sets of (mean CV error of probabilistic models - of deterministic ones)."""
-    return float(probabilistic_vs_deterministic(table).drop_duplicates("dataset")["gap"].mean())
+def mixture_minus_mlp_rank(ranks: pd.DataFrame) -> Tested | None:
+    """Mean rank of the mixture minus that of the MLP (``comparison_ranks``), decided by the
+    Nemenyi test (p < alpha iff the difference reaches the critical difference)."""
+    mean_rank = ranks.set_index("model")["mean_rank"]
+    if not {"mixture", "mlp"} <= set(mean_rank.index):
+        return None
+    difference = float(mean_rank["mixture"] - mean_rank["mlp"])
+    p = nemenyi_p_value(difference, int(ranks["n_models"].iloc[0]),
+                        int(ranks["n_datasets"].iloc[0]))
+    return Tested(difference, p, float(ranks["alpha"].iloc[0]), "Nemenyi test on mean ranks")
+
+
+def probabilistic_minus_deterministic_rank(ranks: pd.DataFrame) -> Tested | None:
+    """Mean over the probabilistic models of their mean rank minus that of the deterministic
+    ones (``comparison_ranks``), with the exact one-sided permutation test of the assignment
+    of models to the two approaches (:func:`mixlib.model_selection.rank_tests.group_rank_test`)."""
+    approaches = set(ranks["approach"])
+    if not {"probabilistic", "deterministic"} <= approaches or approaches - {
+            "probabilistic", "deterministic"}:
+        return None
+    result = group_rank_test(ranks["mean_rank"].to_numpy(),
+                             (ranks["approach"] == "probabilistic").to_numpy())
+    return Tested(result.difference, result.p_value, float(ranks["alpha"].iloc[0]),
+                  f"exact permutation test of the approach labels over the models' mean "
+                  f"ranks ({result.n_assignments} assignments, one-sided)")
 
 
 def train_error_gap_at(kernels: int) -> Callable[[pd.DataFrame], float]:

@@ -1,16 +1,20 @@
-"""Every classifier of the project under one protocol: stratified K-fold cross-validation
-with the Student-t interval of the course notes (seed 004), for the report's ch. 6 comparison
-of the probabilistic and the deterministic approaches.
+"""Every classifier of the project under one protocol: stratified K-fold cross-validation,
+repeated ``r`` times with seeded fold assignments, with the Student-t interval of the course
+notes (seed 004) and the corrected interval of Nadeau and Bengio (2003), for the report's
+ch. 6 comparison of the probabilistic and the deterministic approaches. The hold-out protocol
+on a split's train and test rows is :mod:`mixlib.experiments.comparison_holdout`; both write
+the table layout below.
 
-Pipeline granularity: ONE JOB PER (data set, model) runs :func:`comparison_point`; the jobs of
-a data set share their folds because each builds its generator from the same
-``(seed, "comparison", dataset)`` (:func:`mixlib.core.seeding.generator`) and the folds are the first
-draw from it. :func:`comparison_job` runs several models in one process with exactly the same
-result as the separate jobs. Inputs are the arrays of a whole data set, imputed (no NaN).
-Standardisation: with ``standardise=True`` every fold is re-standardised with the mean and
-deviation of its own training rows (the pipeline's arrays are standardised with statistics of
-all rows, which include the test fold); pass True for numeric data sets and False for one-hot
-splice, whose 0/1 coding the isotropic mixtures are meant to see.
+Pipeline granularity: ONE JOB PER (data set, model) runs :func:`comparison_point`, its ``r``
+CV repeats inside; the jobs of a data set share their folds because each builds its generator
+from the same ``(seed, "comparison", dataset)`` (:func:`mixlib.core.seeding.generator`): the
+folds of CV repeat 0 are its first draw (so ``r = 1`` is the single CV of earlier versions,
+number for number) and repeats ``1 .. r-1`` draw theirs from children of its SeedSequence.
+:func:`comparison_job` runs several models in one process with exactly the same result as the
+separate jobs. Inputs are the arrays of a whole data set, imputed (no NaN). Standardisation:
+with ``standardise=True`` every fold is re-standardised with the mean and deviation of its own
+training rows; pass True for numeric data sets and False for one-hot splice, whose 0/1 coding
+the isotropic mixtures are meant to see.
 
 Models
 ------
@@ -22,26 +26,36 @@ several BLAS threads on a busy machine the L-BFGS of logistic regression ran 16 
 
 Table layout (long, tidy, no index)
 -----------------------------------
-``dataset, model, approach, family, n_folds, alpha, params, metric, fold, true_class,
-predicted_class, value``; ``params`` is the JSON text (sorted keys) of the resolved model
-parameters of fold 0 plus ``max_train_rows``. Metrics:
+``protocol, dataset, split, model, approach, family, n_folds, n_repeats, alpha, params,
+metric, repeat, fold, n_train, n_test, true_class, predicted_class, value``. ``protocol`` is
+``cv`` (``split`` empty) or ``holdout`` (``split`` the split's name, ``n_folds`` 1);
+``n_repeats`` is ``r`` (CV) or the split's number of repeats (hold-out). ``params`` is the
+JSON text (sorted keys) of the resolved model parameters of the first fit plus
+``max_train_rows``. With ``J = r K`` test folds (hold-out: ``J`` = repeats) of errors ``e_j``
+and mean fold sizes ``n_train``, ``n_test``, the metrics are:
 
-- ``cv_error``: ``e``, mean of the per-fold misclassification rates (fraction);
-- ``cv_std``: ``s``, their standard deviation (``ddof=1``);
-- ``ci_low``, ``ci_high``: ``e -/+ t_{alpha/2, K-1} s / sqrt(K)``
-  (:func:`mixlib.model_selection.evaluation.t_interval`), not clipped: ``ci_low`` can be negative when the
-  error is small and varies between folds;
+- ``cv_error``: ``e``, mean of the ``J`` per-fold misclassification rates (fraction; for the
+  hold-out protocol the mean test error over the split's repeats);
+- ``cv_std``: ``s``, their standard deviation (``ddof=1``; NaN when ``J = 1``);
+- ``ci_low``, ``ci_high``: the plain t-interval ``e -/+ t_{alpha/2, J-1} s / sqrt(J)``
+  (:func:`mixlib.model_selection.evaluation.t_interval`; with ``r = 1`` the notes' interval).
+  The folds share training rows, so the ``e_j`` are correlated and for ``r > 1`` it is too
+  narrow: it shrinks like ``1/sqrt(r)`` while the information does not grow as fast;
+- ``ci_corrected_low``, ``ci_corrected_high``: ``e -/+ t_{alpha/2, J-1}
+  sqrt((1/J + n_test/n_train) s^2)``, the interval of Nadeau and Bengio's corrected variance
+  (:func:`mixlib.model_selection.significance.corrected_t_interval`), the one to read;
 - ``fit_seconds``, ``predict_seconds``: mean wall-clock seconds per fold of ``fit`` on the
-  training folds and ``predict`` on the test fold;
-- ``fold_error``: the error of fold ``fold`` (0 .. K-1; the same folds for every model of a
-  data set, so models can be compared fold by fold);
+  training rows and ``predict`` on the test rows;
+- ``fold_error``: the error of fold ``fold`` (0 .. K-1) of CV repeat ``repeat`` (0 .. r-1;
+  hold-out: fold 0 of split repeat ``repeat``), with the fold's ``n_train`` (rows fitted) and
+  ``n_test``; the same folds for every model of a data set, so models pair up fold by fold;
 - ``confusion``: pooled out-of-fold confusion matrix, ``value`` = number of rows of
   ``true_class`` predicted ``predicted_class`` (every pair of classes, zeros included, plus a
   column for any predicted label that is not a class, e.g. a reject label; summed over the
-  folds, the counts add up to ``n_samples``).
+  ``J`` test folds: the counts add up to ``r n_samples``, hold-out: repeats x test rows).
 
-``fold`` is set only on ``fold_error`` rows and ``true_class``/``predicted_class`` only on
-``confusion`` rows (missing elsewhere).
+``repeat``, ``fold``, ``n_train`` and ``n_test`` are set only on ``fold_error`` rows and
+``true_class``/``predicted_class`` only on ``confusion`` rows (missing elsewhere).
 """
 
 from __future__ import annotations
@@ -61,14 +75,95 @@ from mixlib.core.preprocessing import standardise as standardise_rows
 from mixlib.core.validation import check_array, check_random_state
 from mixlib.experiments.registry import EM_KEYS, check_params, model_spec, resolve_params
 from mixlib.model_selection.evaluation import confusion_matrix, stratified_folds, t_interval
+from mixlib.model_selection.significance import corrected_t_interval
 from mixlib.model_selection.splits import duplicate_groups, grouped_stratified_folds
 
 logger = logging.getLogger(__name__)
 
-COLUMNS = ["dataset", "model", "approach", "family", "n_folds", "alpha", "params", "metric",
-           "fold", "true_class", "predicted_class", "value"]
+COLUMNS = ["protocol", "dataset", "split", "model", "approach", "family", "n_folds",
+           "n_repeats", "alpha", "params", "metric", "repeat", "fold", "n_train", "n_test",
+           "true_class", "predicted_class", "value"]
+_ROW = ("metric", "repeat", "fold", "n_train", "n_test", "true_class", "predicted_class",
+        "value")
 #: Parameters of :func:`comparison_point` beside the model's own (``comparison.params``).
 PROTOCOL_KEYS = ("max_train_rows",)
+
+
+def split_protocol_params(params: Mapping[str, Any] | None) -> tuple[dict[str, Any], int | None]:
+    """The model's own parameters and ``max_train_rows`` (checked) of ``comparison.params``."""
+    params = dict(params or {})
+    max_train_rows = params.pop("max_train_rows", None)
+    if max_train_rows is not None and (not isinstance(max_train_rows, numbers.Integral)
+                                       or isinstance(max_train_rows, bool)
+                                       or max_train_rows < 2):
+        raise ValueError(f"max_train_rows must be None or an integer >= 2, "
+                         f"got {max_train_rows!r}.")
+    return params, max_train_rows
+
+
+def fit_and_predict(model: str, params: Mapping[str, Any], X_train: np.ndarray,
+                    y_train: np.ndarray, X_test: np.ndarray,
+                    rng: np.random.Generator) -> tuple[np.ndarray, float, float, dict[str, Any]]:
+    """Build ``model`` (defaults resolved on ``X_train``), fit it and predict ``X_test``.
+
+    Returns the predictions, the fit and predict wall-clock seconds and the resolved
+    parameters; ``rng`` is the model's ``random_state``.
+    """
+    resolved = resolve_params(model, params, X_train)
+    estimator = model_spec(model).build(resolved, rng)
+    start = time.perf_counter()
+    estimator.fit(X_train, y_train)
+    fit_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    predicted = np.asarray(estimator.predict(X_test))
+    return predicted, fit_seconds, time.perf_counter() - start, resolved
+
+
+def error_rows(errors: np.ndarray, n_train: float, n_test: float,
+               alpha: float) -> list[dict[str, Any]]:
+    """The summary metric rows of ``J`` test-fold errors (module docstring)."""
+    errors = np.asarray(errors, dtype=float)
+    if len(errors) >= 2:
+        plain = t_interval(errors, alpha)
+        mean, std, low, high = plain.mean, plain.std, plain.low, plain.high
+        corrected = corrected_t_interval(errors, n_train=n_train, n_test=n_test, alpha=alpha)
+        c_low, c_high = corrected
+    else:
+        mean, std = float(errors.mean()), np.nan
+        low = high = c_low = c_high = np.nan
+    return [{"metric": name, "value": float(value)} for name, value in (
+        ("cv_error", mean), ("cv_std", std), ("ci_low", low), ("ci_high", high),
+        ("ci_corrected_low", c_low), ("ci_corrected_high", c_high))]
+
+
+def confusion_rows(y: np.ndarray, predicted: np.ndarray) -> list[dict[str, Any]]:
+    """The ``confusion`` rows of true classes ``y`` and predicted labels (module docstring)."""
+    classes = np.unique(y)
+    predicted = np.asarray(predicted.tolist()) if predicted.dtype == object else predicted
+    labels = np.union1d(classes, predicted)
+    counts = confusion_matrix(y, predicted, labels)
+    return [{"metric": "confusion", "true_class": str(labels[i]),
+             "predicted_class": str(labels[j]), "value": float(counts[i, j])}
+            for i in np.flatnonzero(np.isin(labels, classes)) for j in range(len(labels))]
+
+
+def point_table(rows: list[dict[str, Any]], *, protocol: str, dataset: str, split: str | None,
+                model: str, n_folds: int, n_repeats: int, alpha: float,
+                record: Mapping[str, Any]) -> pd.DataFrame:
+    """The rows of one (protocol, data set or split, model) job in the layout of
+    :data:`COLUMNS`."""
+    spec = model_spec(model)
+    table = pd.DataFrame([{key: row.get(key) for key in _ROW} for row in rows], columns=_ROW)
+    labels = {"protocol": protocol, "dataset": dataset, "split": split, "model": model,
+              "approach": spec.approach, "family": spec.family, "n_folds": int(n_folds),
+              "n_repeats": int(n_repeats), "alpha": float(alpha),
+              "params": json.dumps(dict(record), sort_keys=True, default=str)}
+    for position, (column, value) in enumerate(labels.items()):
+        table.insert(position, column, value)
+    for column in ("repeat", "fold", "n_train", "n_test"):
+        table[column] = table[column].astype("Int64")
+    table["value"] = table["value"].astype(float)
+    return table[COLUMNS]
 
 
 def comparison_point(
@@ -83,8 +178,10 @@ def comparison_point(
     *,
     standardise: bool = False,
     groups: np.ndarray | None = None,
+    n_repeats: int = 1,
 ) -> pd.DataFrame:
-    """Stratified K-fold cross-validation of one model on one data set (one pipeline job).
+    """``r``-times repeated stratified K-fold cross-validation of one model on one data set
+    (one pipeline job).
 
     Parameters
     ----------
@@ -104,111 +201,96 @@ def comparison_point(
     n_folds : int
         ``K`` of the stratified K-fold cross-validation.
     alpha : float
-        ``1 - alpha`` is the confidence level of the interval.
+        ``1 - alpha`` is the confidence level of the intervals.
     rng : int or numpy.random.Generator
         Build it with ``mixlib.core.seeding.generator(seed, "comparison", dataset)`` for EVERY
-        model of a data set: the folds are the first draw,
-        ``stratified_folds(y, n_folds, rng)``, so all models get the same folds; then
-        ``rng.spawn(n_folds)`` gives each fold its own generator (subsample, then the model's
-        ``random_state``). A Generator passed in is advanced.
+        model of a data set. CV repeat 0: the folds are the first draw,
+        ``stratified_folds(y, n_folds, rng)``, then ``rng.spawn(n_folds)`` gives each fold its
+        own generator (subsample, then the model's ``random_state``). Then
+        ``rng.spawn(n_repeats - 1)`` gives CV repeat ``j >= 1`` its generator, which draws the
+        repeat's folds and spawns its folds' generators the same way. All models get the same
+        folds. A Generator passed in is advanced.
     standardise : bool, default False
         Re-standardise every fold with the mean and deviation of its training rows
         (:func:`mixlib.core.preprocessing.standardise`), so the test fold never influences them.
-        Pass :func:`mixlib.experiments.data.uses_standardisation` of the data set: True for
-        numeric data, False for one-hot splice (whose 0/1 geometry the mixtures rely on).
+        Pass :func:`mixlib.experiments.data.uses_standardisation` of the data set.
     groups : ndarray of shape (n_samples,), optional
         Rows of one group always share a fold (:func:`mixlib.model_selection.splits.grouped_stratified_folds`),
         e.g. :func:`mixlib.model_selection.splits.duplicate_groups` so identical rows are never both trained
         and tested on. Without duplicates the folds equal the plain stratified ones.
+    n_repeats : int, default 1
+        ``r``, the number of seeded fold assignments.
 
     Returns
     -------
     pandas.DataFrame
-        The tidy table of the module docstring: ``6 + K + C^2`` rows for ``C`` classes.
+        The tidy table of the module docstring: ``8 + r K + C^2`` rows for ``C`` classes.
 
     Notes
     -----
-    Fold ``k``: fit on the other folds, ``e_k`` = misclassification rate on fold ``k`` (a
-    prediction outside the classes, e.g. a reject label, counts as an error); then
-    ``e = mean(e_k)``, ``s^2 = sum_k (e_k - e)^2 / (K - 1)`` and ``e +/- t_{alpha/2, K-1}
-    sqrt(s^2 / K)`` (:func:`mixlib.model_selection.evaluation.t_interval`).
+    Fold ``k`` of repeat ``i``: fit on the other folds, ``e_{ik}`` = misclassification rate on
+    fold ``k`` (a prediction outside the classes, e.g. a reject label, counts as an error);
+    the summaries pool the ``J = r K`` errors (:func:`error_rows`).
     """
-    spec = model_spec(model)
-    params = dict(params or {})
-    max_train_rows = params.pop("max_train_rows", None)
-    if max_train_rows is not None and (not isinstance(max_train_rows, numbers.Integral)
-                                       or isinstance(max_train_rows, bool)
-                                       or max_train_rows < 2):
-        raise ValueError(f"max_train_rows must be None or an integer >= 2, "
-                         f"got {max_train_rows!r}.")
+    params, max_train_rows = split_protocol_params(params)
     check_params(model, params)
+    if isinstance(n_repeats, bool) or not isinstance(n_repeats, numbers.Integral) or n_repeats < 1:
+        raise ValueError(f"n_repeats must be an integer >= 1, got {n_repeats!r}.")
     X = check_array(X)
     y = np.asarray(y)
     if y.shape != (X.shape[0],):
         raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}.")
     rng = check_random_state(rng)
-    folds = (stratified_folds(y, n_folds, rng) if groups is None
-             else grouped_stratified_folds(y, groups, n_folds, rng))
-    fold_rngs = rng.spawn(n_folds)
-    classes = np.unique(y)
-    errors = np.empty(n_folds)
-    fit_seconds = np.empty(n_folds)
-    predict_seconds = np.empty(n_folds)
-    predictions = np.empty(len(y), dtype=object)
+    rows: list[dict[str, Any]] = []
+    errors, n_train, n_test, fit_seconds, predict_seconds = [], [], [], [], []
+    predictions = []
     first_params: dict[str, Any] = {}
-    for k in range(n_folds):
-        test = folds == k
-        train_rows = np.flatnonzero(~test)
-        if max_train_rows is not None and len(train_rows) > max_train_rows:
-            train_rows = np.sort(fold_rngs[k].choice(train_rows, max_train_rows, replace=False))
-        X_fold = X
-        if standardise:
-            fit_rows = np.zeros(len(y), dtype=bool)
-            fit_rows[train_rows] = True
-            X_fold, _, _ = standardise_rows(X, fit_rows)
-        resolved = resolve_params(model, params, X_fold[train_rows])
-        if k == 0:
-            first_params = resolved
-        estimator = spec.build(resolved, fold_rngs[k])
-        start = time.perf_counter()
-        estimator.fit(X_fold[train_rows], y[train_rows])
-        fit_seconds[k] = time.perf_counter() - start
-        start = time.perf_counter()
-        predicted = np.asarray(estimator.predict(X_fold[test]))
-        predict_seconds[k] = time.perf_counter() - start
-        predictions[test] = predicted
-        errors[k] = float(np.mean(predicted != y[test]))
-        logger.info("%s %s fold %d/%d: error %.4f, fit %.2f s, predict %.2f s", dataset, model,
-                    k + 1, n_folds, errors[k], fit_seconds[k], predict_seconds[k])
-    cv = t_interval(errors, alpha)
-    logger.info("%s %s: CV error %.4f +/- %.4f", dataset, model, cv.mean, cv.half_width)
-    rows: list[tuple[str, float | None, str | None, str | None, float]] = [
-        ("cv_error", None, None, None, cv.mean),
-        ("cv_std", None, None, None, cv.std),
-        ("ci_low", None, None, None, cv.low),
-        ("ci_high", None, None, None, cv.high),
-        ("fit_seconds", None, None, None, float(fit_seconds.mean())),
-        ("predict_seconds", None, None, None, float(predict_seconds.mean())),
-    ]
-    rows += [("fold_error", k, None, None, float(errors[k])) for k in range(n_folds)]
-    predicted_labels = np.asarray(predictions.tolist())
-    labels = np.union1d(classes, predicted_labels)
-    counts = confusion_matrix(y, predicted_labels, labels)
-    is_class = np.isin(labels, classes)
-    rows += [("confusion", None, str(labels[i]), str(labels[j]), float(counts[i, j]))
-             for i in np.flatnonzero(is_class) for j in range(len(labels))]
-    table = pd.DataFrame(rows, columns=["metric", "fold", "true_class", "predicted_class",
-                                        "value"])
-    record = {**first_params, "max_train_rows": max_train_rows}
-    table.insert(0, "dataset", dataset)
-    table.insert(1, "model", model)
-    table.insert(2, "approach", spec.approach)
-    table.insert(3, "family", spec.family)
-    table.insert(4, "n_folds", int(n_folds))
-    table.insert(5, "alpha", float(alpha))
-    table.insert(6, "params", json.dumps(record, sort_keys=True, default=str))
-    table["fold"] = table["fold"].astype("Int64")
-    return table[COLUMNS]
+    streams: list[np.random.Generator] = [rng]
+    for repeat in range(n_repeats):
+        stream = streams[repeat]
+        folds = (stratified_folds(y, n_folds, stream) if groups is None
+                 else grouped_stratified_folds(y, groups, n_folds, stream))
+        fold_rngs = stream.spawn(n_folds)
+        if repeat == 0:
+            streams += rng.spawn(n_repeats - 1)
+        predicted_all = np.empty(len(y), dtype=object)
+        for k in range(n_folds):
+            test = folds == k
+            train_rows = np.flatnonzero(~test)
+            if max_train_rows is not None and len(train_rows) > max_train_rows:
+                train_rows = np.sort(fold_rngs[k].choice(train_rows, max_train_rows,
+                                                         replace=False))
+            X_fold = X
+            if standardise:
+                fit_rows = np.zeros(len(y), dtype=bool)
+                fit_rows[train_rows] = True
+                X_fold, _, _ = standardise_rows(X, fit_rows)
+            predicted, fit_s, predict_s, resolved = fit_and_predict(
+                model, params, X_fold[train_rows], y[train_rows], X_fold[test], fold_rngs[k])
+            if not first_params:
+                first_params = resolved
+            predicted_all[test] = predicted
+            error = float(np.mean(predicted != y[test]))
+            errors.append(error)
+            n_train.append(len(train_rows))
+            n_test.append(int(test.sum()))
+            fit_seconds.append(fit_s)
+            predict_seconds.append(predict_s)
+            rows.append({"metric": "fold_error", "repeat": repeat, "fold": k,
+                         "n_train": n_train[-1], "n_test": n_test[-1], "value": error})
+            logger.info("%s %s repeat %d fold %d/%d: error %.4f, fit %.2f s, predict %.2f s",
+                        dataset, model, repeat, k + 1, n_folds, error, fit_s, predict_s)
+        predictions.append(predicted_all)
+    summary = error_rows(np.array(errors), float(np.mean(n_train)), float(np.mean(n_test)),
+                         alpha)
+    logger.info("%s %s: CV error %.4f over %d x %d folds", dataset, model,
+                summary[0]["value"], n_repeats, n_folds)
+    summary += [{"metric": "fit_seconds", "value": float(np.mean(fit_seconds))},
+                {"metric": "predict_seconds", "value": float(np.mean(predict_seconds))}]
+    pooled = confusion_rows(np.tile(y, n_repeats), np.concatenate(predictions))
+    return point_table(summary + rows + pooled, protocol="cv", dataset=dataset, split=None,
+                       model=model, n_folds=n_folds, n_repeats=n_repeats, alpha=alpha,
+                       record={**first_params, "max_train_rows": max_train_rows})
 
 
 def comparison_job(
@@ -222,12 +304,13 @@ def comparison_job(
     rng: int | np.random.Generator,
     *,
     standardise: bool = False,
+    n_repeats: int = 1,
 ) -> pd.DataFrame:
     """:func:`comparison_point` of several models of one data set, on the same folds.
 
     Parameters
     ----------
-    X, y, dataset, n_folds, alpha, standardise
+    X, y, dataset, n_folds, alpha, standardise, n_repeats
         As in :func:`comparison_point`.
     models : sequence of str
         Keys of :data:`mixlib.experiments.registry.MODELS`.
@@ -254,7 +337,7 @@ def comparison_job(
     tables = [
         comparison_point(X, y, dataset, name, params.get(name), n_folds, alpha,
                          copy.deepcopy(rng) if isinstance(rng, np.random.Generator) else rng,
-                         standardise=standardise)
+                         standardise=standardise, n_repeats=n_repeats)
         for name in models
     ]
     return pd.concat(tables, ignore_index=True)
@@ -264,8 +347,8 @@ def comparison_dataset_job(prepared: pd.DataFrame, *, dataset: str, model: str,
                            params: dict[str, Any] | None, n_folds: int, alpha: float, seed: int,
                            standardise: bool, impute_method: str, impute_components: int,
                            em: Mapping[str, Any] | None,
-                           group_duplicates: bool = False) -> pd.DataFrame:
-    """The ``comparison_point`` rule: one model on one whole data set, by K-fold CV.
+                           group_duplicates: bool = False, n_repeats: int = 1) -> pd.DataFrame:
+    """The ``comparison_point`` rule: one model on one whole data set, by r x K-fold CV.
 
     Missing cells are filled first by the configured imputer fit on all rows *without their
     classes* (every row is treated as of unknown class), so no label, of any fold, reaches the
@@ -281,11 +364,7 @@ def comparison_dataset_job(prepared: pd.DataFrame, *, dataset: str, model: str,
     from mixlib.datasets import feature_matrix
     from mixlib.experiments.imputation import make_imputer
 
-    if model_spec(model).family == "mixture":
-        if em is None:
-            raise ValueError(f"model {model!r} fits a mixture: it needs the EM settings em.")
-        params = {**{key: em[key] for key in EM_KEYS if em.get(key) is not None},
-                  **(params or {})}
+    params = with_em(model, params, em)
     X, y = feature_matrix(prepared)
     groups = duplicate_groups(X, y) if group_duplicates else None
     if np.isnan(X).any():
@@ -294,4 +373,15 @@ def comparison_dataset_job(prepared: pd.DataFrame, *, dataset: str, model: str,
         X = imputer.fit_transform(X)
     return comparison_point(X, y, dataset, model, params, n_folds, alpha,
                             generator(seed, "comparison", dataset), standardise=standardise,
-                            groups=groups)
+                            groups=groups, n_repeats=n_repeats)
+
+
+def with_em(model: str, params: Mapping[str, Any] | None,
+            em: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A model's parameters with the EM settings ``em`` if it is of the mixture family
+    (the model's own overrides win); raises if such a model gets no ``em``."""
+    if model_spec(model).family != "mixture":
+        return dict(params or {})
+    if em is None:
+        raise ValueError(f"model {model!r} fits a mixture: it needs the EM settings em.")
+    return {**{key: em[key] for key in EM_KEYS if em.get(key) is not None}, **(params or {})}

@@ -1,8 +1,10 @@
 """Summaries of the comparison tables: one row per model, and the probabilistic against the
 deterministic approach per data set (report ch. 6 and conclusion).
 
-Both read the stacked tables of :func:`mixlib.experiments.comparison.comparison_point` (the
-``comparison.tsv`` table of the pipeline); they need no estimator.
+Both read the stacked tables of :func:`mixlib.experiments.comparison.comparison_point` and
+:func:`mixlib.experiments.comparison_holdout.comparison_holdout_job` (the ``comparison.tsv``
+table of the pipeline); they need no estimator. Tables written before the hold-out protocol
+(no ``protocol``, ``split`` or ``n_repeats`` column) read as one cross-validation each.
 """
 
 from __future__ import annotations
@@ -13,33 +15,57 @@ import pandas as pd
 from mixlib.experiments.registry import APPROACHES
 
 #: Metrics of a model's row in :func:`comparison_summary`, in column order.
-SUMMARY_METRICS = ("cv_error", "cv_std", "ci_low", "ci_high", "fit_seconds", "predict_seconds")
+SUMMARY_METRICS = ("cv_error", "cv_std", "ci_low", "ci_high", "ci_corrected_low",
+                   "ci_corrected_high", "fit_seconds", "predict_seconds")
+#: Key columns of a summary row, in column order.
+SUMMARY_KEYS = ("protocol", "dataset", "split", "model", "approach", "family", "n_folds",
+                "n_repeats", "alpha")
+
+
+def with_protocol(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with the columns ``protocol`` (missing: ``cv``), ``split`` (missing: empty
+    text, as on cross-validation rows) and ``n_repeats`` (missing: 1)."""
+    table = table.copy()
+    for column, default in (("protocol", "cv"), ("split", ""), ("n_repeats", 1)):
+        table[column] = table[column].fillna(default) if column in table.columns else default
+    table["split"] = table["split"].astype(str)
+    return table
 
 
 def comparison_summary(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per (dataset, model): the comparison table of the report.
+    """One row per (protocol, data set, split, model): the comparison table of the report.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        Stacked tables of :func:`comparison_point` / :func:`comparison_job`.
+        Stacked tables of :func:`comparison_point` / :func:`comparison_job` and of the
+        hold-out jobs.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``dataset``, ``model``, ``approach``, ``family``, ``n_folds``, ``alpha`` and
-        one per metric of :data:`SUMMARY_METRICS`; sorted by dataset, then ``cv_error``.
+        Columns :data:`SUMMARY_KEYS` (``protocol`` ``cv`` or ``holdout``; ``split`` empty for
+        ``cv``) and one per metric of :data:`SUMMARY_METRICS` (``cv_error`` is the hold-out
+        test error on ``holdout`` rows); cross-validation first, then by data set, split and
+        ``cv_error``. A metric absent from the table (e.g. the corrected interval of an old
+        table) is left out.
     """
-    keys = ["dataset", "model", "approach", "family", "n_folds", "alpha"]
-    missing = set(keys + ["metric", "value"]) - set(table.columns)
+    keys = list(SUMMARY_KEYS)
+    missing = {"dataset", "model", "approach", "family", "n_folds", "alpha", "metric",
+               "value"} - set(table.columns)
     if missing:
         raise ValueError(f"table lacks column(s) {sorted(missing)}.")
+    table = with_protocol(table)
     rows = table[table["metric"].isin(SUMMARY_METRICS)]
-    wide = (rows.pivot_table(index=keys, columns="metric", values="value", aggfunc="first")
+    wide = (rows.pivot_table(index=keys, columns="metric", values="value", aggfunc="first",
+                             dropna=False, observed=True)
             .reset_index().rename_axis(columns=None))
+    wide = wide.dropna(subset=["cv_error"])
     wide = wide[keys + [m for m in SUMMARY_METRICS if m in wide.columns]]
-    return wide.sort_values(["dataset", "cv_error", "model"], kind="stable",
-                            ignore_index=True)
+    order = wide["protocol"].map({"cv": 0, "holdout": 1})
+    return (wide.assign(_order=order)
+            .sort_values(["_order", "dataset", "split", "cv_error", "model"], kind="stable")
+            .drop(columns="_order").reset_index(drop=True))
 
 
 def probabilistic_vs_deterministic(table: pd.DataFrame) -> pd.DataFrame:
@@ -48,7 +74,8 @@ def probabilistic_vs_deterministic(table: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     table : pandas.DataFrame
-        Stacked tables of :func:`comparison_point` (rows with metric ``cv_error`` are used).
+        Stacked tables of :func:`comparison_point` (rows with metric ``cv_error`` of the
+        cross-validation are used; hold-out rows are ignored).
 
     Returns
     -------
@@ -61,6 +88,7 @@ def probabilistic_vs_deterministic(table: pd.DataFrame) -> pd.DataFrame:
         worse, the report's conclusion).
     """
     summary = comparison_summary(table)
+    summary = summary[summary["protocol"] == "cv"]
     records = []
     for dataset, part in summary.groupby("dataset", sort=True):
         means = {}

@@ -1,5 +1,5 @@
-"""The comparison of every classifier (report ch. 6): CV error with its t-interval per model,
-and the pooled out-of-fold confusion matrices of the best model of each family.
+"""The comparison of every classifier (report ch. 6): CV (and hold-out) error with its interval
+per model, and the pooled out-of-fold confusion matrices of the best model of each family.
 
 Both read the ``comparison_summary`` table (one row per data set and model) that the pipeline
 writes from the comparison's points; nothing is recomputed here."""
@@ -31,62 +31,94 @@ _SUMMARY_COLUMNS = ("dataset", "model", "approach", "family", "n_folds", "alpha"
                     "ci_high")
 
 
-def _check_summary(summary: pd.DataFrame) -> None:
+def _check_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary, checked, with ``protocol`` (default ``cv``), ``split`` (default "") and
+    ``n_repeats`` (default 1) filled in."""
     missing = [column for column in _SUMMARY_COLUMNS if column not in summary.columns]
     if missing:
         raise ValueError(f"the comparison summary lacks the column(s) {missing}; it has {list(summary.columns)}.")
     if summary.empty:
         raise ValueError("the comparison summary has no rows to draw.")
+    summary = summary.copy()
+    for column, default in (("protocol", "cv"), ("split", ""), ("n_repeats", 1)):
+        summary[column] = (summary[column].fillna(default) if column in summary.columns
+                           else default)
+    return summary
+
+
+def _interval(row: pd.Series) -> tuple[float, float, str]:
+    """The corrected interval of a summary row if it has one, else the plain t-interval."""
+    low, high = row.get("ci_corrected_low", np.nan), row.get("ci_corrected_high", np.nan)
+    if pd.notna(low) and pd.notna(high):
+        return float(low), float(high), "corrected t"
+    return float(row["ci_low"]), float(row["ci_high"]), "t"
+
+
+def _panel_title(row: pd.Series, interval: str) -> str:
+    level = f"{100 * (1 - row['alpha']):.0f} % {interval}-interval"
+    repeats = int(row["n_repeats"])
+    if row["protocol"] == "holdout":
+        return (f"{row['split']} ({row['dataset']})\nhold-out, {repeats} "
+                f"repeat{'s' if repeats > 1 else ''}" + (f", {level}" if repeats > 1 else ""))
+    folds = f"{int(row['n_folds'])}-fold CV"
+    return f"{row['dataset']}\n{folds if repeats == 1 else f'{repeats} x {folds}'}, {level}"
 
 
 def comparison_figure(summary: pd.DataFrame) -> Figure:
-    """CV error of every model, one panel per data set, models sorted by error.
+    """Error of every model, one panel per CV data set and per hold-out split, sorted by error.
 
     Parameters
     ----------
     summary : pandas.DataFrame
         The ``comparison_summary`` table
-        (:func:`mixlib.experiments.comparison.comparison_summary`; any number of data sets and
-        models), one row per (data set, model): columns ``dataset``, ``model``, ``approach``,
-        ``family``, ``n_folds``, ``alpha``, ``cv_error``, ``ci_low``, ``ci_high`` (others are
-        ignored). Panels follow the order of the data sets in the table.
+        (:func:`mixlib.experiments.comparison_summary.comparison_summary`; any number of data
+        sets, splits and models), one row per (protocol, data set, split, model): columns
+        ``dataset``, ``model``, ``approach``, ``family``, ``n_folds``, ``alpha``, ``cv_error``,
+        ``ci_low``, ``ci_high``, and if present ``protocol`` (``cv`` or ``holdout``),
+        ``split``, ``n_repeats``, ``ci_corrected_low``, ``ci_corrected_high`` (others are
+        ignored). Panels follow the order of the table.
 
     Returns
     -------
     matplotlib.figure.Figure
-        Per data set a horizontal dot plot: the mean fold error ``e`` (in percent) of each
-        model with its Student-t interval ``e +/- t_{alpha/2, K-1} s / sqrt(K)`` as a bar,
-        best model on top; colour = family, marker = approach (circle probabilistic, square
-        deterministic); the dashed and dotted vertical lines are the mean errors of the
-        probabilistic and deterministic models.
+        Per panel a horizontal dot plot: the mean test error ``e`` (in percent) of each
+        model with its interval as a bar, best model on top. The bar is the corrected interval
+        ``e +/- t_{alpha/2, J-1} sqrt((1/J + n_test/n_train) s^2)`` over the ``J`` test folds
+        (Nadeau and Bengio) when the table has it, else the Student-t interval
+        ``e +/- t_{alpha/2, J-1} s / sqrt(J)``; none for a hold-out split with one repeat.
+        Colour = family, marker = approach (circle probabilistic, square deterministic); the
+        dashed and dotted vertical lines are the mean errors of the probabilistic and
+        deterministic models.
     """
-    _check_summary(summary)
-    datasets = list(pd.unique(summary["dataset"]))
+    summary = _check_summary(summary)
+    keys = ["protocol", "dataset", "split"]
+    panels = list(summary[keys].drop_duplicates().itertuples(index=False, name=None))
     colours = _family_colours(summary["family"].unique())
-    height = 0.9 + 0.28 * summary.groupby("dataset").size().max()
-    fig, axes = new_figure(1, len(datasets), figsize=(4.2 * len(datasets), height),
-                           squeeze=False)
-    for ax, dataset in zip(axes[0], datasets):
-        part = summary[summary["dataset"] == dataset].sort_values(
+    height = 0.9 + 0.28 * summary.groupby(keys).size().max()
+    fig, axes = new_figure(1, len(panels), figsize=(4.2 * len(panels), height), squeeze=False)
+    for ax, (protocol, dataset, split) in zip(axes[0], panels):
+        part = summary[(summary["protocol"] == protocol) & (summary["dataset"] == dataset)
+                       & (summary["split"] == split)].sort_values(
             ["cv_error", "model"], ascending=[False, True], kind="stable")
         positions = np.arange(len(part))
+        interval = "t"
         for pos, (_, row) in zip(positions, part.iterrows()):
-            colour = colours[row["family"]]
-            ax.errorbar(100 * row["cv_error"], pos,
-                        xerr=[[100 * (row["cv_error"] - row["ci_low"])],
-                              [100 * (row["ci_high"] - row["cv_error"])]],
-                        fmt=_MARKERS.get(row["approach"], "D"), color=colour, capsize=2.5,
-                        markersize=6)
+            low, high, interval = _interval(row)
+            xerr = None
+            if np.isfinite(low) and np.isfinite(high):
+                xerr = [[100 * (row["cv_error"] - low)], [100 * (high - row["cv_error"])]]
+            ax.errorbar(100 * row["cv_error"], pos, xerr=xerr,
+                        fmt=_MARKERS.get(row["approach"], "D"), color=colours[row["family"]],
+                        capsize=2.5, markersize=6)
         for approach, style in (("probabilistic", "--"), ("deterministic", ":")):
             errors = part.loc[part["approach"] == approach, "cv_error"]
             if len(errors):
                 ax.axvline(100 * errors.mean(), color="0.4", linestyle=style, linewidth=1)
         ax.set_yticks(positions, part["model"].tolist())
         ax.set_xlim(left=0)
-        row0 = part.iloc[0]
-        ax.set_title(f"{dataset} ({int(row0['n_folds'])}-fold CV, "
-                     f"{100 * (1 - row0['alpha']):.0f} % t-interval)")
-        ax.set_xlabel("cross-validated error (%)")
+        ax.set_title(_panel_title(part.iloc[0], interval), fontsize="medium")
+        ax.set_xlabel("test error (%)" if protocol == "holdout"
+                      else "cross-validated error (%)")
     handles = [Line2D([], [], color=colours[f], marker="o", linestyle="", label=f)
                for f in colours]
     handles += [Line2D([], [], color="0.3", marker=m, linestyle="", label=a)
@@ -103,7 +135,7 @@ def best_per_family(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
     Parameters
     ----------
     summary : pandas.DataFrame
-        As for :func:`comparison_figure`.
+        As for :func:`comparison_figure`; only its cross-validation rows are used.
     dataset : str
 
     Returns
@@ -112,8 +144,8 @@ def best_per_family(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
         Rows of ``summary``, one per family in :data:`FAMILY_ORDER` (ties go to the model name
         first in alphabetical order).
     """
-    _check_summary(summary)
-    part = summary[summary["dataset"] == dataset]
+    summary = _check_summary(summary)
+    part = summary[(summary["dataset"] == dataset) & (summary["protocol"] == "cv")]
     if part.empty:
         raise ValueError(f"no cv_error rows for dataset {dataset!r}; datasets in the table: "
                          f"{sorted(summary['dataset'].unique())}.")
@@ -143,11 +175,14 @@ def confusion_figure(table: pd.DataFrame, summary: pd.DataFrame, dataset: str) -
     matplotlib.figure.Figure
         One annotated heat map per family (:func:`best_per_family`): rows true classes,
         columns predicted classes, each cell its count (summed over the K test folds, so the
-        matrix adds up to the number of rows of the data set); colour = share of the true
+        matrix adds up to ``r`` times the number of rows of the data set for ``r`` CV
+        repeats); colour = share of the true
         class (row-normalised, so the diagonal is each class's sensitivity).
     """
     best = best_per_family(summary, dataset)
     confusion = table[(table["dataset"] == dataset) & (table["metric"] == "confusion")]
+    if "protocol" in confusion.columns:
+        confusion = confusion[confusion["protocol"].fillna("cv") == "cv"]
     n = len(best)
     ncols = min(4, n)
     nrows = int(np.ceil(n / ncols))

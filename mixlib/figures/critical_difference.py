@@ -90,7 +90,7 @@ def critical_difference_figure(ranks: pd.DataFrame) -> Figure:
 
     n_right = k // 2    # the better half (lowest ranks) is labelled on the right
     n_rows = max(k - n_right, n_right)
-    width = matplotlib.rcParams["figure.figsize"][0]
+    width = max(matplotlib.rcParams["figure.figsize"][0], 0.6 * k)   # room for k rank ticks
     text_space = min(max(0.08 * max(len(label) for label in labels), 1.0), width / 3)
     margin = text_space * max(k - 1, 1) / (width - 2 * text_space)   # inches -> rank units
     top = _CD_BAR + 0.25

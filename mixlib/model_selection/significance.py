@@ -126,6 +126,40 @@ def corrected_resampled_ttest(errors_a, errors_b, *, n_train: float,
     return PairedTTest(mean, t, J - 1, float(2 * stats.t.sf(abs(t), J - 1)))
 
 
+def corrected_t_interval(errors, *, n_train: float, n_test: float,
+                         alpha: float = 0.05) -> tuple[float, float]:
+    """Interval on the mean of ``J`` resampled test errors with Nadeau and Bengio's variance.
+
+    Parameters
+    ----------
+    errors : array-like of shape (J,)
+        Test errors of ``r`` repeats of K-fold CV (``J = r K``) or of ``J`` random
+        train/test splits, ``J >= 2``.
+    n_train, n_test : float
+        Training and test rows of one fold or split (their means if they differ).
+    alpha : float
+        ``1 - alpha`` is the confidence level.
+
+    Returns
+    -------
+    (low, high) : tuple of float
+        ``e -/+ t_{alpha/2, J-1} sqrt((1/J + n_test/n_train) s^2)`` with ``e`` the mean and
+        ``s^2`` the variance (``ddof=1``); ``n_test = 0`` gives the plain t-interval.
+    """
+    e = _finite_1d(errors, "errors")
+    if len(e) < 2:
+        raise ValueError(f"the interval needs at least 2 errors, got {len(e)}.")
+    if not (isinstance(n_train, numbers.Real) and n_train > 0):
+        raise ValueError(f"n_train must be a positive number, got {n_train!r}.")
+    if not (isinstance(n_test, numbers.Real) and n_test >= 0):
+        raise ValueError(f"n_test must be a non-negative number, got {n_test!r}.")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    J = len(e)
+    half = stats.t.ppf(1 - alpha / 2, J - 1) * math.sqrt((1 / J + n_test / n_train) * e.var(ddof=1))
+    return float(e.mean() - half), float(e.mean() + half)
+
+
 def holm(p_values) -> np.ndarray:
     """Holm-Bonferroni step-down adjusted p-values, in the order of ``p_values``.
 

@@ -178,6 +178,7 @@ SPLIT_LIST_REFERENCES = {
     ("svm", "splits"): ("train", "test"),
     ("dna_kernel_sweep", "splits"): ("train", "test"),
     ("ensembles", "splits"): ("train", "test"),
+    ("comparison", "holdout_splits"): ("train", "test"),
 }
 # Stage keys that name a list of data sets.
 DATASET_LIST_REFERENCES = [("imputation_study", "datasets"), ("comparison", "datasets")]
@@ -190,7 +191,7 @@ def _check_stage_references(config: Mapping[str, Any]) -> None:
              for (section, key), roles in SPLIT_REFERENCES.items() if section in config]
     named += [((section, key), name, roles)
               for (section, key), roles in SPLIT_LIST_REFERENCES.items() if section in config
-              for name in config[section][key]]
+              for name in config[section].get(key, [])]
     for (section, key), name, roles in named:
         if name not in splits:
             raise ValueError(

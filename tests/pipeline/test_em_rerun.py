@@ -66,13 +66,16 @@ def test_changing_one_em_setting_reruns_exactly_the_mixture_jobs(test_run, tmp_p
             return wildcards["method"] == "bagging_base"
         if rule == "comparison_point":
             return wildcards["model"] == "mixture" or wildcards["dataset"] in missing
+        if rule == "comparison_holdout_point":  # imputed already: only the mixture model fits one
+            return wildcards["model"] == "mixture"
         return False
 
     every_job = planned_jobs(snakemake(workdir, "-n", "-F", "--cores", "1", "--configfile",
                                        "config/em_changed.yaml").stdout)
     fitting = {key for key in every_job if fits_mixture(key[0], dict(key[1]))}
     assert {rule for rule, _ in fitting} == MIXTURE_RULES | {"impute", "ensemble_curve",
-                                                             "comparison_point"}
+                                                             "comparison_point",
+                                                             "comparison_holdout_point"}
 
     dry = snakemake(workdir, "-n", "--cores", "1", "--configfile", "config/em_changed.yaml")
     planned = planned_jobs(dry.stdout)

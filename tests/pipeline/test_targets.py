@@ -23,10 +23,12 @@ TEST_TARGETS = (
     + ["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png", "results/figures/svm_grid_heart_holdout.png",
        "results/figures/mkl.png", "results/figures/svdd.png", "results/tables/ensembles.tsv",
        "results/figures/ensembles.png", "results/tables/comparison_summary.tsv", "results/figures/comparison.png",
-       "results/figures/confusion_wine.png", "results/tables/claims.tsv"]
+       "results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
+       "results/figures/comparison_cd.png", "results/figures/confusion_wine.png", "results/tables/claims.tsv"]
 )
 TEST_CLAIM_TABLES = [f"results/tables/{name}.tsv" for name in (
-    "em_trace", "kernel_map", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep", "mlp_sweep", "comparison")]
+    "em_trace", "kernel_map", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep", "mlp_sweep", "comparison",
+    "comparison_pairs", "comparison_ranks")]
 
 
 def _planned(workdir: Path) -> tuple[list[str], list[str]]:

@@ -91,7 +91,7 @@ def previous_grid_levels(wildcards):
 # the order of the includes does not matter: the targets of the `all` rule in the Snakefile
 # and the tables the `claims` rule reads.
 CLAIM_TABLE_NAMES = ("em_trace", "kernel_map", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep",
-                     "mlp_sweep", "comparison")
+                     "mlp_sweep", "comparison", "comparison_pairs", "comparison_ranks")
 
 
 def claim_tables():
@@ -115,6 +115,8 @@ def study_targets():
         + ["results/figures/mkl.png", "results/figures/svdd.png"]
         + ["results/tables/ensembles.tsv", "results/figures/ensembles.png"]
         + ["results/tables/comparison_summary.tsv", "results/figures/comparison.png"]
+        + ["results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
+           "results/figures/comparison_cd.png"]
         + expand("results/figures/confusion_{dataset}.png", dataset=config["comparison"]["datasets"])
         + ["results/tables/claims.tsv"]
     )

@@ -1,7 +1,11 @@
-# Every classifier of the project on every data set, under one seeded stratified K-fold
-# cross-validation (report ch. 6, extended to the course classifiers; seeds 002-004).
+# Every classifier of the project on every data set, under r seeded stratified K-fold
+# cross-validations, and on the train/test rows of the hold-out splits (report ch. 6, extended
+# to the course classifiers; seeds 002-004); then the significance tests across models.
+
+from mixlib.experiments.registry import MODELS
 
 COMPARISON = config["comparison"]
+HOLDOUT_SPLITS = COMPARISON.get("holdout_splits", [])
 
 
 rule comparison_point:
@@ -16,6 +20,7 @@ rule comparison_point:
     params:
         settings=lambda wildcards: COMPARISON["params"].get(wildcards.model, {}),
         n_folds=COMPARISON["n_folds"],
+        cv_repeats=COMPARISON.get("cv_repeats", 1),
         group_duplicates=COMPARISON["group_duplicates"],
         alpha=COMPARISON["alpha"],
         seed=config["seed"],
@@ -36,6 +41,32 @@ rule comparison_point:
         "../scripts/comparison_point.py"
 
 
+rule comparison_holdout_point:
+    input:
+        unpack(lambda wildcards: split_inputs(wildcards.split)),
+    output:
+        "results/comparison/holdout/{split}.{model}.tsv",
+    log:
+        "results/logs/comparison_holdout_point/{split}.{model}.log",
+    benchmark:
+        "results/benchmarks/comparison_holdout_point/{split}.{model}.tsv"
+    params:
+        settings=lambda wildcards: COMPARISON["params"].get(wildcards.model, {}),
+        alpha=COMPARISON["alpha"],
+        seed=config["seed"],
+        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
+        standardise=lambda wildcards: standardises(wildcards.split),
+        em=lambda wildcards: em_if(config, MODELS[wildcards.model].family == "mixture"),
+    wildcard_constraints:
+        model="|".join(COMPARISON["models"]),
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    script:
+        "../scripts/comparison_holdout_point.py"
+
+
 rule comparison_dataset:
     input:
         expand("results/comparison/{{dataset}}.{model}.tsv", model=COMPARISON["models"]),
@@ -54,6 +85,11 @@ rule comparison_dataset:
 rule comparison_table:
     input:
         expand("results/tables/comparison.{dataset}.tsv", dataset=COMPARISON["datasets"]),
+        expand(
+            "results/comparison/holdout/{split}.{model}.tsv",
+            split=HOLDOUT_SPLITS,
+            model=COMPARISON["models"],
+        ),
     output:
         "results/tables/comparison.tsv",
     log:
@@ -126,3 +162,48 @@ rule confusion_figure:
         runtime=5,
     script:
         "../scripts/figures/confusion.py"
+
+
+rule comparison_significance:
+    input:
+        "results/tables/comparison.tsv",
+    output:
+        pairs=report(
+            "results/tables/comparison_pairs.tsv",
+            caption="../report/comparison_pairs.rst",
+            category="Comparison",
+        ),
+        ranks=report(
+            "results/tables/comparison_ranks.tsv",
+            caption="../report/comparison_ranks.rst",
+            category="Comparison",
+        ),
+    log:
+        "results/logs/comparison_significance/all.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/comparison_significance.py"
+
+
+rule comparison_cd_figure:
+    input:
+        "results/tables/comparison_ranks.tsv",
+    output:
+        png=report(
+            "results/figures/comparison_cd.png",
+            caption="../report/comparison_cd.rst",
+            category="Comparison",
+            labels={"figure": "critical difference", "sweep": "classifier"},
+        ),
+        svg="results/figures/comparison_cd.svg",
+    log:
+        "results/logs/comparison_cd_figure/all.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figures/comparison_cd.py"

@@ -13,6 +13,6 @@ with logged_job(snakemake):
         n_folds=params.n_folds, alpha=params.alpha, seed=params.seed,
         standardise=params.standardise, impute_method=params.impute["method"],
         impute_components=params.impute["n_components"], em=params.em,
-        group_duplicates=params.group_duplicates,
+        group_duplicates=params.group_duplicates, n_repeats=params.cv_repeats,
     )
     write_table(table, snakemake.output[0])
