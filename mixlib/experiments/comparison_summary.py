@@ -26,6 +26,8 @@ def with_protocol(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with the columns ``protocol`` (missing: ``cv``), ``split`` (missing: empty
     text, as on cross-validation rows) and ``n_repeats`` (missing: 1)."""
     table = table.copy()
+    if "split" in table.columns:  # all empty when read back from a file: float NaN
+        table["split"] = table["split"].astype(object)
     for column, default in (("protocol", "cv"), ("split", ""), ("n_repeats", 1)):
         table[column] = table[column].fillna(default) if column in table.columns else default
     table["split"] = table["split"].astype(str)
