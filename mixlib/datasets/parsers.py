@@ -265,8 +265,9 @@ def parse_user_csv(
         if bad.any():
             raise ValueError(
                 f"{source}: column {column!r} is not numeric: {text_cells[bad].iloc[0]!r} at "
-                f"{describe_lines(lines[bad])}; list the column in drop_columns, or add the "
-                "marker to missing_values."
+                f"{describe_lines(lines[bad])}; list the column in drop_columns, add the "
+                "marker to missing_values, or, if it holds each row's role (train, test, ...), "
+                "name it in a split's role_column."
             )
         numeric[column] = values
     for column, where in role_columns.items():

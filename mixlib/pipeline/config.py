@@ -265,9 +265,11 @@ def _check_stage_references(config: Mapping[str, Any],
         present = split_role_names(splits[name], tables.get(splits[name]["dataset"]))
         absent = [] if present is None else [role for role in roles if role not in present]
         if absent:
+            column = splits[name].get("role_column")
+            held = f" (its role column {column!r} holds {sorted(present)})" if column else ""
             raise ValueError(
-                f"{section}.{key}: split {name!r} has no role {absent}; {section} needs the "
-                f"roles {list(roles)}."
+                f"{section}.{key}: split {name!r} has no role {absent}{held}; {section} needs "
+                f"the roles {list(roles)}."
             )
     comparison = config.get("comparison", {})
     _check_model_names(comparison.get("models", []), "comparison.models")
