@@ -215,7 +215,7 @@ CASES = [
          csv=add_column("role", roles_of),
          config=lambda c: (fixed_split(role_column="role")(c), c["mixture"].update(splits=["people_fixed"]))),
     Case("overlapping row ranges",
-         r"splits.people_fixed.rows: the ranges of train and test overlap \(row 25 is in both\)",
+         r"splits.people_fixed.rows: the ranges of test and train overlap \(row 25 is in both\)",
          config=fixed_split(rows={"train": "0:30", "test": "25:"})),
     Case("row range beyond the CSV's rows",
          r"splits.people_fixed.rows.test: range '30:45' reaches row 45, beyond the data set's 40 rows",

@@ -197,7 +197,7 @@ def test_roles_from_rows_give_each_range_its_role_and_the_rest_unused():
 
 
 def test_overlapping_ranges_and_unknown_roles_are_errors():
-    with pytest.raises(ValueError, match=r"splits.s.rows: the ranges of train and test overlap \(row 4 is in both\)"):
+    with pytest.raises(ValueError, match=r"splits.s.rows: the ranges of test and train overlap \(row 4 is in both\)"):
         roles_from_rows({"train": "0:5", "test": "4:"}, 10, "splits.s.rows")
     with pytest.raises(ValueError, match=r"splits.s.rows: unknown role\(s\) \['holdout'\]"):
         check_row_ranges({"holdout": "0:3"}, "splits.s.rows")

@@ -156,7 +156,8 @@ def roles_from_rows(ranges: Mapping[str, str], n_rows: int, where: str) -> np.nd
         if taken.any():
             row = rows.start + int(np.flatnonzero(taken)[0])
             raise ValueError(
-                f"{where}: the ranges of {roles[row]} and {role} overlap (row {row} is in both); "
+                f"{where}: the ranges of {' and '.join(sorted([roles[row], role]))} overlap (row "
+                f"{row} is in both); "
                 "a row has one role."
             )
         roles[rows.start:rows.stop] = role
