@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets.registry import CLASS_COLUMN, role_columns
+from mixlib.datasets.registry import CLASS_COLUMN, prefixed_role_columns
 from mixlib.model_selection.splits import ROLES, UNUSED
 
 MAX_MAGNITUDE = 1e150
@@ -129,7 +129,8 @@ def check_raw_table(frame: pd.DataFrame, source: str, lines: Sequence[int] | Non
     """
     lines = default_lines(len(frame)) if lines is None else np.asarray(lines)
     if sequence_column is None:
-        check_features(frame.drop(columns=[CLASS_COLUMN, *role_columns(frame.columns)]), lines, source)
+        features = frame.drop(columns=[CLASS_COLUMN, *prefixed_role_columns(frame.columns)])
+        check_features(features, lines, source)
     check_classes(frame[CLASS_COLUMN], lines, source)
 
 

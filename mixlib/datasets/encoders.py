@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets.registry import CLASS_COLUMN, ROW_ID_COLUMN, role_columns
+from mixlib.datasets.registry import CLASS_COLUMN, ROW_ID_COLUMN, prefixed_role_columns
 
 BASES = "ACGT"
 IUPAC_CODES: dict[str, str] = {
@@ -90,7 +90,7 @@ def prepare_table(raw: pd.DataFrame, sequence_column: str | None = None,
     if sequence_column is not None:
         features = encode_sequences(raw[sequence_column], encoding)
     else:
-        features = raw.drop(columns=[CLASS_COLUMN, *role_columns(raw.columns)])
+        features = raw.drop(columns=[CLASS_COLUMN, *prefixed_role_columns(raw.columns)])
         features = features.astype(np.float64).reset_index(drop=True)
     prepared = pd.concat(
         [pd.DataFrame({ROW_ID_COLUMN: np.arange(len(raw))}), features], axis=1

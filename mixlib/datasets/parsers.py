@@ -16,7 +16,7 @@ import pandas as pd
 from mixlib.datasets.checks import (
     check_raw_table, check_role_column_names, describe_lines, read_role_column,
 )
-from mixlib.datasets.registry import CLASS_COLUMN, ROLE_PREFIX, ROW_ID_COLUMN, role_columns
+from mixlib.datasets.registry import CLASS_COLUMN, ROLE_PREFIX, ROW_ID_COLUMN, prefixed_role_columns
 
 CLEVELAND_COLUMNS = [
     "age", "sex", "cp", "trestbps", "chol", "fbs", "restecg",
@@ -139,7 +139,7 @@ def read_normalised_csv(source, sequence_column: str | None = None) -> pd.DataFr
         raise ValueError(f"The table has no {CLASS_COLUMN!r} column (columns: {list(frame.columns)}).")
     if sequence_column is not None:
         frame[sequence_column] = frame[sequence_column].astype(str)
-    for column in role_columns(frame.columns):
+    for column in prefixed_role_columns(frame.columns):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)
     return frame
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,7 +51,7 @@ BUNDLED: dict[str, BundledDataset] = {
 }
 
 
-def role_columns(frame_columns) -> list[str]:
+def prefixed_role_columns(frame_columns: Iterable[str]) -> list[str]:
     """The role columns (named :data:`ROLE_PREFIX` + the user's name) among ``frame_columns``."""
     return [str(column) for column in frame_columns if str(column).startswith(ROLE_PREFIX)]
 

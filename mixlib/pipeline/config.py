@@ -159,11 +159,12 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
     names a configured data set and asks for no more rows than it has; a ``rows`` split's
     ranges are well formed, disjoint and within the rows; a ``role_column`` is a column of
     the data set, not its class column, and holds only roles; every data set of the
-    comparison has ``comparison.n_folds`` examples of each class; every stage names splits and data sets that exist, and its
-    split has the roles it uses; every model of the comparison, and of its ``params``, is a
-    classifier of :data:`mixlib.experiments.registry.MODELS` and every override names a
-    parameter it takes (checked without importing any estimator); EM settings are set only in
-    the ``em`` section (:func:`check_em_section`).
+    comparison has ``comparison.n_folds`` examples of each class; every stage names splits
+    and data sets that exist, and its split has the roles it uses; every model of the
+    comparison, and of its ``params``, is a classifier of
+    :data:`mixlib.experiments.registry.MODELS` and every override names a parameter it takes
+    (checked without importing any estimator); EM settings are set only in the ``em``
+    section (:func:`check_em_section`).
     """
     check_em_section(config)
     check_split_forms(config)
