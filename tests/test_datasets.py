@@ -214,3 +214,14 @@ def test_a_shipped_data_set_has_no_role_column():
         load_source("w", {"bundled_name": "wine", "role_columns": {"role": "splits.s.role_column"}})
     with pytest.raises(ValueError, match=r"'class' is the class column of datasets.wine"):
         load_source("wine", {"role_columns": {"class": "splits.s.role_column"}})
+
+
+def test_a_downloaded_file_has_no_role_column_and_the_fetch_job_says_so(tmp_path):
+    text = "1,14.23,1.71,2.43,15.6,127,2.8,3.06,.28,2.29,5.64,1.04,3.92,1065\n" * 2
+    path = tmp_path / "wine.data"
+    path.write_text(text)
+    spec = {"source": "url", "url": path.as_uri(), "sha256": hashlib.sha256(text.encode()).hexdigest(),
+            "format": "uci_wine", "role_columns": {"role": "splits.w.role_column"}}
+    with pytest.raises(ValueError, match=rf"splits.w.role_column: datasets.w \({path.as_uri()}\) has no column 'role'"):
+        load_source("w", spec)
+    assert len(load_source("w", {**spec, "role_columns": {}})) == 2
