@@ -24,7 +24,7 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from mixlib.pipeline.config import check_config, check_em_section, read_config_file
+from mixlib.pipeline.config import check_config, check_em_section, check_split_forms, read_config_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -93,6 +93,16 @@ def holdout_roles(**roles) -> Callable[[dict], None]:
 def compare(datasets: list[str], n_folds: int) -> Callable[[dict], None]:
     """Compare the models on ``datasets`` with ``n_folds`` folds."""
     return lambda config: config["comparison"].update(datasets=datasets, n_folds=n_folds)
+
+
+def fixed_split(**spec) -> Callable[[dict], None]:
+    """Add split ``people_fixed`` of the ``people`` data set (or of ``spec["dataset"]``)."""
+    return lambda config: config["splits"].update(people_fixed={"dataset": "people", **spec})
+
+
+def roles_of(i: int) -> str:
+    """The role cell of data row ``i`` (file line ``i + 2``) of the column ``role``."""
+    return "train" if i < 30 else "test"
 
 
 @dataclass
@@ -185,6 +195,46 @@ CASES = [
          config=lambda c: c["datasets"].update(iris={"source": "bundled"})),
     Case("encoding on numeric data", r"datasets.people.encoding: only sequence data",
          config=people(encoding="onehot")),
+    # Issue 14: splits fixed by the data (role_column, rows), named by key, column, value, line.
+    Case("role cell that is not a role",
+         r"splits.people_fixed.role_column: column 'role' of datasets.people \(data/people.csv\) holds "
+         r"'dev' at line 11, which is not a role",
+         csv=add_column("role", lambda i: "dev" if i == 9 else roles_of(i)), config=fixed_split(role_column="role")),
+    Case("role column missing from the CSV",
+         r"splits.people_fixed.role_column: datasets.people \(data/people.csv\) has no column 'role' "
+         r"\(its columns: \['sample', 'height', 'weight', 'kind'\]\)", config=fixed_split(role_column="role")),
+    Case("role column of a shipped data set",
+         r"splits.people_fixed.role_column: datasets.wine \(the shipped wine\) has no column 'role'",
+         config=fixed_split(dataset="wine", role_column="role")),
+    Case("role_column naming the class column",
+         r"splits.people_fixed.role_column: 'kind' is the class column of datasets.people",
+         config=fixed_split(role_column="kind")),
+    Case("stage needing a role the role column lacks",
+         r"mixture.splits: split 'people_fixed' has no role \['labelled'\] \(its role column 'role' holds "
+         r"\['test', 'train'\]\)",
+         csv=add_column("role", roles_of),
+         config=lambda c: (fixed_split(role_column="role")(c), c["mixture"].update(splits=["people_fixed"]))),
+    Case("overlapping row ranges",
+         r"splits.people_fixed.rows: the ranges of test and train overlap \(row 25 is in both\)",
+         config=fixed_split(rows={"train": "0:30", "test": "25:"})),
+    Case("row range beyond the CSV's rows",
+         r"splits.people_fixed.rows.test: range '30:45' reaches row 45, beyond the data set's 40 rows",
+         config=fixed_split(rows={"train": "0:30", "test": "30:45"})),
+    Case("row range beyond a shipped data set",
+         r"splits.people_fixed.rows.test: range '100:200' reaches row 200, beyond the data set's 178 rows",
+         config=fixed_split(dataset="wine", rows={"train": "0:100", "test": "100:200"})),
+    Case("bad row range string",
+         r"splits.people_fixed.rows.train: '0-30' is not a range of rows; write start:stop",
+         config=fixed_split(rows={"train": "0-30", "test": "30:"})),
+    Case("empty row range", r"splits.people_fixed.rows.test: range '30:10' holds no row",
+         config=fixed_split(rows={"train": "0:10", "test": "30:10"})),
+    Case("split with both roles and rows",
+         r"splits.people_holdout: a split takes exactly one of roles .* it has roles and rows",
+         config=lambda c: c["splits"]["people_holdout"].update(rows={"train": "0:30"})),
+    Case("split with no roles, role_column or rows", r"splits.people_fixed: a split takes exactly one of .* it has none",
+         config=fixed_split()),
+    Case("stratified fixed split", r"splits.people_fixed.stratify: only a random split \(roles\) is stratified",
+         config=fixed_split(rows={"train": "0:30"}, stratify=True)),
     Case("stage naming an unknown split", r"mlp.split: unknown split 'dna'",
          config=lambda c: c["mlp"].update(split="dna")),
     Case("split without the role a stage needs", r"mixture.splits: split 'people_holdout' has no role \['labelled'\]",
@@ -246,6 +296,7 @@ def run_checks(case: Case, directory: Path) -> str:
             return ""
         config = build_project(case, directory)
         check_em_section(config)  # as workflow/rules/common.smk, before the schema
+        check_split_forms(config)
         validate(copy.deepcopy(config), SCHEMA)
         check_config(config, directory)
     except (ValueError, WorkflowError) as exc:

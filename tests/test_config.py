@@ -9,7 +9,8 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from mixlib.pipeline.config import check_config, check_fold_sizes
+from mixlib.datasets import load_source
+from mixlib.pipeline.config import check_config, check_fold_sizes, dataset_source, split_role_names
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -125,3 +126,51 @@ def test_command_line_check_places_a_yaml_error_of_a_configfile(tmp_path, capsys
     err = capsys.readouterr().err
     assert re.search(r"my.yaml, line 4, column 1: YAML syntax error: .* began at line 3, column 9",
                      err), err
+
+
+def test_schema_accepts_each_form_of_a_split_and_rejects_two_at_once():
+    config = _config()
+    config["splits"]["dna_fixed"] = {"dataset": "splice", "rows": {"train": "0:2000", "test": "2000:"}}
+    config["splits"]["mine"] = {"dataset": "splice", "role_column": "role"}
+    validate(config, SCHEMA)
+    # A fixed split gets stratify's default, false, which means nothing for it.
+    assert config["splits"]["dna_fixed"]["stratify"] is False
+    config["splits"]["mine"]["rows"] = {"train": "0:10"}
+    with pytest.raises(WorkflowError, match="is valid under each of"):
+        validate(config, SCHEMA)
+    config = _config()
+    config["splits"]["dna_fixed"] = {"dataset": "splice", "rows": {"holdout": "0:10"}}
+    with pytest.raises(WorkflowError, match="holdout"):
+        validate(config, SCHEMA)
+
+
+def test_a_rows_split_of_a_shipped_data_set_passes_the_checks_and_gives_its_roles_to_stages():
+    config = copy.deepcopy(_config("test.yaml"))
+    config["splits"]["dna_fixed"] = {"dataset": "splice", "rows": {"train": "0:2000", "test": "2000:"}}
+    config["ensembles"]["splits"] = ["dna_fixed"]
+    check_config(config, ROOT)
+    config["mixture"]["splits"] = ["dna_fixed"]
+    with pytest.raises(ValueError, match=r"mixture.splits: split 'dna_fixed' has no role \['labelled'\];"):
+        check_config(config, ROOT)
+
+
+def test_role_column_splits_read_their_roles_from_the_csv(tmp_path):
+    rows = ["a,c,fold"] + [f"{i},{'xy'[i % 2]},{'labelled' if i < 4 else 'unlabelled' if i < 8 else 'test'}"
+                           for i in range(12)]
+    (tmp_path / "mine.csv").write_text("\n".join(rows) + "\n")
+    config = {
+        "datasets": {"mine": {"source": "csv", "path": "mine.csv", "class_column": "c"}},
+        "splits": {"s": {"dataset": "mine", "role_column": "fold"}},
+        "semisupervised": {"splits": ["s"]},
+    }
+    check_config(config, tmp_path)
+    spec = dataset_source(config, "mine")
+    assert spec["role_columns"] == {"fold": "splits.s.role_column"}
+    assert "role_columns" not in dataset_source({"datasets": {"w": {}}, "splits": {}}, "w")
+    table = load_source("mine", spec, tmp_path)
+    assert split_role_names(config["splits"]["s"], table) == {"labelled", "unlabelled", "test"}
+    assert split_role_names(config["splits"]["s"], None) is None
+    assert split_role_names({"rows": {"train": "0:1"}}, None) == {"train"}
+    config["mlp"] = {"split": "s"}
+    with pytest.raises(ValueError, match=r"mlp.split: split 's' has no role \['train'\] \(its role column 'fold' holds"):
+        check_config(config, tmp_path)

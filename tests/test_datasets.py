@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mixlib.datasets import BUNDLED, encode_sequences, load_bundled, load_xy, prepare_table
+from mixlib.datasets import BUNDLED, encode_sequences, load_bundled, load_source, load_xy, prepare_table
 from mixlib.datasets.parsers import (
     CLEVELAND_COLUMNS, WINE_COLUMNS, parse_uci, parse_uci_cleveland, parse_uci_splice,
-    parse_uci_wine, parse_user_csv,
+    parse_uci_wine, parse_user_csv, read_normalised_csv,
 )
 
 # SHA-256 of the normalised copies as documented in mixlib/datasets/data/PROVENANCE.md.
@@ -159,3 +159,69 @@ def test_user_csv_reads_missing_markers_drops_columns_and_moves_class_last():
 def test_user_csv_errors_name_the_problem(text, kwargs, message):
     with pytest.raises(ValueError, match=message):
         parse_user_csv(text, **kwargs)
+
+
+ROLE_CSV = "id,species,a,role\nx1,cat,1.5,train\nx2,dog,,test\n\nx3,cat,3,\nx4,dog,5,?\nx5,cat,2,unused\n"
+ROLE_KEY = {"role": "splits.fixed.role_column"}
+
+
+def test_a_role_column_is_kept_as_text_beside_the_features_never_among_them():
+    frame = parse_user_csv(ROLE_CSV, "species", missing_values=["?"], drop_columns=["id"],
+                           role_columns=ROLE_KEY)
+    assert list(frame.columns) == ["a", "role:role", "class"]
+    # An empty cell, or a missing marker, is an empty role (the row is then unused).
+    assert frame["role:role"].tolist() == ["train", "test", "", "", "unused"]
+    prepared = prepare_table(frame)
+    assert list(prepared.columns) == ["row_id", "a", "class"]
+    # Without role_columns the same column is a (non-numeric) feature, as before.
+    with pytest.raises(ValueError, match=r"column 'role' is not numeric: 'train' at lines 2, 3, 7; .*name it in a split's role_column"):
+        parse_user_csv(ROLE_CSV, "species", missing_values=["?"], drop_columns=["id"])
+
+
+def test_a_role_column_survives_the_fetched_csv_as_text(tmp_path):
+    frame = parse_user_csv(ROLE_CSV, "species", missing_values=["?"], drop_columns=["id"],
+                           role_columns=ROLE_KEY)
+    path = tmp_path / "fetched.csv"
+    frame.to_csv(path, index=False, na_rep="")
+    again = read_normalised_csv(path)
+    assert again["role:role"].tolist() == ["train", "test", "", "", "unused"]
+    assert again["a"].dtype == np.float64 and list(prepare_table(again).columns) == ["row_id", "a", "class"]
+    # A role column that is empty in every row reads back as text too.
+    frame["role:role"] = ""
+    frame.to_csv(path, index=False, na_rep="")
+    assert read_normalised_csv(path)["role:role"].tolist() == [""] * 5
+
+
+@pytest.mark.parametrize(
+    "role_columns, text, message",
+    [
+        ({"fold": "splits.fixed.role_column"}, ROLE_CSV,
+         r"splits.fixed.role_column: CSV has no column 'fold' \(its columns: \['id', 'species', 'a', 'role'\]\)"),
+        ({"species": "splits.fixed.role_column"}, ROLE_CSV,
+         r"splits.fixed.role_column: 'species' is the class column of CSV"),
+        (ROLE_KEY, ROLE_CSV.replace("x5,cat,2,unused", "x5,cat,2,dev"),
+         r"splits.fixed.role_column: column 'role' of CSV holds 'dev' at line 7, which is not a role"),
+        (ROLE_KEY, ROLE_CSV.replace("train", "Train"), r"holds 'Train' at line 2"),
+    ],
+)
+def test_role_column_errors_name_the_key_the_column_and_the_line(role_columns, text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_user_csv(text, "species", missing_values=["?"], drop_columns=["id"], role_columns=role_columns)
+
+
+def test_a_shipped_data_set_has_no_role_column():
+    with pytest.raises(ValueError, match=r"splits.s.role_column: datasets.w \(the shipped wine\) has no column 'role'"):
+        load_source("w", {"bundled_name": "wine", "role_columns": {"role": "splits.s.role_column"}})
+    with pytest.raises(ValueError, match=r"'class' is the class column of datasets.wine"):
+        load_source("wine", {"role_columns": {"class": "splits.s.role_column"}})
+
+
+def test_a_downloaded_file_has_no_role_column_and_the_fetch_job_says_so(tmp_path):
+    text = "1,14.23,1.71,2.43,15.6,127,2.8,3.06,.28,2.29,5.64,1.04,3.92,1065\n" * 2
+    path = tmp_path / "wine.data"
+    path.write_text(text)
+    spec = {"source": "url", "url": path.as_uri(), "sha256": hashlib.sha256(text.encode()).hexdigest(),
+            "format": "uci_wine", "role_columns": {"role": "splits.w.role_column"}}
+    with pytest.raises(ValueError, match=rf"splits.w.role_column: datasets.w \({path.as_uri()}\) has no column 'role'"):
+        load_source("w", spec)
+    assert len(load_source("w", {**spec, "role_columns": {}})) == 2

@@ -1,11 +1,15 @@
-"""Seeded splits: sizes, disjoint roles, stratification, reproducibility."""
+"""Seeded splits (sizes, disjoint roles, stratification, reproducibility) and splits fixed by the data."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from mixlib.experiments.data import make_split
+from mixlib.experiments.data import make_split, summarise_splits
 from mixlib.core.seeding import generator
+from mixlib.model_selection.fixed_splits import (
+    check_row_ranges, dataset_role_columns, fixed_split_table, parse_row_range, resolve_row_range,
+    roles_from_rows, split_kind, split_repeats,
+)
 from mixlib.model_selection.splits import (
     assign_roles, duplicate_groups, grouped_stratified_folds, role_sizes, split_table,
 )
@@ -134,3 +138,114 @@ def test_comparison_with_grouped_duplicates_no_longer_flatters_nearest_neighbour
 
     assert error(False) < 0.05
     assert error(True) > 0.3
+
+
+# --- Splits fixed by the data (issue 14) ------------------------------------------------------
+
+
+def test_split_kind_is_read_from_the_one_key_that_defines_the_split():
+    assert split_kind({"dataset": "d", "roles": {"train": 3}}) == "random"
+    assert split_kind({"dataset": "d", "role_column": "role"}) == "role_column"
+    assert split_kind({"dataset": "d", "rows": {"train": "0:3"}, "stratify": False}) == "rows"
+    with pytest.raises(ValueError, match=r"splits.s: a split takes exactly one of .*it has roles and rows"):
+        split_kind({"roles": {"train": 3}, "rows": {"test": "3:"}}, "splits.s")
+    with pytest.raises(ValueError, match=r"splits.s: .*it has none"):
+        split_kind({"dataset": "d"}, "splits.s")
+    with pytest.raises(ValueError, match=r"splits.s.stratify: only a random split"):
+        split_kind({"role_column": "r", "stratify": True}, "splits.s")
+
+
+def test_a_fixed_split_has_one_repeat_whatever_the_config_says():
+    assert split_repeats({"roles": {"train": 3}}, 10) == 10
+    assert split_repeats({"rows": {"train": "0:3"}}, 10) == 1
+    assert split_repeats({"role_column": "role"}, 10) == 1
+
+
+@pytest.mark.parametrize("text, bounds", [
+    ("0:2000", (0, 2000)), ("2000:", (2000, None)), (":10", (None, 10)), (" -5 : ", (-5, None)),
+    (":", (None, None)),
+])
+def test_row_ranges_use_python_slice_syntax(text, bounds):
+    assert parse_row_range(text, "k") == bounds
+
+
+@pytest.mark.parametrize("text", ["abc", "5", "1:2:3", "1.5:3", "a:b", 7, ""])
+def test_a_bad_range_string_is_named_with_its_key(text):
+    with pytest.raises(ValueError, match=r"splits.s.rows.train: .* is not a range of rows; write start:stop"):
+        parse_row_range(text, "splits.s.rows.train")
+
+
+def test_ranges_resolve_like_python_slices_but_never_clip():
+    rows = np.arange(10)
+    for text in ("0:4", "4:", "-3:", ":-3", "2:-2", ":"):
+        start, stop = parse_row_range(text, "k")
+        assert list(resolve_row_range(text, 10, "k")) == list(rows[start:stop])
+    with pytest.raises(ValueError, match=r"k: range '0:11' reaches row 11, beyond the data set's 10 rows"):
+        resolve_row_range("0:11", 10, "k")
+    with pytest.raises(ValueError, match=r"reaches row -11"):
+        resolve_row_range("-11:", 10, "k")
+    with pytest.raises(ValueError, match=r"k: range '5:5' holds no row"):
+        resolve_row_range("5:5", 10, "k")
+
+
+def test_roles_from_rows_give_each_range_its_role_and_the_rest_unused():
+    roles = roles_from_rows({"train": "0:6", "test": "8:"}, 10, "splits.s.rows")
+    assert roles.tolist() == ["train"] * 6 + ["unused"] * 2 + ["test"] * 2
+    # The DNA protocol: the first 2000 rows train, the rest test.
+    roles = roles_from_rows({"train": "0:2000", "test": "2000:"}, 3186, "w")
+    assert (roles == "train").sum() == 2000 and (roles == "test").sum() == 1186
+
+
+def test_overlapping_ranges_and_unknown_roles_are_errors():
+    with pytest.raises(ValueError, match=r"splits.s.rows: the ranges of test and train overlap \(row 4 is in both\)"):
+        roles_from_rows({"train": "0:5", "test": "4:"}, 10, "splits.s.rows")
+    with pytest.raises(ValueError, match=r"splits.s.rows: unknown role\(s\) \['holdout'\]"):
+        check_row_ranges({"holdout": "0:3"}, "splits.s.rows")
+    with pytest.raises(ValueError, match=r"splits.s.rows.test: 'x' is not a range"):
+        check_row_ranges({"train": "0:3", "test": "x"}, "splits.s.rows")
+
+
+def test_fixed_split_table_is_an_ordinary_split_table_with_repeat_zero():
+    table = fixed_split_table(np.array(["train", "test", "unused"], dtype=object), np.array([0, 1, 2]))
+    assert list(table.columns) == ["repeat", "row_id", "role"]
+    assert table["repeat"].tolist() == [0, 0, 0] and table["role"].tolist() == ["train", "test", "unused"]
+    with pytest.raises(ValueError, match="2 roles for 3 rows"):
+        fixed_split_table(np.array(["a", "b"]), np.arange(3))
+
+
+def test_role_columns_of_a_data_set_name_the_first_split_that_reads_them():
+    splits = {"b": {"dataset": "d", "role_column": "role"}, "a": {"dataset": "d", "role_column": "role"},
+              "c": {"dataset": "d", "role_column": "fold"}, "e": {"dataset": "other", "role_column": "x"},
+              "f": {"dataset": "d", "roles": {"train": 3}}}
+    assert dataset_role_columns(splits, "d") == {"role": "splits.a.role_column", "fold": "splits.c.role_column"}
+    assert dataset_role_columns(splits, "nothing") == {}
+
+
+def test_make_split_reads_a_role_column_or_row_ranges_into_one_repeat():
+    prepared = pd.DataFrame({"row_id": np.arange(6), "x": np.arange(6.0), "class": list("ababab")})
+    raw = pd.DataFrame({"x": np.arange(6.0), "role:role": ["train", "train", "", "test", "test", "unused"],
+                        "class": list("ababab")})
+    table = make_split(prepared, "fixed", {"dataset": "d", "role_column": "role"}, seed=1, repeats=5, raw=raw)
+    assert table["repeat"].unique().tolist() == [0]
+    assert table["role"].tolist() == ["train", "train", "unused", "test", "test", "unused"]
+    table = make_split(prepared, "r", {"dataset": "d", "rows": {"test": "-2:", "train": ":3"}}, seed=1, repeats=5)
+    assert table["role"].tolist() == ["train"] * 3 + ["unused"] + ["test"] * 2
+    with pytest.raises(ValueError, match=r"splits.fixed.role_column: datasets.d has no column 'fold'"):
+        make_split(prepared, "fixed", {"dataset": "d", "role_column": "fold"}, seed=1, repeats=5, raw=raw)
+    with pytest.raises(ValueError, match=r"splits.fixed.role_column: column 'role' of datasets.d holds 'dev' at line 3"):
+        make_split(prepared, "fixed", {"dataset": "d", "role_column": "role"}, seed=1, repeats=5,
+                   raw=raw.assign(**{"role:role": ["train", "dev", "", "", "", ""]}))
+    with pytest.raises(ValueError, match=r"splits.r.rows.train: range '0:9' reaches row 9, beyond the data set's 6 rows"):
+        make_split(prepared, "r", {"dataset": "d", "rows": {"train": "0:9"}}, seed=1, repeats=5)
+
+
+def test_splits_summary_gives_kind_repeats_and_rows_per_role():
+    random = split_table(Y, ROW_IDS, {"train": 200, "test": "rest"}, seed=1, split_name="h", repeats=3)
+    fixed = fixed_split_table(np.array(["test", "train", "unused", "train"], dtype=object), np.arange(4))
+    summary = summarise_splits({"h": random, "f": fixed},
+                               {"h": {"dataset": "heart", "roles": {}}, "f": {"dataset": "d", "rows": {}}})
+    assert summary.to_dict("list") == {
+        "split": ["f", "f", "f", "h", "h"], "dataset": ["d", "d", "d", "heart", "heart"],
+        "kind": ["rows", "rows", "rows", "random", "random"], "repeats": [1, 1, 1, 3, 3],
+        "role": ["train", "test", "unused", "train", "test"], "rows": [2, 1, 1, 200, 103],
+    }

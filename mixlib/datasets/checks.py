@@ -9,12 +9,13 @@ with the same words whether it is found before any job or by the first job that 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets.registry import CLASS_COLUMN
+from mixlib.datasets.registry import CLASS_COLUMN, prefixed_role_columns
+from mixlib.model_selection.splits import ROLES, UNUSED
 
 MAX_MAGNITUDE = 1e150
 """Largest absolute feature value accepted. Variances and squared distances square the
@@ -23,6 +24,9 @@ features; beyond about 1e154 a square overflows to infinity, so 1e150 leaves roo
 MIN_CLASS_SIZE = 2
 """Fewest examples a class may have: with one, no split can both train and test on it, and
 early stopping or cross-validation cannot hold one out."""
+
+ROLE_VALUES = (*ROLES, UNUSED)
+"""What a cell of a role column may hold (besides an empty cell, which means ``unused``)."""
 
 _SHOWN = 5  # how many offending lines a message lists
 
@@ -119,8 +123,88 @@ def check_raw_table(frame: pd.DataFrame, source: str, lines: Sequence[int] | Non
         File line of each row; default :func:`default_lines` (header on line 1, no blank line).
     sequence_column : str, optional
         For sequence data, the column of sequences (checked by the encoder, not here).
+
+    Role columns (:data:`mixlib.datasets.registry.ROLE_PREFIX`) are not features: they are
+    checked when read (:func:`read_role_column`), not here.
     """
     lines = default_lines(len(frame)) if lines is None else np.asarray(lines)
     if sequence_column is None:
-        check_features(frame.drop(columns=[CLASS_COLUMN]), lines, source)
+        features = frame.drop(columns=[CLASS_COLUMN, *prefixed_role_columns(frame.columns)])
+        check_features(features, lines, source)
     check_classes(frame[CLASS_COLUMN], lines, source)
+
+
+def check_role_column_names(columns: Sequence[str], wanted: Mapping[str, str], class_column: str,
+                            source: str) -> None:
+    """Every role column a split names is a column of the data set, and not its class column.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The data set's columns, as its file names them.
+    wanted : mapping column -> config key
+        The role columns the splits read, each with the key that names it
+        (``splits.<name>.role_column``).
+    class_column : str
+        The data set's class column, as its file names it.
+    source : str
+        The data set and its file, for messages.
+
+    Raises
+    ------
+    ValueError
+        Naming the config key, the column and the data set.
+    """
+    for column, where in wanted.items():
+        if column == class_column:
+            raise ValueError(
+                f"{where}: {column!r} is the class column of {source}; the role column is "
+                "another column, holding each row's role (train, test, ...)."
+            )
+        if column not in columns:
+            raise ValueError(
+                f"{where}: {source} has no column {column!r} (its columns: {list(columns)}); "
+                "a role column must be a column of the data set's file."
+            )
+
+
+def read_role_column(cells: Sequence[str], lines: Sequence[int], *, column: str, where: str,
+                     source: str) -> np.ndarray:
+    """The role of every row, read from the cells of a role column.
+
+    Parameters
+    ----------
+    cells : sequence of str, length n_rows
+        The column's cells, stripped; ``""`` is an empty cell (or a missing marker).
+    lines : sequence of int, length n_rows
+        File line of each row (the header is line 1), for messages.
+    column : str
+        The column's name in the user's file.
+    where : str
+        The config key that names the column (``splits.<name>.role_column``).
+    source : str
+        The data set and its file, for messages.
+
+    Returns
+    -------
+    ndarray of shape (n_rows,), dtype object
+        A role of :data:`ROLE_VALUES` per row; an empty cell gives ``unused``.
+
+    Raises
+    ------
+    ValueError
+        On a cell that is not a role name: names the first such value, the column and the
+        file lines that hold it.
+    """
+    cells = np.asarray(cells, dtype=object)
+    lines = np.asarray(lines)
+    roles = np.where(cells == "", UNUSED, cells).astype(object)
+    unknown = ~np.isin(roles.astype(str), ROLE_VALUES)
+    if unknown.any():
+        first = roles[np.flatnonzero(unknown)[0]]
+        raise ValueError(
+            f"{where}: column {column!r} of {source} holds {str(first)!r} at "
+            f"{describe_lines(lines[roles == first])}, which is not a role; a role cell holds one "
+            f"of {', '.join(ROLE_VALUES)}, or nothing (the row is then unused)."
+        )
+    return roles

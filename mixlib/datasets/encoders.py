@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets.registry import CLASS_COLUMN, ROW_ID_COLUMN
+from mixlib.datasets.registry import CLASS_COLUMN, ROW_ID_COLUMN, prefixed_role_columns
 
 BASES = "ACGT"
 IUPAC_CODES: dict[str, str] = {
@@ -78,7 +78,9 @@ def prepare_table(raw: pd.DataFrame, sequence_column: str | None = None,
 
     Sequence data are encoded by :func:`encode_sequences`; numeric features are passed through
     unchanged (standardisation depends on the split, so it happens later, with statistics of
-    the training rows only). Missing values stay NaN: imputation is its own stage.
+    the training rows only). Missing values stay NaN: imputation is its own stage. Role columns
+    (:data:`mixlib.datasets.registry.ROLE_PREFIX`) are not features and are left out; the
+    ``split`` stage reads them from the raw table.
     """
     if CLASS_COLUMN not in raw.columns:
         raise ValueError(f"The raw table has no {CLASS_COLUMN!r} column.")
@@ -88,7 +90,8 @@ def prepare_table(raw: pd.DataFrame, sequence_column: str | None = None,
     if sequence_column is not None:
         features = encode_sequences(raw[sequence_column], encoding)
     else:
-        features = raw.drop(columns=[CLASS_COLUMN]).astype(np.float64).reset_index(drop=True)
+        features = raw.drop(columns=[CLASS_COLUMN, *prefixed_role_columns(raw.columns)])
+        features = features.astype(np.float64).reset_index(drop=True)
     prepared = pd.concat(
         [pd.DataFrame({ROW_ID_COLUMN: np.arange(len(raw))}), features], axis=1
     )

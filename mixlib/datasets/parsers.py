@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets.checks import check_raw_table, describe_lines
-from mixlib.datasets.registry import CLASS_COLUMN, ROW_ID_COLUMN
+from mixlib.datasets.checks import (
+    check_raw_table, check_role_column_names, describe_lines, read_role_column,
+)
+from mixlib.datasets.registry import CLASS_COLUMN, ROLE_PREFIX, ROW_ID_COLUMN, prefixed_role_columns
 
 CLEVELAND_COLUMNS = [
     "age", "sex", "cp", "trestbps", "chol", "fbs", "restecg",
@@ -129,13 +131,16 @@ def parse_uci(text: str, format: str) -> pd.DataFrame:
 def read_normalised_csv(source, sequence_column: str | None = None) -> pd.DataFrame:
     """Read a normalised raw CSV (the shipped copies and the fetch stage's output).
 
-    Every column but ``class`` (and the sequence column, if any) is read as float64.
+    Every column but ``class``, the role columns (text, ``""`` where empty) and the sequence
+    column, if any, is read as float64.
     """
     frame = pd.read_csv(source, dtype={CLASS_COLUMN: str}, keep_default_na=False, na_values=[""])
     if CLASS_COLUMN not in frame.columns:
         raise ValueError(f"The table has no {CLASS_COLUMN!r} column (columns: {list(frame.columns)}).")
     if sequence_column is not None:
         frame[sequence_column] = frame[sequence_column].astype(str)
+    for column in prefixed_role_columns(frame.columns):
+        frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)
     return frame
 
 
@@ -181,6 +186,7 @@ def parse_user_csv(
     missing_values: Sequence[str] = (),
     drop_columns: Sequence[str] = (),
     source: str = "CSV",
+    role_columns: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Read a user's CSV into the normalised raw table, and check its values.
 
@@ -196,25 +202,34 @@ def parse_user_csv(
         Columns to leave out (identifiers, free text).
     source : str
         Name used in error messages (the config key and path).
+    role_columns : mapping column -> config key, optional
+        Columns holding each row's role for a split (``splits.<name>.role_column``, the key
+        used in messages). They are not features: they skip the numeric checks and are kept
+        as text in ``role:<column>`` (``""`` where empty or a missing marker), after checking
+        that every cell is a role (:func:`mixlib.datasets.checks.read_role_column`).
 
     Returns
     -------
     pandas.DataFrame
-        Features (float64, NaN where missing), then ``class``. ``frame.attrs["lines"]`` holds
-        the file line of each row (the header is line 1; blank lines are skipped but counted).
+        Features (float64, NaN where missing), the role columns, then ``class``.
+        ``frame.attrs["lines"]`` holds the file line of each row (the header is line 1; blank
+        lines are skipped but counted).
 
     Raises
     ------
     ValueError
         If a named column is absent, a row is ragged, a feature is not numeric, not finite or
-        huge, a column is entirely empty, a class label is missing, or a class has one example
-        (see :mod:`mixlib.datasets.checks`). Messages name the column or class and file lines.
+        huge, a column is entirely empty, a class label is missing, a class has one example
+        (see :mod:`mixlib.datasets.checks`), a role column is the class column or a role cell
+        is not a role. Messages name the column or class and file lines.
     """
     header, records, lines = _csv_records(text, source)
     lines = np.asarray(lines)
     for name, role in [(class_column, "class_column")] + [(c, "drop_columns") for c in drop_columns]:
         if name not in header:
             raise ValueError(f"{source}: {role} names {name!r}, which is not a column of {header}.")
+    role_columns = dict(role_columns or {})
+    check_role_column_names(header, role_columns, class_column, source)
     cells = pd.DataFrame(records, columns=header)
     missing = {""} | {marker.strip() for marker in missing_values}
     labels = cells[class_column]
@@ -224,10 +239,11 @@ def parse_user_csv(
             f"{source}: the class column {class_column!r} is empty (or a missing marker) at "
             f"{describe_lines(lines[empty])}; every row needs a class."
         )
-    features = cells.drop(columns=[class_column, *drop_columns])
+    features = cells.drop(columns=list(dict.fromkeys([class_column, *drop_columns, *role_columns])))
     if features.shape[1] == 0:
         raise ValueError(f"{source}: no feature column is left besides {class_column!r}.")
-    reserved = [name for name in (CLASS_COLUMN, ROW_ID_COLUMN) if name in features.columns]
+    reserved = [name for name in features.columns
+                if name in (CLASS_COLUMN, ROW_ID_COLUMN) or name.startswith(ROLE_PREFIX)]
     if reserved:
         raise ValueError(
             f"{source}: a feature column is named {reserved[0]!r}, a name the pipeline uses "
@@ -249,10 +265,15 @@ def parse_user_csv(
         if bad.any():
             raise ValueError(
                 f"{source}: column {column!r} is not numeric: {text_cells[bad].iloc[0]!r} at "
-                f"{describe_lines(lines[bad])}; list the column in drop_columns, or add the "
-                "marker to missing_values."
+                f"{describe_lines(lines[bad])}; list the column in drop_columns, add the "
+                "marker to missing_values, or, if it holds each row's role (train, test, ...), "
+                "name it in a split's role_column."
             )
         numeric[column] = values
+    for column, where in role_columns.items():
+        text_cells = cells[column].where(~cells[column].isin(missing), "")
+        read_role_column(text_cells.to_numpy(), lines, column=column, where=where, source=source)
+        numeric[ROLE_PREFIX + column] = text_cells.to_numpy()
     numeric[CLASS_COLUMN] = labels.to_numpy()
     numeric = numeric.reset_index(drop=True)
     check_raw_table(numeric, source, lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,6 +10,10 @@ CLASS_COLUMN = "class"
 """Name of the class column in every normalised raw table (always the last column)."""
 ROW_ID_COLUMN = "row_id"
 """Name of the row number the prepared tables and splits add: no feature may take it."""
+ROLE_PREFIX = "role:"
+"""Prefix of a role column in the normalised raw table: the user's column ``role`` of a split's
+``role_column`` travels as ``role:role`` (text, ``""`` where empty), beside the features and
+never among them, from the ``fetch`` job to the ``split`` job."""
 DATA_DIR = Path(__file__).resolve().parent / "data"
 """Where the shipped copies are installed (package data of :mod:`mixlib.datasets`)."""
 
@@ -44,6 +49,11 @@ BUNDLED: dict[str, BundledDataset] = {
     "heart_cleveland": BundledDataset("heart_cleveland", 303, "uci_cleveland"),
     "wine": BundledDataset("wine", 178, "uci_wine"),
 }
+
+
+def prefixed_role_columns(frame_columns: Iterable[str]) -> list[str]:
+    """The role columns (named :data:`ROLE_PREFIX` + the user's name) among ``frame_columns``."""
+    return [str(column) for column in frame_columns if str(column).startswith(ROLE_PREFIX)]
 
 
 def bundled_dataset(name: str) -> BundledDataset:

@@ -12,9 +12,9 @@ from typing import Any
 
 import pandas as pd
 
-from mixlib.datasets.checks import check_raw_table
+from mixlib.datasets.checks import check_raw_table, check_role_column_names
 from mixlib.datasets.parsers import parse_uci, parse_user_csv, read_normalised_csv
-from mixlib.datasets.registry import bundled_dataset
+from mixlib.datasets.registry import CLASS_COLUMN, bundled_dataset
 
 log = logging.getLogger(__name__)
 
@@ -70,29 +70,40 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
     spec : dict
         ``source`` is ``bundled`` (optional ``bundled_name``, default ``name``), ``url``
         (``url``, ``sha256``, ``format``) or ``csv`` (``path``, ``class_column``, optional
-        ``missing_values`` and ``drop_columns``).
+        ``missing_values`` and ``drop_columns``). Optional ``role_columns``: the columns the
+        splits read roles from, column -> config key
+        (:func:`mixlib.model_selection.fixed_splits.dataset_role_columns`); only a user's CSV
+        can have them, so for the other sources any is an error naming the key.
     base_dir : path
         Directory that relative CSV paths are resolved against.
 
     Returns
     -------
     pandas.DataFrame
-        The normalised raw table: features (or one sequence column), then ``class``; for
-        ``url`` and ``csv`` sources ``frame.attrs["lines"]`` is the file line of each row.
+        The normalised raw table: features (or one sequence column), the role columns
+        (``role:<column>``, text), then ``class``; for ``url`` and ``csv`` sources
+        ``frame.attrs["lines"]`` is the file line of each row.
 
     Raises
     ------
     ValueError
-        If the values of a ``url`` or ``csv`` source fail :func:`mixlib.datasets.checks.check_raw_table`.
+        If the values of a ``url`` or ``csv`` source fail :func:`mixlib.datasets.checks.check_raw_table`,
+        or a role column is missing, the class column, or holds a cell that is not a role.
     """
     source = spec.get("source", "bundled")
+    wanted = dict(spec.get("role_columns", {}))
     if source == "bundled":
-        return load_bundled(spec.get("bundled_name", name))
+        shipped = spec.get("bundled_name", name)
+        frame = load_bundled(shipped)
+        check_role_column_names(list(frame.columns), wanted, CLASS_COLUMN,
+                                f"datasets.{name} (the shipped {shipped})")
+        return frame
     if source == "url":
         payload = download(spec["url"], spec["sha256"])
         frame = parse_uci(payload.decode("utf-8", errors="strict"), spec["format"])
-        check_raw_table(frame, f"datasets.{name} ({spec['url']})", frame.attrs["lines"],
-                        sequence_column(name, spec))
+        where = f"datasets.{name} ({spec['url']})"
+        check_role_column_names(list(frame.columns), wanted, CLASS_COLUMN, where)
+        check_raw_table(frame, where, frame.attrs["lines"], sequence_column(name, spec))
         return frame
     if source == "csv":
         path = Path(base_dir) / spec["path"]
@@ -104,6 +115,7 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
             missing_values=spec.get("missing_values", []),
             drop_columns=spec.get("drop_columns", []),
             source=f"datasets.{name} ({spec['path']})",
+            role_columns=wanted,
         )
     raise ValueError(f"datasets.{name}.source: unknown source {source!r}; expected bundled, url or csv.")
 

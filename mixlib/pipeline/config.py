@@ -17,7 +17,11 @@ import yaml
 from mixlib.datasets import CLASS_COLUMN, bundled_dataset, load_source, sequence_column
 from mixlib.experiments.comparison import PROTOCOL_KEYS
 from mixlib.experiments.registry import EM_KEYS, MODELS
-from mixlib.model_selection.splits import role_sizes
+from mixlib.datasets.registry import ROLE_PREFIX
+from mixlib.model_selection.fixed_splits import (
+    check_row_ranges, dataset_role_columns, roles_from_rows, split_kind,
+)
+from mixlib.model_selection.splits import UNUSED, role_sizes
 
 
 STUDY_CONFIG = "config/config.yaml"
@@ -62,6 +66,31 @@ def describe_config_source(cli_configfiles: Sequence[str | Path]) -> str:
     files = ", ".join(str(path) for path in cli_configfiles)
     return (f"Config: {files} only (and any --config values); {STUDY_CONFIG} is not read "
             "when --configfile is given.")
+
+
+def dataset_source(config: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """Data set ``name``'s config entry, plus the role columns its splits read, if any.
+
+    ``role_columns`` maps each column a split's ``role_column`` names to that config key
+    (:func:`mixlib.model_selection.fixed_splits.dataset_role_columns`): what
+    :func:`mixlib.datasets.load_source` needs to keep the columns out of the features.
+    """
+    spec = dict(config["datasets"][name])
+    wanted = dataset_role_columns(config.get("splits", {}), name)
+    if wanted:
+        spec["role_columns"] = wanted
+    return spec
+
+
+def check_split_forms(config: Mapping[str, Any]) -> None:
+    """Every split has exactly one of ``roles``, ``role_column`` and ``rows``, and only a
+    random split sets ``stratify`` (run before the schema, whose message would not name the
+    split; :func:`mixlib.model_selection.fixed_splits.split_kind`)."""
+    splits = config.get("splits")
+    if isinstance(splits, Mapping):
+        for name, spec in splits.items():
+            if isinstance(spec, Mapping):
+                split_kind(spec, f"splits.{name}")
 
 
 def load_dataset_table(name: str, spec: Mapping[str, Any],
@@ -126,15 +155,19 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
 
     Checks: every bundled data set is shipped; ``encoding`` is set only on sequence data;
     every data set that can be read without a download passes the value checks of
-    :mod:`mixlib.datasets.checks`; every split names a configured data set and asks for no
-    more rows than it has; every data set of the comparison has ``comparison.n_folds``
-    examples of each class; every stage names splits and data sets that exist, and its
-    split has the roles it uses; every model of the comparison, and of its ``params``, is a
-    classifier of :data:`mixlib.experiments.registry.MODELS` and every override names a
-    parameter it takes (checked without importing any estimator); EM settings are set only in
-    the ``em`` section (:func:`check_em_section`).
+    :mod:`mixlib.datasets.checks`; every split has one form (:func:`check_split_forms`),
+    names a configured data set and asks for no more rows than it has; a ``rows`` split's
+    ranges are well formed, disjoint and within the rows; a ``role_column`` is a column of
+    the data set, not its class column, and holds only roles; every data set of the
+    comparison has ``comparison.n_folds`` examples of each class; every stage names splits
+    and data sets that exist, and its split has the roles it uses; every model of the
+    comparison, and of its ``params``, is a classifier of
+    :data:`mixlib.experiments.registry.MODELS` and every override names a parameter it takes
+    (checked without importing any estimator); EM settings are set only in the ``em``
+    section (:func:`check_em_section`).
     """
     check_em_section(config)
+    check_split_forms(config)
     datasets = config.get("datasets", {})
     tables = {}
     for name, spec in datasets.items():
@@ -149,21 +182,51 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
                 f"datasets.{name}.encoding: only sequence data (splice) have an encoding; "
                 f"{name!r} is numeric."
             )
-        tables[name] = load_dataset_table(name, spec, base_dir)
     for split_name, split in config.get("splits", {}).items():
-        dataset = split["dataset"]
-        if dataset not in datasets:
+        if split["dataset"] not in datasets:
             raise ValueError(
-                f"splits.{split_name}.dataset: unknown data set {dataset!r}; "
+                f"splits.{split_name}.dataset: unknown data set {split['dataset']!r}; "
                 f"the config's data sets are {sorted(datasets)}."
             )
-        if tables[dataset] is not None:
-            role_sizes(split["roles"], len(tables[dataset]), where=f"splits.{split_name}.roles")
-    _check_stage_references(config)
+    for name in datasets:
+        tables[name] = load_dataset_table(name, dataset_source(config, name), base_dir)
+    for split_name, split in config.get("splits", {}).items():
+        _check_split_sizes(split_name, split, tables[split["dataset"]])
+    _check_stage_references(config, tables)
     comparison = config.get("comparison", {})
     for name in comparison.get("datasets", []):
         if tables[name] is not None:
             check_fold_sizes(tables[name][CLASS_COLUMN].to_numpy(), comparison["n_folds"], name)
+
+
+def _check_split_sizes(name: str, split: Mapping[str, Any], table: pd.DataFrame | None) -> None:
+    """A random split asks for no more rows than its data set has; a ``rows`` split's ranges
+    are well formed, and, when the data set can be read, disjoint and within its rows.
+    (A role column is checked when its data set is read.)"""
+    kind = split_kind(split, f"splits.{name}")
+    if kind == "random" and table is not None:
+        role_sizes(split["roles"], len(table), where=f"splits.{name}.roles")
+    if kind == "rows":
+        check_row_ranges(split["rows"], f"splits.{name}.rows")
+        if table is not None:
+            roles_from_rows(split["rows"], len(table), f"splits.{name}.rows")
+
+
+def split_role_names(split: Mapping[str, Any], table: pd.DataFrame | None) -> set[str] | None:
+    """The roles a split gives rows, or ``None`` when only a download would tell.
+
+    A random split's are the keys of ``roles``, a ``rows`` split's the keys of ``rows``, a
+    ``role_column`` split's the roles its column holds (``table`` is the data set's raw table
+    read with that column, see :func:`dataset_source`).
+    """
+    kind = split_kind(split)
+    if kind == "random":
+        return set(split["roles"])
+    if kind == "rows":
+        return set(split["rows"])
+    if table is None:
+        return None
+    return set(table[ROLE_PREFIX + split["role_column"]].replace("", UNUSED)) - {UNUSED}
 
 
 # Stage keys that name a split, and the roles that split must have.
@@ -184,8 +247,12 @@ SPLIT_LIST_REFERENCES = {
 DATASET_LIST_REFERENCES = [("imputation_study", "datasets"), ("comparison", "datasets")]
 
 
-def _check_stage_references(config: Mapping[str, Any]) -> None:
-    """Every split or data set a stage names exists, and a split has the roles the stage uses."""
+def _check_stage_references(config: Mapping[str, Any],
+                            tables: Mapping[str, pd.DataFrame | None] | None = None) -> None:
+    """Every split or data set a stage names exists, and a split has the roles the stage uses
+    (for a ``role_column`` split, the roles its column holds: ``tables`` are the data sets'
+    raw tables; unknown without them, then not checked)."""
+    tables = tables or {}
     splits = config.get("splits", {})
     named = [((section, key), config[section][key], roles)
              for (section, key), roles in SPLIT_REFERENCES.items() if section in config]
@@ -197,11 +264,14 @@ def _check_stage_references(config: Mapping[str, Any]) -> None:
             raise ValueError(
                 f"{section}.{key}: unknown split {name!r}; the config's splits are {sorted(splits)}."
             )
-        absent = [role for role in roles if role not in splits[name]["roles"]]
+        present = split_role_names(splits[name], tables.get(splits[name]["dataset"]))
+        absent = [] if present is None else [role for role in roles if role not in present]
         if absent:
+            column = splits[name].get("role_column")
+            held = f" (its role column {column!r} holds {sorted(present)})" if column else ""
             raise ValueError(
-                f"{section}.{key}: split {name!r} has no role {absent}; {section} needs the "
-                f"roles {list(roles)}."
+                f"{section}.{key}: split {name!r} has no role {absent}{held}; {section} needs "
+                f"the roles {list(roles)}."
             )
     comparison = config.get("comparison", {})
     _check_model_names(comparison.get("models", []), "comparison.models")

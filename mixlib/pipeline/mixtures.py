@@ -16,7 +16,7 @@ from typing import Any
 
 from mixlib.datasets import CLASS_COLUMN
 from mixlib.experiments.registry import MODELS
-from mixlib.pipeline.config import load_dataset_table
+from mixlib.pipeline.config import dataset_source, load_dataset_table
 
 def em_settings(config: Mapping[str, Any]) -> dict[str, Any]:
     """The config's EM settings (the top-level ``em`` section) as a plain dict."""
@@ -37,8 +37,10 @@ def dataset_has_missing_values(name: str, spec: Mapping[str, Any],
 
     Reads the shipped copy or the user's CSV once per process (cached), as the config checks do.
     """
-    items = tuple(sorted((key, tuple(value) if isinstance(value, list) else value)
-                         for key, value in spec.items()))
+    items = tuple(sorted(
+        (key, tuple(sorted(value.items())) if isinstance(value, Mapping)
+         else tuple(value) if isinstance(value, list) else value)
+        for key, value in spec.items()))
     return _has_missing_values(name, items, str(base_dir))
 
 
@@ -47,7 +49,7 @@ def imputer_fits_mixture(config: Mapping[str, Any], dataset: str,
     """Whether the ``impute`` method fits mixtures on ``dataset``: ``kernel_mode`` on a data set
     with missing cells (the imputers fit nothing where no cell is missing)."""
     return (config["impute"]["method"] == "kernel_mode"
-            and dataset_has_missing_values(dataset, config["datasets"][dataset], base_dir))
+            and dataset_has_missing_values(dataset, dataset_source(config, dataset), base_dir))
 
 
 def comparison_fits_mixture(config: Mapping[str, Any], dataset: str, model: str,

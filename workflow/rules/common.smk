@@ -6,7 +6,10 @@ from snakemake.utils import validate
 
 from mixlib.pipeline.cluster import check_slurm_workflow
 from mixlib.experiments.data import uses_standardisation
-from mixlib.pipeline.config import check_config, check_em_section, describe_config_source
+from mixlib.model_selection.fixed_splits import split_kind, split_repeats
+from mixlib.pipeline.config import (
+    check_config, check_em_section, check_split_forms, dataset_source, describe_config_source,
+)
 from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
@@ -17,6 +20,7 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # names, sizes and the data's values, before any job runs.
 logger.info(describe_config_source(workflow.overwrite_configfiles))
 check_em_section(config)  # before the schema: an old mixture.em is named with its new place
+check_split_forms(config)  # before the schema: a split with none or two of its forms, by name
 validate(config, schema="../schemas/config.schema.yaml")
 # check_config reads every data set (about 1 s); the Snakemake started inside each cluster job
 # (exec mode remote) reruns this file for a config the submitting process already checked.
@@ -40,10 +44,11 @@ wildcard_constraints:
 
 
 def source_spec(wildcards):
-    """The keys of a data set's config entry that say where its raw data come from."""
-    spec = config["datasets"][wildcards.dataset]
+    """The keys of a data set's config entry that say where its raw data come from, and the
+    role columns its splits read (``role_columns``, only if a split has a ``role_column``)."""
+    spec = dataset_source(config, wildcards.dataset)
     keys = ("source", "bundled_name", "url", "sha256", "format", "path", "class_column",
-            "missing_values", "drop_columns")
+            "missing_values", "drop_columns", "role_columns")
     return {key: spec[key] for key in keys if key in spec}
 
 
@@ -60,6 +65,21 @@ def prepared_table(dataset):
 def split_dataset_table(wildcards):
     """The prepared table of the data set a split draws from."""
     return prepared_table(config["splits"][wildcards.split]["dataset"])
+
+
+def split_data_inputs(wildcards):
+    """What the `split` job reads: the prepared table, and for a split whose roles are a
+    column of the data set (``role_column``) the fetched table, which carries that column."""
+    spec = config["splits"][wildcards.split]
+    inputs = {"prepared": prepared_table(spec["dataset"])}
+    if split_kind(spec) == "role_column":
+        inputs["raw"] = f"resources/data/{spec['dataset']}.csv"
+    return inputs
+
+
+def repeats_of(split):
+    """Repeats of ``split``'s table: ``repeats`` for a random split, 1 for a fixed one."""
+    return split_repeats(config["splits"][split], config["repeats"])
 
 
 def split_inputs(split):
@@ -104,7 +124,8 @@ def study_targets():
     sensitivity = config.get("semisupervised_sensitivity")
     return (
         expand("results/splits/{split}.split.tsv", split=SPLITS)
-        + ["results/tables/data_summary.tsv", "results/figures/data_summary.png"]
+        + ["results/tables/data_summary.tsv", "results/tables/splits_summary.tsv",
+           "results/figures/data_summary.png"]
         + expand("results/impute/{split}.substitutes.tsv", split=SPLITS)
         + ["results/figures/fig3_3.png", "results/figures/fig3_4.png"]
         + expand("results/figures/imputation_{dataset}.png", dataset=config["imputation_study"]["datasets"])

@@ -1,4 +1,5 @@
-# Data stages: fetch -> prepare (parse, encode) -> split (seeded roles), and a summary.
+# Data stages: fetch -> prepare (parse, encode) -> split (seeded roles, or roles fixed by the
+# data), and summaries of the data sets and of the splits.
 
 
 rule fetch:
@@ -37,7 +38,7 @@ rule prepare:
 
 rule split:
     input:
-        split_dataset_table,
+        unpack(split_data_inputs),
     output:
         "results/splits/{split}.split.tsv",
     log:
@@ -45,7 +46,7 @@ rule split:
     params:
         spec=lambda wildcards: config["splits"][wildcards.split],
         seed=config["seed"],
-        repeats=config["repeats"],
+        repeats=lambda wildcards: repeats_of(wildcards.split),
     threads: 1
     resources:
         mem_mb=1000,
@@ -69,6 +70,24 @@ rule data_summary:
         runtime=10,
     script:
         "../scripts/data_summary.py"
+
+
+rule splits_summary:
+    input:
+        expand("results/splits/{split}.split.tsv", split=SPLITS),
+    output:
+        "results/tables/splits_summary.tsv",
+    log:
+        "results/logs/splits_summary/all.log",
+    params:
+        splits=SPLITS,
+        specs=[config["splits"][split] for split in SPLITS],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/splits_summary.py"
 
 
 rule data_summary_figure:
