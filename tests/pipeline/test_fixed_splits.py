@@ -2,7 +2,8 @@
 
 The test config with a user's CSV whose two role columns are declared with ``role_column``
 (``role``: train/test, ``ssl``: labelled/unlabelled/test) and a ``rows`` split of the shipped
-splice data; every stage's split is replaced by one of these, and the whole DAG runs.
+splice data; every stage's split is replaced by one of these, the comparison's hold-out
+protocol runs on the CSV's own train/test rows, and the whole DAG runs with no code change.
 """
 
 import re
@@ -55,6 +56,8 @@ def _write_project(workdir) -> None:
     config["mlp"]["split"] = "dna_rows"
     config["svm"]["splits"] = ["people_fixed"]
     config["ensembles"]["splits"] = ["people_fixed"]
+    # the comparison's hold-out protocol on the user's own train/test rows (issue 14)
+    config["comparison"]["holdout_splits"] = ["people_fixed"]
     (workdir / "config/fixed.yaml").write_text(yaml.safe_dump(config))
 
 
@@ -134,3 +137,19 @@ def test_a_bad_fixed_split_stops_a_dry_run_before_any_job(case, tmp_path):
     assert result.returncode != 0
     assert re.search(case.message, result.stdout + result.stderr), result.stderr[-2000:]
     assert not (workdir / "results").exists() and not (workdir / "resources").exists()
+
+
+def test_the_comparison_holdout_protocol_runs_on_the_csv_role_column(fixed_run):
+    config = yaml.safe_load((fixed_run / "config/fixed.yaml").read_text())
+    summary = read_table(fixed_run / "results/tables/comparison_summary.tsv")
+    holdout = summary[summary["protocol"] == "holdout"]
+    assert set(holdout["split"]) == {"people_fixed"}
+    assert sorted(holdout["model"]) == sorted(config["comparison"]["models"])
+    assert (holdout["n_repeats"] == 1).all() and (holdout["dataset"] == "people").all()
+    assert holdout["cv_error"].between(0, 1).all()
+    # trained on the 100 rows marked train, tested on the 40 marked test (10 unused rows)
+    table = read_table(fixed_run / "results/tables/comparison.tsv")
+    confusion = table[(table["protocol"] == "holdout") & (table["metric"] == "confusion")]
+    assert (confusion.groupby("model")["value"].sum() == 40).all()
+    cv = summary[summary["protocol"] == "cv"]
+    assert set(cv["dataset"]) == set(config["comparison"]["datasets"])
