@@ -195,6 +195,36 @@ def test_pairs_are_pairwise_tests_per_data_set_with_fold_sizes(study):
     assert (held["n_folds"] == 3).all() and (held["n_test"] == 20).all()
 
 
+def test_tables_record_whether_the_folds_kept_duplicates_together(study, tmp_path):
+    X, y = blobs(6, n=45)
+    # rows of one class in threes, as identical rows would be
+    codes = np.unique(y, return_inverse=True)[1]
+    rank_in_class = np.array([np.sum(codes[:i] == codes[i]) for i in range(len(y))])
+    groups = codes * len(y) + rank_in_class // 3
+    rng = generator(1, "comparison", "toy")
+    grouped = comparison_point(X, y, "toy", "knn", None, 3, 0.05, rng, groups=groups)
+    assert set(grouped["group_duplicates"]) == {"yes"}
+    assert set(study.loc[study["protocol"] == "cv", "group_duplicates"]) == {"no"}
+    assert set(study.loc[study["protocol"] == "holdout", "group_duplicates"]) == {"any"}
+    # keeping the groups together changes the folds, so the setting matters to the errors
+    plain = comparison_point(X, y, "toy", "knn", None, 3, 0.05, generator(1, "comparison", "toy"))
+    assert not fold_rows(grouped)["value"].equals(fold_rows(plain)["value"])
+    # the summary and the pairs carry the setting, also when the table is read back from a file
+    path = tmp_path / "comparison.tsv"
+    study.to_csv(path, sep="\t", index=False)
+    read_back = pd.read_csv(path, sep="\t", keep_default_na=False, na_values=[""])
+    for table in (study, read_back):
+        summary = comparison_summary(table)
+        assert dict(zip(summary["protocol"], summary["group_duplicates"])) == {"cv": "no",
+                                                                                "holdout": "any"}
+        pairs = comparison_pairs(table)
+        assert set(zip(pairs["protocol"], pairs["group_duplicates"])) == {("cv", "no"),
+                                                                           ("holdout", "any")}
+    # a table written before the setting was recorded says so
+    old = comparison_summary(study.drop(columns="group_duplicates"))
+    assert set(old["group_duplicates"]) == {"unrecorded"}
+
+
 def test_ranks_across_cv_data_sets_with_approach(study):
     ranks = comparison_ranks(study)
     assert sorted(ranks["model"]) == sorted(MODELS) and (ranks["n_datasets"] == 2).all()

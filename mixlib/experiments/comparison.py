@@ -26,10 +26,14 @@ several BLAS threads on a busy machine the L-BFGS of logistic regression ran 16 
 
 Table layout (long, tidy, no index)
 -----------------------------------
-``protocol, dataset, split, model, approach, family, n_folds, n_repeats, alpha, params,
-metric, repeat, fold, n_train, n_test, true_class, predicted_class, value``. ``protocol`` is
-``cv`` (``split`` empty) or ``holdout`` (``split`` the split's name, ``n_folds`` 1);
-``n_repeats`` is ``r`` (CV) or the split's number of repeats (hold-out). ``params`` is the
+``protocol, dataset, split, model, approach, family, n_folds, n_repeats, group_duplicates,
+alpha, params, metric, repeat, fold, n_train, n_test, true_class, predicted_class, value``.
+``protocol`` is ``cv`` (``split`` empty) or ``holdout`` (``split`` the split's name,
+``n_folds`` 1); ``n_repeats`` is ``r`` (CV) or the split's number of repeats (hold-out).
+``group_duplicates`` says whether the CV folds kept groups of rows together (``yes``: the
+``groups`` of :func:`comparison_point`, in the pipeline the identical rows of
+``comparison.group_duplicates``; ``no``: plain stratified folds; ``any`` for the hold-out
+protocol, whose split is not dealt into folds). ``params`` is the
 JSON text (sorted keys) of the resolved model parameters of the first fit plus
 ``max_train_rows``. With ``J = r K`` test folds (hold-out: ``J`` = repeats) of errors ``e_j``
 and mean fold sizes ``n_train``, ``n_test``, the metrics are:
@@ -81,8 +85,8 @@ from mixlib.model_selection.splits import duplicate_groups, grouped_stratified_f
 logger = logging.getLogger(__name__)
 
 COLUMNS = ["protocol", "dataset", "split", "model", "approach", "family", "n_folds",
-           "n_repeats", "alpha", "params", "metric", "repeat", "fold", "n_train", "n_test",
-           "true_class", "predicted_class", "value"]
+           "n_repeats", "group_duplicates", "alpha", "params", "metric", "repeat", "fold",
+           "n_train", "n_test", "true_class", "predicted_class", "value"]
 _ROW = ("metric", "repeat", "fold", "n_train", "n_test", "true_class", "predicted_class",
         "value")
 #: Parameters of :func:`comparison_point` beside the model's own (``comparison.params``).
@@ -148,15 +152,19 @@ def confusion_rows(y: np.ndarray, predicted: np.ndarray) -> list[dict[str, Any]]
 
 
 def point_table(rows: list[dict[str, Any]], *, protocol: str, dataset: str, split: str | None,
-                model: str, n_folds: int, n_repeats: int, alpha: float,
+                model: str, n_folds: int, n_repeats: int, group_duplicates: str, alpha: float,
                 record: Mapping[str, Any]) -> pd.DataFrame:
     """The rows of one (protocol, data set or split, model) job in the layout of
-    :data:`COLUMNS`."""
+    :data:`COLUMNS` (``group_duplicates``: ``yes``, ``no`` or ``any``)."""
+    if group_duplicates not in ("yes", "no", "any"):
+        raise ValueError(f"group_duplicates must be 'yes', 'no' or 'any', "
+                         f"got {group_duplicates!r}.")
     spec = model_spec(model)
     table = pd.DataFrame([{key: row.get(key) for key in _ROW} for row in rows], columns=_ROW)
     labels = {"protocol": protocol, "dataset": dataset, "split": split, "model": model,
               "approach": spec.approach, "family": spec.family, "n_folds": int(n_folds),
-              "n_repeats": int(n_repeats), "alpha": float(alpha),
+              "n_repeats": int(n_repeats), "group_duplicates": group_duplicates,
+              "alpha": float(alpha),
               "params": json.dumps(dict(record), sort_keys=True, default=str)}
     for position, (column, value) in enumerate(labels.items()):
         table.insert(position, column, value)
@@ -289,7 +297,8 @@ def comparison_point(
                 {"metric": "predict_seconds", "value": float(np.mean(predict_seconds))}]
     pooled = confusion_rows(np.tile(y, n_repeats), np.concatenate(predictions))
     return point_table(summary + rows + pooled, protocol="cv", dataset=dataset, split=None,
-                       model=model, n_folds=n_folds, n_repeats=n_repeats, alpha=alpha,
+                       model=model, n_folds=n_folds, n_repeats=n_repeats,
+                       group_duplicates="no" if groups is None else "yes", alpha=alpha,
                        record={**first_params, "max_train_rows": max_train_rows})
 
 

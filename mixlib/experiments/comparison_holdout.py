@@ -132,5 +132,5 @@ def comparison_holdout_job(repeats: Sequence[RepeatData], *, split: str, dataset
     rows = (summary + folds.drop(columns="params").to_dict("records")
             + confusion.to_dict("records"))
     return point_table(rows, protocol="holdout", dataset=dataset, split=split, model=model,
-                       n_folds=1, n_repeats=len(folds), alpha=alpha,
+                       n_folds=1, n_repeats=len(folds), group_duplicates="any", alpha=alpha,
                        record=json.loads(runs["params"].iloc[0]))

@@ -20,8 +20,9 @@ from mixlib.model_selection.significance import (
 
 logger = logging.getLogger(__name__)
 
-#: Columns naming one comparison: the protocol, the data set and the split (hold-out only).
-GROUP_COLUMNS = ["protocol", "dataset", "split"]
+#: Columns naming one comparison: the protocol, the data set, the split (hold-out only) and
+#: whether the CV folds kept identical rows together (``yes``/``no``; ``any`` for hold-out).
+GROUP_COLUMNS = ["protocol", "dataset", "split", "group_duplicates"]
 
 
 def _alpha(table: pd.DataFrame) -> float:
@@ -32,8 +33,8 @@ def _alpha(table: pd.DataFrame) -> float:
 
 
 def fold_errors(table: pd.DataFrame) -> pd.DataFrame:
-    """The ``fold_error`` rows of a comparison table: ``protocol, dataset, split, model,
-    repeat, fold, n_train, n_test, error``."""
+    """The ``fold_error`` rows of a comparison table: ``protocol, dataset, split,
+    group_duplicates, model, repeat, fold, n_train, n_test, error``."""
     rows = with_protocol(table)
     rows = rows[rows["metric"] == "fold_error"]
     columns = GROUP_COLUMNS + ["model", "repeat", "fold", "n_train", "n_test"]
@@ -53,7 +54,7 @@ def comparison_pairs(table: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per (protocol, data set, split) and pair of models, in the order of the
-        table: ``protocol``, ``dataset``, ``split`` and the columns of
+        table: ``protocol``, ``dataset``, ``split``, ``group_duplicates`` and the columns of
         :func:`mixlib.model_selection.significance.pairwise_tests` (``model_a``, ``model_b``,
         ``error_a``, ``error_b``, ``mean_difference`` = a - b, ``n_folds`` = ``J`` errors
         paired, ``n_train``, ``n_test`` (the mean fold sizes, which set the correction

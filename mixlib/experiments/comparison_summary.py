@@ -4,7 +4,9 @@ deterministic approach per data set (report ch. 6 and conclusion).
 Both read the stacked tables of :func:`mixlib.experiments.comparison.comparison_point` and
 :func:`mixlib.experiments.comparison_holdout.comparison_holdout_job` (the ``comparison.tsv``
 table of the pipeline); they need no estimator. Tables written before the hold-out protocol
-(no ``protocol``, ``split`` or ``n_repeats`` column) read as one cross-validation each.
+(no ``protocol``, ``split`` or ``n_repeats`` column) read as one cross-validation each, and
+tables written before the grouping of the folds was recorded (no ``group_duplicates``
+column) say ``unrecorded``.
 """
 
 from __future__ import annotations
@@ -19,16 +21,19 @@ SUMMARY_METRICS = ("cv_error", "cv_std", "ci_low", "ci_high", "ci_corrected_low"
                    "ci_corrected_high", "fit_seconds", "predict_seconds")
 #: Key columns of a summary row, in column order.
 SUMMARY_KEYS = ("protocol", "dataset", "split", "model", "approach", "family", "n_folds",
-                "n_repeats", "alpha")
+                "n_repeats", "group_duplicates", "alpha")
 
 
 def with_protocol(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with the columns ``protocol`` (missing: ``cv``), ``split`` (missing: empty
-    text, as on cross-validation rows) and ``n_repeats`` (missing: 1)."""
+    text, as on cross-validation rows), ``n_repeats`` (missing: 1) and ``group_duplicates``
+    (missing: ``unrecorded``, for tables written before the folds' grouping was recorded)."""
     table = table.copy()
-    if "split" in table.columns:  # all empty when read back from a file: float NaN
-        table["split"] = table["split"].astype(object)
-    for column, default in (("protocol", "cv"), ("split", ""), ("n_repeats", 1)):
+    for column in ("split", "group_duplicates"):  # all empty: float NaN, so fill as text
+        if column in table.columns:
+            table[column] = table[column].astype(object)
+    for column, default in (("protocol", "cv"), ("split", ""), ("n_repeats", 1),
+                            ("group_duplicates", "unrecorded")):
         table[column] = table[column].fillna(default) if column in table.columns else default
     table["split"] = table["split"].astype(str)
     return table
