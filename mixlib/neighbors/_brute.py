@@ -11,7 +11,7 @@ from mixlib.neighbors._common import (
     _CDIST_NAMES,
     _check_k,
     _check_metric,
-    _is_integral,
+    _exact_rows,
     _pack_neighbors,
     _reduced_distances,
     _sort_neighbors,
@@ -24,9 +24,11 @@ class BruteForceNeighbors:
 
     Euclidean distances come from :func:`mixlib.core.distances.squared_euclidean` (one BLAS matrix
     product per block), the ``k`` smallest of each row are selected with ``numpy.argpartition``
-    (linear time, the partial sort of the notes), then, with ``exact=True``, recomputed from the
-    coordinate differences, so the returned distances carry no cancellation error. Other
-    metrics use :func:`scipy.spatial.distance.cdist`.
+    (linear time, the partial sort of the notes), then, with ``exact=True``, made exact: the
+    pairs of integer rows (:func:`~mixlib.neighbors._common._exact_rows`, e.g. one-hot rows)
+    keep their BLAS value, which is exact, and the others are recomputed from the coordinate
+    differences, so the returned distances carry no cancellation error. Other metrics use
+    :func:`scipy.spatial.distance.cdist`.
 
     Parameters
     ----------
@@ -47,8 +49,8 @@ class BruteForceNeighbors:
         self.block_bytes = int(block_bytes)
         self.data_ = check_array(X)
         self._sq_norms = np.einsum("ij,ij->i", self.data_, self.data_)
-        self._max_sq_norm = float(self._sq_norms.max(initial=0.0))
-        self._integral = _is_integral(self.data_, 0.0)
+        self._exact_rows = _exact_rows(self.data_)
+        self._integral = bool(self._exact_rows.all())
 
     def _checked_query(self, X, k) -> tuple[np.ndarray, np.ndarray, int, int]:
         """Validated queries, the training rows, ``k``, and the query block size.
@@ -63,6 +65,27 @@ class BruteForceNeighbors:
         k = _check_k(k, train.shape[0])
         return X, train, k, max(1, self.block_bytes // (8 * train.shape[0]))
 
+    def _exact_distances(
+        self, queries: np.ndarray, exact_queries: np.ndarray, matrix: np.ndarray,
+        row: np.ndarray, col: np.ndarray,
+    ) -> np.ndarray:
+        """Euclidean distances of the pairs (``queries[row]``, ``data_[col]``), exact.
+
+        ``matrix`` holds the BLAS squared distances of the block, ``row`` and ``col`` are 1-d,
+        ``exact_queries`` is :func:`~mixlib.neighbors._common._exact_rows` of ``queries``.
+        A pair of rows that both pass :func:`~mixlib.neighbors._common._exact_rows` keeps its
+        BLAS value, which is then exact; the other pairs are recomputed as
+        ``sum_j (x_j - z_j)^2``. Either way the value is the one the recomputation of every
+        pair would give, bit for bit, and the gather of ``n_features`` coordinates is paid
+        only for the pairs that need it (on splice, 2 % of the candidates).
+        """
+        squares = matrix[row, col]
+        inexact = np.flatnonzero(~(exact_queries[row] & self._exact_rows[col]))
+        if inexact.size:
+            diff = queries[row[inexact]] - self.data_[col[inexact]]
+            squares[inexact] = _reduced_distances(diff, 2.0)
+        return np.sqrt(squares)
+
     def query(self, X: ArrayLike, k: int = 1, exact: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """The ``k`` nearest training points of each row of ``X``, as :meth:`KDTree.query`.
 
@@ -71,10 +94,11 @@ class BruteForceNeighbors:
         X : array-like of shape (n_queries, n_features)
         k : int, default=1
         exact : bool, default=True
-            Recompute the Euclidean distances of the selected neighbours from the coordinate
-            differences (costs a gather of ``n_queries * k * n_features`` values, often more
-            than the matrix product). ``False`` returns the BLAS values, whose absolute error
-            is about ``1e-16 (||x||^2 + ||z||^2)`` on the squared distance.
+            Exact Euclidean distances of the selected neighbours: recomputed from the
+            coordinate differences unless both rows are integer rows (costs a gather of
+            ``n_features`` values per recomputed pair, up to ``n_queries * k`` pairs).
+            ``False`` returns the BLAS values, whose absolute error is about
+            ``1e-16 (||x||^2 + ||z||^2)`` on the squared distance.
 
         Returns
         -------
@@ -96,7 +120,10 @@ class BruteForceNeighbors:
             else:
                 nearest = np.broadcast_to(np.arange(k), (len(queries), k))
             if exact and self.metric == "euclidean":
-                values = np.sqrt(_reduced_distances(queries[:, None, :] - train[nearest], 2.0))
+                rows = np.repeat(np.arange(len(queries)), k)
+                values = self._exact_distances(
+                    queries, _exact_rows(queries), matrix, rows, nearest.ravel())
+                values = values.reshape(nearest.shape)
             elif self.metric == "euclidean":
                 values = np.sqrt(np.take_along_axis(matrix, nearest, axis=1))
             else:
@@ -129,11 +156,14 @@ class BruteForceNeighbors:
         row is read with ``numpy.partition``. Euclidean distances from BLAS carry an error
         of at most about ``(n_features + 2) eps (||x||^2 + ||z||^2)`` on their squares, so
         every point whose BLAS value is within twice that bound of the k-th (widened by
-        ``rtol``) is a candidate; the candidates' distances are recomputed from coordinate
-        differences, and the k-th and the ties are decided on those exact values, so the
-        result is the one an exhaustive exact search gives. When every coordinate is an
-        integer (one-hot data) and the sums stay below ``2**53``, the BLAS values are exact
-        and are used as they are.
+        ``rtol``) is a candidate; the candidates' distances are made exact, and the k-th and
+        the ties are decided on those exact values, so the result is the one an exhaustive
+        exact search gives. A candidate pair of two integer rows (every coordinate an integer
+        and ``4 ||x||^2 < 2**53``, :func:`~mixlib.neighbors._common._exact_rows`) keeps its
+        BLAS value, which is exact; only the other pairs are recomputed from coordinate
+        differences (on splice, whose few ambiguous bases are fractions, 2 % of the
+        candidates). When every training row is an integer row, the band of an integer
+        query row is 0.
         """
         X, train, k, block = self._checked_query(X, k)
         parts = []
@@ -145,14 +175,12 @@ class BruteForceNeighbors:
                 q_sq = np.einsum("ij,ij->i", queries, queries)
                 band = 2.0 * (train.shape[1] + 2) * np.finfo(float).eps * (
                     q_sq + self._sq_norms.max())
-                if self._integral and _is_integral(queries, self._max_sq_norm):
-                    band[:] = 0.0  # integer sums below 2**53: BLAS is exact
+                exact_queries = _exact_rows(queries)
+                if self._integral:
+                    band[exact_queries] = 0.0  # every pair of these rows is exact
                 limit = (kth + band) * (1.0 + 4.0 * rtol) + band
                 row, col = np.nonzero(matrix <= limit[:, None])
-                if band.any():
-                    values = np.sqrt(_reduced_distances(queries[row] - train[col], 2.0))
-                else:
-                    values = np.sqrt(matrix[row, col])
+                values = self._exact_distances(queries, exact_queries, matrix, row, col)
             else:
                 kwargs = {"p": self.p} if self.metric == "minkowski" else {}
                 matrix = cdist(queries, train, metric=_CDIST_NAMES[self.metric], **kwargs)
