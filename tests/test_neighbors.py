@@ -358,3 +358,27 @@ def test_brute_ties_exact_beyond_the_integer_bound():
     for row in range(len(Q)):
         np.testing.assert_array_equal(indices[row][mask[row]], expected[row])
         np.testing.assert_array_equal(distances[row][mask[row]], exact[row, expected[row]])
+
+
+@pytest.mark.parametrize(("metric", "p"), METRICS)
+def test_brute_ties_kth_read_through_float32(metric, p):
+    """The k-th value is first bounded with float32 values: on integer points whose distances
+    (up to 1e9) are not float32 numbers, half the k-th values round down in float32, and the
+    bound must still keep the k-th and every point tied with it (duplicated rows)."""
+    rng = np.random.default_rng(13)
+    X = rng.integers(0, 30000, size=(250, 2)).astype(float)
+    X = np.vstack([X, X[:80]])
+    Q = rng.integers(0, 30000, size=(40, 2)).astype(float)
+    searcher = BruteForceNeighbors(X, metric=metric, p=p)
+    for k in (1, 6, 25):
+        diff = np.abs(Q[:, None, :] - X[None, :, :])
+        exact = np.linalg.norm(diff, ord=p, axis=2)
+        kth = np.sort(exact, axis=1)[:, k - 1]
+        if metric == "euclidean":  # squared k-th values that float32 rounds down
+            assert (np.float32(kth**2).astype(float) < kth**2).sum() >= 5
+        distances, indices, mask = searcher.query_ties(Q, k, 1e-12)
+        for row in range(len(Q)):
+            expected = np.flatnonzero(exact[row] <= kth[row] * (1 + 1e-12))
+            expected = expected[np.lexsort((expected, exact[row, expected]))]
+            np.testing.assert_array_equal(indices[row][mask[row]], expected)
+            np.testing.assert_allclose(distances[row][mask[row]], exact[row, expected], rtol=1e-15)

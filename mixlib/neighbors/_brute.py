@@ -19,6 +19,20 @@ from mixlib.neighbors._common import (
 from mixlib.core.validation import check_array
 
 
+def _kth_upper_bound(matrix: np.ndarray, k: int) -> np.ndarray:
+    """An upper bound of the k-th smallest value of each row of ``matrix`` (non-negative).
+
+    Rounding to float32 (to nearest) is monotone, so the k-th smallest float32 value of a row
+    is the float32 rounding ``r`` of its k-th value ``v``, and ``v <= nextafter(r, inf)`` (the
+    next float32: ``v`` is at most half a float32 spacing from ``r``; ``inf`` when ``v``
+    overflows float32). Partitioning float32 rows costs half as much as float64 ones.
+    """
+    with np.errstate(over="ignore"):
+        single = matrix.astype(np.float32)
+    rounded = np.partition(single, k - 1, axis=1)[:, k - 1]
+    return np.nextafter(rounded, np.float32(np.inf)).astype(np.float64)
+
+
 class BruteForceNeighbors:
     """Exhaustive k-NN search: one distance matrix per block of queries.
 
@@ -152,8 +166,10 @@ class BruteForceNeighbors:
 
         Notes
         -----
-        One distance matrix per block of queries, as :meth:`query`; the k-th value of each
-        row is read with ``numpy.partition``. Euclidean distances from BLAS carry an error
+        One distance matrix per block of queries, as :meth:`query`; an upper bound of the
+        k-th value of each row is read with ``numpy.partition`` on float32 values
+        (:func:`_kth_upper_bound`: it widens the candidates by a relative ``2**-23`` at
+        most, and the k-th is decided again on exact values). Euclidean distances from BLAS carry an error
         of at most about ``(n_features + 2) eps (||x||^2 + ||z||^2)`` on their squares, so
         every point whose BLAS value is within twice that bound of the k-th (widened by
         ``rtol``) is a candidate; the candidates' distances are made exact, and the k-th and
@@ -171,7 +187,7 @@ class BruteForceNeighbors:
             queries = X[lo:lo + block]
             if self.metric == "euclidean":
                 matrix = squared_euclidean(queries, train, Y_sq=self._sq_norms)
-                kth = np.partition(matrix, k - 1, axis=1)[:, k - 1]
+                kth = _kth_upper_bound(matrix, k)
                 q_sq = np.einsum("ij,ij->i", queries, queries)
                 band = 2.0 * (train.shape[1] + 2) * np.finfo(float).eps * (
                     q_sq + self._sq_norms.max())
@@ -184,7 +200,7 @@ class BruteForceNeighbors:
             else:
                 kwargs = {"p": self.p} if self.metric == "minkowski" else {}
                 matrix = cdist(queries, train, metric=_CDIST_NAMES[self.metric], **kwargs)
-                kth = np.partition(matrix, k - 1, axis=1)[:, k - 1]
+                kth = _kth_upper_bound(matrix, k)
                 row, col = np.nonzero(matrix <= (kth * (1.0 + 4.0 * rtol))[:, None])
                 values = matrix[row, col]
             # The k-th exact value of each row: k-th smallest of its candidates.
