@@ -9,6 +9,8 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 from sklearn.neighbors import KNeighborsClassifier as SkKNeighborsClassifier
 
+from mixlib.core.distances import squared_euclidean
+from mixlib.neighbors._common import _exact_rows
 from mixlib.neighbors.knn import BruteForceNeighbors, KDTree, KNeighborsClassifier, default_n_neighbors
 from tests.sklearn_compat import sklearn_compatible
 
@@ -287,3 +289,122 @@ def test_query_ties_returns_every_point_tied_with_the_kth(metric, p):
             expected = expected[np.lexsort((expected, exact[row, expected]))]
             np.testing.assert_array_equal(indices[row][mask[row]], expected)
             np.testing.assert_allclose(distances[row][mask[row]], exact[row, expected], rtol=1e-13)
+
+
+def test_exact_rows_condition():
+    """A row is 'exact' when its coordinates are integers and 4 ||x||^2 < 2**bits."""
+    X = np.array([[0.0, 1, -2], [0.5, 0, 0], [2.0**24, 0, 0], [2.0**25, 2.0**25 - 1, 0],
+                  [2.0**25, 2.0**25, 0], [1 / 3, 1e15, 0]])
+    np.testing.assert_array_equal(_exact_rows(X, 53), [True, False, True, True, False, False])
+    X = np.array([[0.0, 1, -2], [0.5, 0, 0], [2.0**10, 2.0**10, 0], [2.0**11 - 1, 1, 0],
+                  [2.0**11, 0, 0], [3, 2.0**11, 0]])
+    np.testing.assert_array_equal(_exact_rows(X, 24), [True, False, True, True, False, False])
+
+
+def _exhaustive_ties(X, Q, k, rtol):
+    """Every point within the k-th exact distance (coordinate differences), per query."""
+    diff = Q[:, None, :] - X[None, :, :]
+    exact = np.sqrt(np.einsum("...j,...j->...", diff, diff))
+    kth = np.sort(exact, axis=1)[:, k - 1]
+    rows = []
+    for row in range(len(Q)):
+        expected = np.flatnonzero(exact[row] <= kth[row] * (1 + rtol))
+        rows.append(expected[np.lexsort((expected, exact[row, expected]))])
+    return exact, rows
+
+
+def _mixed_near_ties(seed, n_integer=150):
+    """Integer rows far from the origin (large norms, BLAS still exact on them), plus for each
+    query fractional rows at squared distance 1, 2, 3, 4 from it (3-4-5 triangles, ties with
+    the integer rows up to rounding) or a relative 1e-13 .. 1e-9 beyond (not ties, but within
+    the BLAS error); a few fractional queries too."""
+    rng = np.random.default_rng(seed)
+    X = 1000.0 + rng.integers(0, 3, size=(n_integer, 4))
+    Q = 1000.0 + rng.integers(0, 3, size=(20, 4))
+    steps = np.array([[0.6, 0.8, 0, 0], [0.6, 0.8, 1, 0], [0.6, 0.8, 1, 1], [1.2, 1.6, 0, 0]])
+    stretch = np.sqrt(1 + np.array([0.0, 1e-13, 1e-11, 1e-9]))
+    near = Q[:, None, None, :] + steps[None, :, None, :] * stretch[None, None, :, None]
+    X = np.vstack([X, near.reshape(-1, 4)])[rng.permutation(n_integer + near[..., 0].size)]
+    return X, np.vstack([Q, Q[:4] + [0.1, 0.2, -0.3, 0.7]])
+
+
+@pytest.mark.parametrize(("seed", "n_integer"), [(0, 150), (1, 150), (0, 500), (1, 500)])
+@pytest.mark.parametrize("k", [1, 7, 20])
+def test_brute_ties_exact_on_mixed_integral_and_fractional_rows(seed, n_integer, k):
+    """Pairs of integer rows keep their BLAS value (float32 product when they are the
+    majority, norms close to its 2**24 bound), the others are recomputed: ties are the
+    exhaustive search's even where BLAS is off by far more than the tie tolerance."""
+    X, Q = _mixed_near_ties(seed, n_integer)
+    searcher = BruteForceNeighbors(X)
+    assert 0 < searcher._exact_rows.sum() < len(X)
+    assert (searcher._single is None) == (n_integer == 150)
+    exact, expected = _exhaustive_ties(X, Q, k, 1e-12)
+    blas = np.sqrt(squared_euclidean(Q, X))
+    assert (np.abs(blas - exact) > 10 * 1e-12 * exact).sum() > 100  # BLAS cannot decide ties
+    distances, indices, mask = searcher.query_ties(Q, k, 1e-12)
+    for row in range(len(Q)):
+        np.testing.assert_array_equal(indices[row][mask[row]], expected[row])
+        np.testing.assert_array_equal(distances[row][mask[row]], exact[row, expected[row]])
+    distances, indices = searcher.query(Q, k)
+    np.testing.assert_array_equal(distances, np.take_along_axis(exact, indices, axis=1))
+
+
+def test_brute_ties_exact_beyond_the_integer_bound():
+    """Integer rows with 4 ||x||^2 >= 2**53 are not exact in BLAS (errors of several units on
+    distances of 1 or 2): they are recomputed, so the ties are still the exact ones."""
+    rng = np.random.default_rng(12)
+    X = 2.0**27 + rng.integers(0, 3, size=(100, 3))
+    Q = 2.0**27 + rng.integers(0, 3, size=(20, 3))
+    searcher = BruteForceNeighbors(X)
+    assert not searcher._exact_rows.any()
+    exact, expected = _exhaustive_ties(X, Q, 5, 1e-12)
+    assert np.abs(squared_euclidean(Q, X) - exact**2).max() >= 1.0
+    distances, indices, mask = searcher.query_ties(Q, 5, 1e-12)
+    for row in range(len(Q)):
+        np.testing.assert_array_equal(indices[row][mask[row]], expected[row])
+        np.testing.assert_array_equal(distances[row][mask[row]], exact[row, expected[row]])
+
+
+@pytest.mark.parametrize(("metric", "p"), METRICS)
+def test_brute_ties_kth_read_through_float32(metric, p):
+    """The k-th value is first bounded with float32 values: on integer points whose distances
+    (up to 1e9) are not float32 numbers, half the k-th values round down in float32, and the
+    bound must still keep the k-th and every point tied with it (duplicated rows)."""
+    rng = np.random.default_rng(13)
+    X = rng.integers(0, 30000, size=(250, 2)).astype(float)
+    X = np.vstack([X, X[:80]])
+    Q = rng.integers(0, 30000, size=(40, 2)).astype(float)
+    searcher = BruteForceNeighbors(X, metric=metric, p=p)
+    for k in (1, 6, 25):
+        diff = np.abs(Q[:, None, :] - X[None, :, :])
+        exact = np.linalg.norm(diff, ord=p, axis=2)
+        kth = np.sort(exact, axis=1)[:, k - 1]
+        if metric == "euclidean":  # squared k-th values that float32 rounds down
+            assert (np.float32(kth**2).astype(float) < kth**2).sum() >= 5
+        distances, indices, mask = searcher.query_ties(Q, k, 1e-12)
+        for row in range(len(Q)):
+            expected = np.flatnonzero(exact[row] <= kth[row] * (1 + 1e-12))
+            expected = expected[np.lexsort((expected, exact[row, expected]))]
+            np.testing.assert_array_equal(indices[row][mask[row]], expected)
+            np.testing.assert_allclose(distances[row][mask[row]], exact[row, expected], rtol=1e-15)
+
+
+@pytest.mark.parametrize("n_small", [0, 400])
+def test_brute_ties_float32_product_bound(n_small):
+    """Integer rows beyond the float32 bound (4 ||x||^2 >= 2**24, exact in float64 only) among
+    small ones: their pairs take the float64 product, and the ties (many: a coarse grid plus
+    duplicates) are the exhaustive search's; a float32 product would be off by units."""
+    rng = np.random.default_rng(14)
+    big = 6001.0 + 3 * rng.integers(0, 6, size=(120, 3))
+    X = np.vstack([rng.integers(0, 4, size=(n_small, 3)), big, big[:30]]).astype(float)
+    Q = np.vstack([rng.integers(0, 4, size=(15, 3)), 6001.0 + 3 * rng.integers(0, 6, size=(25, 3))])
+    searcher = BruteForceNeighbors(X)
+    assert (searcher._single is None) == (n_small == 0)
+    single = squared_euclidean(Q.astype(np.float32), X.astype(np.float32))
+    for k in (1, 5, 30):
+        exact, expected = _exhaustive_ties(X, Q, k, 1e-12)
+        assert (np.abs(single - exact**2)[15:] >= 1).any()
+        distances, indices, mask = searcher.query_ties(Q, k, 1e-12)
+        for row in range(len(Q)):
+            np.testing.assert_array_equal(indices[row][mask[row]], expected[row])
+            np.testing.assert_array_equal(distances[row][mask[row]], exact[row, expected[row]])

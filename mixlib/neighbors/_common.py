@@ -82,14 +82,26 @@ def _pack_neighbors(
     return distances, indices, np.isfinite(distances)
 
 
+def _exact_rows(X: np.ndarray, bits: int) -> np.ndarray:
+    """Rows whose squared distances to one another are computed exactly in a floating-point
+    format of ``bits`` significand bits (53: float64, 24: float32).
+
+    Row ``x`` qualifies when every coordinate is an integer and ``4 ||x||^2 < 2**bits`` (one-hot
+    rows do, for both formats). For two such rows ``x``, ``z`` the coordinates are
+    representable, and every partial sum of ``x.z``, ``||x||^2``, ``||z||^2`` and of
+    ``||x||^2 - 2 x.z + ||z||^2`` (or of ``sum_j (x_j - z_j)^2``) is an integer of magnitude at
+    most ``2 (||x||^2 + ||z||^2) <= 4 max(||x||^2, ||z||^2) < 2**bits``, so both the BLAS
+    formula and the coordinate differences give the exact value, bit for bit.
+    """
+    integral = np.all(X == np.round(X), axis=1)
+    return integral & (4.0 * np.einsum("ij,ij->i", X, X) < 2.0**bits)
+
+
 def _is_integral(X: np.ndarray, other_sq_norm: float) -> bool:
     """Whether squared distances between the rows of ``X`` and points of squared norm at most
     ``other_sq_norm`` (integer coordinates too) are computed exactly in floating point: every
-    coordinate an integer and ``4 max(||x||^2, other)`` below ``2**53`` (one-hot data)."""
-    if not np.array_equal(X, np.round(X)):
-        return False
-    largest = float(np.einsum("ij,ij->i", X, X).max(initial=0.0))
-    return 4.0 * max(largest, other_sq_norm) < 2.0**53
+    row of ``X`` passes :func:`_exact_rows` and ``4 other_sq_norm < 2**53`` (one-hot data)."""
+    return bool(_exact_rows(X, 53).all()) and 4.0 * other_sq_norm < 2.0**53
 
 
 def _sort_neighbors(distances: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -65,13 +65,15 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         Minkowski exponent (``metric="minkowski"`` only).
     algorithm : {"auto", "kd_tree", "brute"}, default="auto"
         ``"auto"`` always uses brute force. Rule from measurements (one BLAS thread, 15
-        neighbours, Gaussian data, fit + predict): brute force was faster in every case
-        tried, from 2000 to 300000 points in 2 to 16 dimensions (e.g. 20000 points, 3
-        features, 500 queries: brute 0.04 s, kd-tree 0.15 s; 300000 points, 2 features,
-        5000 queries: 12.3 s against 14.7 s): the batched kd-tree prunes well in low
-        dimension but pays a Python-level step per bucket, while brute force is one BLAS
-        product per cache-sized block. ``"kd_tree"`` remains available (and is the notes'
-        structure); see also ``benchmarks/bench_neighbors.py``.
+        neighbours, Gaussian data, fit + predict): brute force was faster in the cases
+        tried up to 20000 points in 2 to 16 dimensions (CPU time, 500 queries: 3 features
+        0.09 s against 0.17 s, 16 features 0.11 s against 0.53 s) and on one-hot splice
+        (``benchmarks/bench_neighbors.py``), with one exception measured: 100000 points, 2
+        features, 2000 queries, brute 1.8-2.2 s against 1.3-1.8 s for the kd-tree (an
+        earlier measurement, 300000 points and 5000 queries, gave 12.3 s against 14.7 s).
+        The batched kd-tree prunes well in low dimension but pays a Python-level step per
+        bucket, while brute force is one BLAS product per cache-sized block. ``"kd_tree"``
+        remains available (and is the notes' structure).
     leaf_size : int, default=30
         Leaf bucket size of the kd-tree.
     ties : {"all", "index"}, default="all"
