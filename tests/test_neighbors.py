@@ -283,12 +283,7 @@ def test_query_ties_returns_every_point_tied_with_the_kth(metric, p):
     exact = np.linalg.norm(Q[:, None, :] - X[None, :, :], ord=p, axis=2)
     kth = np.sort(exact, axis=1)[:, k - 1]
     for searcher in (KDTree(X, 5, metric=metric, p=p), BruteForceNeighbors(X, metric=metric, p=p)):
-        distances, indices, mask = searcher.query_ties(Q, k, 1e-12)
-        for row in range(len(Q)):
-            expected = np.flatnonzero(exact[row] <= kth[row] * (1 + 1e-12))
-            expected = expected[np.lexsort((expected, exact[row, expected]))]
-            np.testing.assert_array_equal(indices[row][mask[row]], expected)
-            np.testing.assert_allclose(distances[row][mask[row]], exact[row, expected], rtol=1e-13)
+        assert_query_ties(searcher, Q, k, exact, rtol=1e-13)
 
 
 def test_exact_rows_condition():
@@ -301,16 +296,32 @@ def test_exact_rows_condition():
     np.testing.assert_array_equal(_exact_rows(X, 24), [True, False, True, True, False, False])
 
 
+def tie_sets(exact, k, rtol=1e-12):
+    """Per query (row of the exact distances), every point within ``1 + rtol`` times the k-th
+    distance, nearest first, ties by index."""
+    kth = np.sort(exact, axis=1)[:, k - 1]
+    rows = []
+    for row in range(len(exact)):
+        expected = np.flatnonzero(exact[row] <= kth[row] * (1 + rtol))
+        rows.append(expected[np.lexsort((expected, exact[row, expected]))])
+    return rows
+
+
+def assert_query_ties(searcher, Q, k, exact, rtol=0.0):
+    """``searcher.query_ties`` returns the tie sets of the exact distances, with those
+    distances to ``rtol`` (0: bit for bit)."""
+    distances, indices, mask = searcher.query_ties(Q, k, 1e-12)
+    for row, expected in enumerate(tie_sets(exact, k)):
+        np.testing.assert_array_equal(indices[row][mask[row]], expected)
+        np.testing.assert_allclose(distances[row][mask[row]], exact[row, expected], rtol=rtol,
+                                   atol=0.0)
+
+
 def _exhaustive_ties(X, Q, k, rtol):
     """Every point within the k-th exact distance (coordinate differences), per query."""
     diff = Q[:, None, :] - X[None, :, :]
     exact = np.sqrt(np.einsum("...j,...j->...", diff, diff))
-    kth = np.sort(exact, axis=1)[:, k - 1]
-    rows = []
-    for row in range(len(Q)):
-        expected = np.flatnonzero(exact[row] <= kth[row] * (1 + rtol))
-        rows.append(expected[np.lexsort((expected, exact[row, expected]))])
-    return exact, rows
+    return exact, tie_sets(exact, k, rtol)
 
 
 def _mixed_near_ties(seed, n_integer=150):
@@ -381,12 +392,7 @@ def test_brute_ties_kth_read_through_float32(metric, p):
         kth = np.sort(exact, axis=1)[:, k - 1]
         if metric == "euclidean":  # squared k-th values that float32 rounds down
             assert (np.float32(kth**2).astype(float) < kth**2).sum() >= 5
-        distances, indices, mask = searcher.query_ties(Q, k, 1e-12)
-        for row in range(len(Q)):
-            expected = np.flatnonzero(exact[row] <= kth[row] * (1 + 1e-12))
-            expected = expected[np.lexsort((expected, exact[row, expected]))]
-            np.testing.assert_array_equal(indices[row][mask[row]], expected)
-            np.testing.assert_allclose(distances[row][mask[row]], exact[row, expected], rtol=1e-15)
+        assert_query_ties(searcher, Q, k, exact, rtol=1e-15)
 
 
 @pytest.mark.parametrize("n_small", [0, 400])
