@@ -6,6 +6,7 @@ from sklearn.base import clone as sk_clone
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
 import mixlib.tree._split
+from mixlib.tree._bins import _permutation
 from mixlib.tree.decision_tree import DecisionTreeClassifier, bin_features, draw_candidates, node_impurity
 from tests.sklearn_compat import sklearn_compatible
 
@@ -177,6 +178,13 @@ def test_node_impurity_formulas():
     np.testing.assert_allclose(node_impurity(counts, "gini"), [1 - (0.75**2 + 0.25**2), 0.5, 0.0])
     h = -(0.75 * np.log2(0.75) + 0.25 * np.log2(0.25))
     np.testing.assert_allclose(node_impurity(counts, "entropy"), [h, 1.0, 0.0])
+
+
+@pytest.mark.parametrize("n_features", [1, 2, 240, 1024, 1025])
+def test_permutation_sorts_generator_keys(n_features):
+    # The packed integer sort orders each node's features exactly as argsort of its keys.
+    keys = np.random.default_rng(n_features).random((300, n_features))
+    np.testing.assert_array_equal(_permutation(keys), np.argsort(keys, axis=1))
 
 
 def test_draw_candidates_uniform_over_varying_features():

@@ -10,8 +10,7 @@ from mixlib.tree._bins import (
     FEATURE_THRESHOLD,
     BinnedFeatures,
     _histogram_cuts,
-    _order_tail,
-    _permutation_order,
+    _permutation,
 )
 
 #: The histogram search is used when (candidates x nodes x ranks x (classes + 1)) stays
@@ -105,9 +104,9 @@ def draw_candidates(
     The varying features are taken in the order of a uniform random permutation, so the
     first ``k`` of them are a uniform ``k``-subset of the node's varying features (what
     scikit-learn draws). To avoid scanning every column, constancy is first checked on the
-    first ``2 k`` features of the permutation only (drawn with ``argpartition`` of random
-    keys, then ordered), and on all of them for the nodes where fewer than ``k`` of those
-    vary (the rest of the permutation is then ordered by its keys too).
+    first ``2 k`` features of the permutation only (random keys sorted per node, see
+    :func:`mixlib.tree._bins._permutation`), and on all of them for the nodes where fewer
+    than ``k`` of those vary.
     """
     n_nodes, n_features = starts.shape[0], XT.shape[0]
     if rng is None:
@@ -118,7 +117,7 @@ def draw_candidates(
     seg = np.repeat(np.arange(n_nodes), sizes)
     m = min(n_features, 2 * k_features)
     keys = rng.random((n_nodes, n_features))
-    perm = _permutation_order(keys, m)
+    perm = _permutation(keys)
     varying = np.zeros((n_nodes, n_features), dtype=bool)
     varying[:, :m] = _segment_varying(XT[perm[seg, :m].T, rows], starts)
     if m < n_features:
@@ -128,7 +127,6 @@ def draw_candidates(
             in_short[short] = True
             sub = in_short[seg]
             sub_starts = np.concatenate(([0], np.cumsum(sizes[short])[:-1]))
-            perm[short, m:] = _order_tail(perm, keys, short, m)
             varying[short, m:] = _segment_varying(
                 XT[perm[seg[sub], m:].T, rows[sub]], sub_starts
             )
