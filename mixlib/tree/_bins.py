@@ -186,6 +186,21 @@ def _varying_columns(hist_w: np.ndarray, n_bins: int) -> np.ndarray:
     return (n_present > 1).T
 
 
+def _rank_varying(
+    ranks: np.ndarray, cols: np.ndarray, xrows: np.ndarray, seg: np.ndarray, sizes: np.ndarray
+) -> np.ndarray:
+    """Whether each (node, column) has rows of at least two ranks, from the ranks' range.
+
+    ``cols`` (shape (n_nodes, c)) gives each node's features, ``xrows`` and ``seg`` the
+    data row and node of each row (grouped by node, ``sizes`` rows per node, all positive):
+    boolean array of shape (n_nodes, c), as :func:`_varying_columns` reads it from
+    histograms (every row has a positive weight), at a cost per (column, row) instead of
+    per (column, node, rank, class)."""
+    r = ranks[cols[seg].T, xrows]  # (c, n_rows)
+    starts = np.cumsum(sizes) - sizes
+    return (np.maximum.reduceat(r, starts, axis=1) > np.minimum.reduceat(r, starts, axis=1)).T
+
+
 def _histogram_cuts(
     binned: BinnedFeatures,
     codes: np.ndarray,
@@ -205,8 +220,9 @@ def _histogram_cuts(
     same draws of ``rng``), but constancy is read from the histograms themselves (a feature
     varies in a node when its rows fall in two ranks or more), and features are histogrammed
     in batches along the permutation only until a node has ``k_features`` varying ones:
-    first ``k`` features for every node, then ``k`` more, then the rest for the nodes still
-    short.
+    first ``k`` features for every node, then ``k`` more. For the nodes still short (few
+    rows each), constancy of the rest is read from the range of their rows' ranks
+    (:func:`_rank_varying`) and the ``k`` features drawn are then histogrammed anew.
 
     Returns ``(node, col, cut, left, threshold_of, feats)``: ``cut`` is the rank after which
     the cut falls, ``left`` the class counts left of it, ``threshold_of(nodes, cols, cuts)``
@@ -219,16 +235,18 @@ def _histogram_cuts(
     per_node = n_bins * n_classes
     counts = min_samples_leaf > 1
 
+    def subset(nodes):  # rows of ``nodes`` (sorted): data rows, weights, local node ids
+        inside = np.zeros(n_nodes, dtype=bool)
+        inside[nodes] = True
+        sub = inside[seg]
+        return xrows[sub], w[sub], (np.cumsum(inside) - 1)[seg[sub]]
+
     def histograms(cols, nodes=None):
         if nodes is None:
             return _column_histograms(codes, xrows, w, seg, cols, per_node, counts,
                                       all_columns=rng is None)
-        inside = np.zeros(n_nodes, dtype=bool)
-        inside[nodes] = True
-        sub = inside[seg]
-        local = np.cumsum(inside) - 1
-        return _column_histograms(codes, xrows[sub], w[sub], local[seg[sub]], cols, per_node,
-                                  counts)
+        sub_xrows, sub_w, sub_seg = subset(nodes)
+        return _column_histograms(codes, sub_xrows, sub_w, sub_seg, cols, per_node, counts)
 
     if rng is None:  # every feature, in column order, all usable
         feats = np.broadcast_to(np.arange(n_features), (n_nodes, n_features))
@@ -246,9 +264,16 @@ def _histogram_cuts(
         step = max(1, (k + 2) // 3)  # short nodes usually lack only a few
         bounds = [(lo, min(lo + step, m)) for lo in range(k, m, step)]
         bounds += [(m, n_features)] if m < n_features else []
+        tail = None  # nodes still short after m features
         for lo, hi in bounds:
             short = np.flatnonzero(np.count_nonzero(varying[:, :lo], axis=1) < k)
             if short.size == 0 or lo >= hi:
+                break
+            if lo == m:  # few rows per node, many columns: ranks are cheaper than histograms
+                sub_xrows, _, sub_seg = subset(short)
+                varying[short, m:] = _rank_varying(binned.ranks, perm[short, m:], sub_xrows,
+                                                   sub_seg, sizes[short])
+                tail = short
                 break
             block_w, block_n = histograms(perm[short, lo:hi], short)
             varying[short, lo:hi] = _varying_columns(block_w, n_bins)
@@ -270,6 +295,13 @@ def _histogram_cuts(
                     hist_n[j, members[i]] = block_n[position[i, j], local[i]]
             feats = np.take_along_axis(perm, first, axis=1)
             usable = np.take_along_axis(varying, first, axis=1)
+            if tail is not None:  # no histograms beyond m yet: those nodes get all k anew
+                late = tail[(first[tail] >= m).any(axis=1)]
+                if late.size:
+                    late_w, late_n = histograms(feats[late], late)
+                    hist_w[:, late] = late_w
+                    if counts:
+                        hist_n[:, late] = late_n
             present[:, short] = _present_bins(hist_w[:, short], n_bins)
     if rng is None:
         present = _present_bins(hist_w, n_bins)  # every weight is positive
