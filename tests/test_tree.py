@@ -148,6 +148,21 @@ def test_bin_features_ranks_values():
     assert binned.low[1, 0] == 0.0 and np.isinf(binned.low[1, 1:]).all()
 
 
+@pytest.mark.parametrize("n_values", [2, 5, 40])  # ranks by comparisons, then by argsort
+def test_bin_features_ranks_match_unique_values(n_values):
+    rng = np.random.default_rng(n_values)
+    XT = rng.integers(0, n_values, size=(6, 300)) * 0.5 - 3.0
+    XT[2] = 1.0  # constant feature
+    XT[3, ::3] += 3e-8  # merged with its neighbour (closer than FEATURE_THRESHOLD)
+    binned = bin_features(XT)
+    for f, values in enumerate(XT):
+        rounded = np.round(values, 6)
+        distinct = np.unique(rounded)
+        np.testing.assert_array_equal(binned.ranks[f], np.searchsorted(distinct, rounded))
+        assert np.isinf(binned.low[f, distinct.size:]).all()
+    assert binned.ranks.dtype == np.int32
+
+
 def test_vectorised_traversal_equals_per_sample_walk():
     X, y, rng = tie_free_problem(4, n=500, d=6)
     tree = DecisionTreeClassifier(max_depth=8).fit(X, y)
