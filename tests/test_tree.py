@@ -6,7 +6,7 @@ from sklearn.base import clone as sk_clone
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
 import mixlib.tree._split
-from mixlib.tree._bins import _permutation
+from mixlib.tree._bins import _left_counts, _permutation, _varying_first
 from mixlib.tree.decision_tree import DecisionTreeClassifier, bin_features, draw_candidates, node_impurity
 from tests.sklearn_compat import sklearn_compatible
 
@@ -200,6 +200,23 @@ def test_permutation_sorts_generator_keys(n_features):
     # The packed integer sort orders each node's features exactly as argsort of its keys.
     keys = np.random.default_rng(n_features).random((300, n_features))
     np.testing.assert_array_equal(_permutation(keys), np.argsort(keys, axis=1))
+
+
+def test_varying_first_is_a_stable_sort_of_the_constant_flags():
+    varying = np.random.default_rng(3).random((200, 37)) < 0.2
+    varying[0] = False
+    np.testing.assert_array_equal(
+        _varying_first(varying, 6), np.argsort(~varying, axis=1, kind="stable")[:, :6]
+    )
+
+
+@pytest.mark.parametrize("n_bins", [2, 5, 40])
+def test_left_counts_add_ranks_in_order(n_bins):
+    rng = np.random.default_rng(n_bins)
+    hist_w = rng.random((4, 7, n_bins, 3)) * rng.integers(0, 2, size=(4, 7, n_bins, 1))
+    col, node, cut = (rng.integers(0, n, size=50) for n in (4, 7, n_bins - 1))
+    expected = np.cumsum(hist_w, axis=2)[col, node, cut]
+    assert _left_counts(hist_w, col, node, cut).tobytes() == expected.tobytes()
 
 
 def test_draw_candidates_uniform_over_varying_features():

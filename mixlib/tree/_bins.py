@@ -192,6 +192,34 @@ def _accumulate_bins(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def _left_counts(hist_w: np.ndarray, col: np.ndarray, node: np.ndarray, cut: np.ndarray):
+    """Class weights at ranks ``<= cut`` of each (``col``, ``node``) histogram of ``hist_w``
+    (shape (c, n_nodes, n_bins, n_classes)): shape (n_cuts, n_classes).
+
+    Added in rank order, as the cumulative sum of :func:`_accumulate_bins` does, but only
+    for the cuts asked for (with few ranks; otherwise through that cumulative sum)."""
+    if hist_w.shape[2] > 32:
+        return _accumulate_bins(hist_w)[col, node, cut]
+    left = hist_w[col, node, 0]
+    later = np.arange(cut.shape[0])
+    for b in range(1, hist_w.shape[2]):
+        later = later[cut[later] >= b]
+        if later.size == 0:
+            break
+        left[later] += hist_w[col[later], node[later], b]
+    return left
+
+
+def _varying_first(varying: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the first ``k`` True entries of each row of ``varying``, then of its
+    first False ones: ``argsort(~varying, kind="stable")[:, :k]``, by one sort of unique
+    integer keys (much faster than a stable sort of booleans row by row)."""
+    n = varying.shape[1]
+    key = np.arange(n, dtype=np.int32) + (~varying) * np.int32(n)
+    key.sort(axis=1)
+    return key[:, :k] % n
+
+
 def _varying_columns(hist_w: np.ndarray, n_bins: int) -> np.ndarray:
     """Whether each (node, column) has rows of at least two ranks: shape (n_nodes, c)."""
     n_present = _accumulate_bins(_present_bins(hist_w, n_bins).astype(np.intp))[:, :, -1]
@@ -304,7 +332,7 @@ def _histogram_cuts(
         if len(blocks) > 1:
             short = blocks[1][0]
             first = np.broadcast_to(np.arange(k), (n_nodes, k)).copy()
-            first[short] = np.argsort(~varying[short], axis=1, kind="stable")[:, :k]
+            first[short] = _varying_first(varying[short], k)
             for b, (nodes, lo, block_w, block_n) in enumerate(blocks):
                 members, local = (short, short) if b == 0 else (nodes, np.arange(nodes.size))
                 position = first[members] - lo
@@ -335,7 +363,7 @@ def _histogram_cuts(
         valid = present & (n_present < n_present[:, :, -1:])
     valid &= usable.T[:, :, None]
     node, col, cut = np.nonzero(valid.transpose(1, 0, 2))  # ordered by (node, col, cut)
-    left = _accumulate_bins(hist_w)[col, node, cut]
+    left = _left_counts(hist_w, col, node, cut)
 
     def threshold_of(nodes, cols, cuts):
         f = feats[nodes, cols]
