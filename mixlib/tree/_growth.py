@@ -93,16 +93,18 @@ def apply_trees(trees: list[TreeArrays], X: np.ndarray, mask: np.ndarray | None 
     -----
     The trees are stacked into one set of arrays (node ids shifted by each tree's offset);
     at every step, each pair still at an internal node moves to ``left`` if
-    ``x[feature] <= threshold``, else to ``right``, and pairs that reached a leaf leave the
-    walk, so a step costs one gather per pair still walking.
+    ``x[feature] <= threshold``, else to ``right`` (both children in one array, ``left``
+    of node ``i`` at ``2 i``), and pairs that reached a leaf leave the walk, so a step
+    costs a few gathers per pair still walking.
     """
     sizes = np.array([t.n_nodes for t in trees])
     offset = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     shift = np.repeat(offset, sizes)
     feature = np.concatenate([t.feature for t in trees])
     threshold = np.concatenate([t.threshold for t in trees])
-    left = np.concatenate([t.left for t in trees]) + shift
-    right = np.concatenate([t.right for t in trees]) + shift
+    children = np.empty(2 * feature.shape[0], dtype=np.intp)  # left of node i at 2 i
+    children[0::2] = np.concatenate([t.left for t in trees]) + shift
+    children[1::2] = np.concatenate([t.right for t in trees]) + shift
     if mask is None:
         mask = np.ones((len(trees), X.shape[0]), dtype=bool)
     tree, row = np.nonzero(mask)
@@ -110,13 +112,17 @@ def apply_trees(trees: list[TreeArrays], X: np.ndarray, mask: np.ndarray | None 
     leaf = offset[tree]
     walking = np.flatnonzero(feature[leaf] >= 0)
     node, base = leaf[walking], row[walking] * X.shape[1]
+    f = feature[node]
     while walking.size:
-        go_right = flat.take(base + feature[node]) > threshold[node]
-        node = np.where(go_right, right[node], left[node])
-        done = feature[node] < 0
+        go_right = flat.take(base + f) > threshold.take(node)
+        node += node
+        node += go_right
+        node = children.take(node)
+        f = feature.take(node)
+        done = f < 0
         leaf[walking[done]] = node[done]
         keep = ~done
-        walking, node, base = walking[keep], node[keep], base[keep]
+        walking, node, base, f = walking[keep], node[keep], base[keep], f[keep]
     return tree, row, leaf - offset[tree]
 
 
