@@ -203,7 +203,7 @@ def grow_trees(
     while starts.size:
         n_nodes = starts.shape[0]
         sizes = np.diff(np.append(starts, rows.shape[0]))
-        counts = np.add.reduceat(Y[rows], starts, axis=0)
+        counts = np.add.reduceat(Y.take(rows, axis=0), starts, axis=0)  # take: faster than Y[rows]
         w_node = counts.sum(axis=1)
         imp = node_impurity(counts, criterion)
         feature = np.full(n_nodes, -1, dtype=np.intp)
@@ -255,5 +255,6 @@ def grow_trees(
     local[order] = np.arange(order.shape[0]) - first[tree[order]]
     for k in (2, 3):  # left, right
         fields[k] = np.where(fields[k] >= 0, local[np.maximum(fields[k], 0)], -1)
-    return [TreeArrays(*(f[order[first[t]:first[t + 1]]] for f in fields))
+    fields = [f[order] for f in fields]  # each tree's nodes are a slice of these
+    return [TreeArrays(*(f[first[t]:first[t + 1]] for f in fields))
             for t in range(len(samples))]
