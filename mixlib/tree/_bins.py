@@ -220,10 +220,10 @@ def _varying_first(varying: np.ndarray, k: int) -> np.ndarray:
     return key[:, :k] % n
 
 
-def _varying_columns(hist_w: np.ndarray, n_bins: int) -> np.ndarray:
-    """Whether each (node, column) has rows of at least two ranks: shape (n_nodes, c)."""
-    n_present = _accumulate_bins(_present_bins(hist_w, n_bins).astype(np.intp))[:, :, -1]
-    return (n_present > 1).T
+def _varying_columns(present: np.ndarray) -> np.ndarray:
+    """Whether each (node, column) has rows of at least two ranks, from ``present`` (shape
+    (c, n_nodes, n_bins), see :func:`_present_bins`): shape (n_nodes, c)."""
+    return (_accumulate_bins(present.astype(np.intp))[:, :, -1] > 1).T
 
 
 def _rank_varying(
@@ -305,9 +305,10 @@ def _histogram_cuts(
         m = min(n_features, 2 * k)
         perm = _permutation(keys)
         varying = np.zeros((n_nodes, n_features), dtype=bool)
-        blocks = [(np.arange(n_nodes), 0, *histograms(perm[:, :k]))]
-        present = _present_bins(blocks[0][2], n_bins)  # kept for the nodes not short
-        varying[:, :k] = (_accumulate_bins(present.astype(np.intp))[:, :, -1] > 1).T
+        hist_w, hist_n = histograms(perm[:, :k])
+        present = _present_bins(hist_w, n_bins)
+        varying[:, :k] = _varying_columns(present)
+        blocks = [(np.arange(n_nodes), 0, hist_w, hist_n, present)]
         step = max(1, (k + 2) // 3)  # short nodes usually lack only a few
         bounds = [(lo, min(lo + step, m)) for lo in range(k, m, step)]
         bounds += [(m, n_features)] if m < n_features else []
@@ -323,21 +324,22 @@ def _histogram_cuts(
                 tail = short
                 break
             block_w, block_n = histograms(perm[short, lo:hi], short)
-            varying[short, lo:hi] = _varying_columns(block_w, n_bins)
-            blocks.append((short, lo, block_w, block_n))
+            block_present = _present_bins(block_w, n_bins)
+            varying[short, lo:hi] = _varying_columns(block_present)
+            blocks.append((short, lo, block_w, block_n, block_present))
         # Nodes with k varying features among the first k keep those; for the others, a
         # stable sort puts the varying features first, in permutation order.
-        hist_w, hist_n = blocks[0][2], blocks[0][3]
         feats, usable = perm[:, :k], varying[:, :k]
         if len(blocks) > 1:
             short = blocks[1][0]
             first = np.broadcast_to(np.arange(k), (n_nodes, k)).copy()
             first[short] = _varying_first(varying[short], k)
-            for b, (nodes, lo, block_w, block_n) in enumerate(blocks):
+            for b, (nodes, lo, block_w, block_n, block_present) in enumerate(blocks):
                 members, local = (short, short) if b == 0 else (nodes, np.arange(nodes.size))
                 position = first[members] - lo
                 i, j = np.nonzero((position >= 0) & (position < block_w.shape[0]))
                 hist_w[j, members[i]] = block_w[position[i, j], local[i]]
+                present[j, members[i]] = block_present[position[i, j], local[i]]
                 if counts:
                     hist_n[j, members[i]] = block_n[position[i, j], local[i]]
             feats = np.take_along_axis(perm, first, axis=1)
@@ -347,9 +349,9 @@ def _histogram_cuts(
                 if late.size:
                     late_w, late_n = histograms(feats[late], late)
                     hist_w[:, late] = late_w
+                    present[:, late] = _present_bins(late_w, n_bins)
                     if counts:
                         hist_n[:, late] = late_n
-            present[:, short] = _present_bins(hist_w[:, short], n_bins)
     if rng is None:
         present = _present_bins(hist_w, n_bins)  # every weight is positive
     k = feats.shape[1]
