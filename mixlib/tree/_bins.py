@@ -34,8 +34,7 @@ def _permutation(keys: np.ndarray) -> np.ndarray:
     bits = (n_features - 1).bit_length()
     if bits > 10:  # the packed key would not fit in 63 bits
         return np.argsort(keys, axis=1)
-    packed = (keys * 2.0**53).astype(np.int64)
-    packed <<= bits
+    packed = (keys * 2.0 ** (53 + bits)).astype(np.int64)  # exact: a power-of-2 scaling
     packed |= np.arange(n_features)
     packed.sort(axis=1)
     packed &= (1 << bits) - 1
