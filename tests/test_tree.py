@@ -7,6 +7,7 @@ from sklearn.tree import DecisionTreeClassifier as SkTree
 
 import mixlib.tree._split
 from mixlib.tree._bins import _left_counts, _permutation, _varying_first
+from mixlib.tree._split import class_sum
 from mixlib.tree.decision_tree import DecisionTreeClassifier, bin_features, draw_candidates, node_impurity
 from tests.sklearn_compat import sklearn_compatible
 
@@ -186,6 +187,16 @@ def test_string_labels_and_zero_weight_rows():
     reference = DecisionTreeClassifier(max_depth=3).fit(X[w > 0], labels[w > 0])
     np.testing.assert_array_equal(tree.predict(X), reference.predict(X))
     assert set(tree.predict(X)) <= {"a", "b", "c"}
+
+
+@pytest.mark.parametrize("n_classes", range(1, 10))
+def test_class_sum_is_numpy_sum_bit_for_bit(n_classes):
+    # class_sum adds the columns in order; numpy's sum must give the same bits (it only
+    # splits rows of 8 or more entries), or trees would change with it.
+    rng = np.random.default_rng(n_classes)
+    a = rng.random((20000, n_classes)) * 10.0 ** rng.uniform(-8, 8, (20000, n_classes))
+    for x in (a, a.reshape(50, 400, n_classes), np.asfortranarray(a), a[::3]):
+        assert class_sum(x).tobytes() == x.sum(axis=-1).tobytes()
 
 
 def test_node_impurity_formulas():

@@ -9,7 +9,7 @@ import numpy as np
 
 from mixlib.tree import _split
 from mixlib.tree._bins import BinnedFeatures, bin_features
-from mixlib.tree._split import level_splits, node_impurity
+from mixlib.tree._split import class_sum, level_splits, node_impurity
 
 _EPSILON = np.finfo(np.float64).eps
 
@@ -204,7 +204,7 @@ def grow_trees(
         n_nodes = starts.shape[0]
         sizes = np.diff(np.append(starts, rows.shape[0]))
         counts = np.add.reduceat(Y.take(rows, axis=0), starts, axis=0)  # take: faster than Y[rows]
-        w_node = counts.sum(axis=1)
+        w_node = class_sum(counts)
         imp = node_impurity(counts, criterion)
         feature = np.full(n_nodes, -1, dtype=np.intp)
         threshold = np.full(n_nodes, np.nan)

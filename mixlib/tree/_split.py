@@ -18,6 +18,20 @@ from mixlib.tree._bins import (
 HISTOGRAM_MAX_CELLS = 1 << 22
 
 
+def class_sum(a: np.ndarray) -> np.ndarray:
+    """``a.sum(axis=-1)``, bit for bit, faster for few classes.
+
+    With fewer than 8 entries numpy adds a row's entries in order (its pairwise summation
+    only splits longer rows), so the columns are added one by one: a few whole-array
+    additions instead of a reduction over a short axis (~10x faster for 3 classes)."""
+    if not 0 < a.shape[-1] < 8:
+        return a.sum(axis=-1)
+    total = a[..., 0].copy()
+    for j in range(1, a.shape[-1]):
+        total += a[..., j]
+    return total
+
+
 def node_impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
     """Impurity of nodes from their weighted class counts.
 
@@ -36,11 +50,11 @@ def node_impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
     With :math:`p_k = c_k / w`: Gini :math:`1 - \\sum_k p_k^2`; entropy (bits)
     :math:`-\\sum_k p_k \\log_2 p_k`.
     """
-    w = counts.sum(axis=-1)
+    w = class_sum(counts)
     p = counts / w[..., None]
     if criterion == "gini":
         return 1.0 - np.einsum("...k,...k->...", p, p)
-    return -xlogy(p, p).sum(axis=-1) / np.log(2.0)
+    return -class_sum(xlogy(p, p)) / np.log(2.0)
 
 
 def _children_cost(
@@ -59,7 +73,8 @@ def _children_cost(
         )
     # w I(t) = (w log w - sum_k c_k log c_k) / log 2 for each child.
     return (
-        xlogy(wl, wl) - xlogy(left, left).sum(-1) + xlogy(wr, wr) - xlogy(right, right).sum(-1)
+        xlogy(wl, wl) - class_sum(xlogy(left, left)) + xlogy(wr, wr)
+        - class_sum(xlogy(right, right))
     ) / np.log(2.0)
 
 
@@ -288,8 +303,8 @@ def level_splits(
     # Clipped: the node totals are summed in another order, so an absent class could
     # otherwise come out as -1e-15 (NaN entropy).
     right = np.maximum(counts[node] - left, 0.0)
-    wl = left.sum(axis=1)
-    wr = right.sum(axis=1)
+    wl = class_sum(left)
+    wr = class_sum(right)
     cost = _children_cost(left, right, wl, wr, criterion)
     # Per node: least cost, then first candidate column, then lowest cut.
     if use_histogram:  # cuts come ordered by (node, column, cut): the first least cost
