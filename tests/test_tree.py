@@ -8,7 +8,13 @@ from sklearn.tree import DecisionTreeClassifier as SkTree
 import mixlib.tree._split
 from mixlib.tree._bins import _left_counts, _permutation, _varying_first
 from mixlib.tree._split import class_sum
-from mixlib.tree.decision_tree import DecisionTreeClassifier, bin_features, draw_candidates, node_impurity
+from mixlib.tree.decision_tree import (
+    DecisionTreeClassifier,
+    apply_trees,
+    bin_features,
+    draw_candidates,
+    node_impurity,
+)
 from tests.sklearn_compat import sklearn_compatible
 
 
@@ -176,6 +182,20 @@ def test_vectorised_traversal_equals_per_sample_walk():
             node = t.left[node] if x[t.feature[node]] <= t.threshold[node] else t.right[node]
         expected.append(node)
     np.testing.assert_array_equal(tree.apply(X_test), expected)
+
+
+def test_trees_walked_together_reach_each_trees_own_leaves():
+    # Deep and shallow trees and a single leaf, walked together (several compactions).
+    X, y, rng = tie_free_problem(9, n=400, d=5)
+    fitted = [DecisionTreeClassifier(max_depth=d).fit(X, y) for d in (None, 1, 3, None)]
+    fitted.append(DecisionTreeClassifier().fit(X, np.zeros(400, dtype=int)))  # one leaf
+    trees = [t.tree_ for t in fitted]
+    X_test = rng.normal(size=(250, 5))
+    mask = rng.random((len(trees), 250)) < 0.7
+    tree, row, leaf = apply_trees(trees, X_test, mask)
+    np.testing.assert_array_equal(np.stack([tree, row]), np.nonzero(mask))
+    for t, model in enumerate(fitted):
+        np.testing.assert_array_equal(leaf[tree == t], model.apply(X_test[row[tree == t]]))
 
 
 def test_string_labels_and_zero_weight_rows():

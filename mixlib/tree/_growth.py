@@ -13,6 +13,9 @@ from mixlib.tree._split import class_sum, level_splits, node_impurity
 
 _EPSILON = np.finfo(np.float64).eps
 
+#: Steps of :func:`apply_trees` between two removals of the pairs that reached a leaf.
+WALK_STEPS = 4
+
 
 @dataclass
 class TreeArrays:
@@ -92,37 +95,40 @@ def apply_trees(trees: list[TreeArrays], X: np.ndarray, mask: np.ndarray | None 
     Notes
     -----
     The trees are stacked into one set of arrays (node ids shifted by each tree's offset);
-    at every step, each pair still at an internal node moves to ``left`` if
-    ``x[feature] <= threshold``, else to ``right`` (both children in one array, ``left``
-    of node ``i`` at ``2 i``), and pairs that reached a leaf leave the walk, so a step
-    costs a few gathers per pair still walking.
+    at every step, each pair moves to ``left`` if ``x[feature] <= threshold``, else to
+    ``right`` (both children in one array, ``left`` of node ``i`` at ``2 i``; a leaf is
+    its own child), and every ``WALK_STEPS`` steps the pairs that reached a leaf leave the
+    walk, so a step costs a few gathers per pair still walking.
     """
     sizes = np.array([t.n_nodes for t in trees])
     offset = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     shift = np.repeat(offset, sizes)
     feature = np.concatenate([t.feature for t in trees])
     threshold = np.concatenate([t.threshold for t in trees])
+    is_leaf = feature < 0
+    stay = np.flatnonzero(is_leaf)
     children = np.empty(2 * feature.shape[0], dtype=np.intp)  # left of node i at 2 i
     children[0::2] = np.concatenate([t.left for t in trees]) + shift
     children[1::2] = np.concatenate([t.right for t in trees]) + shift
+    children[2 * stay] = children[2 * stay + 1] = stay  # a leaf is its own child
+    feature = np.where(is_leaf, 0, feature)  # any column: both ways lead back to the leaf
     if mask is None:
         mask = np.ones((len(trees), X.shape[0]), dtype=bool)
     tree, row = np.nonzero(mask)
     flat = np.ascontiguousarray(X).reshape(-1)
     leaf = offset[tree]
-    walking = np.flatnonzero(feature[leaf] >= 0)
+    walking = np.flatnonzero(~is_leaf[leaf])
     node, base = leaf[walking], row[walking] * X.shape[1]
-    f = feature[node]
     while walking.size:
-        go_right = flat.take(base + f) > threshold.take(node)
-        node += node
-        node += go_right
-        node = children.take(node)
-        f = feature.take(node)
-        done = f < 0
+        for _ in range(WALK_STEPS):
+            go_right = flat.take(base + feature.take(node)) > threshold.take(node)
+            node += node
+            node += go_right
+            node = children.take(node)
+        done = is_leaf.take(node)
         leaf[walking[done]] = node[done]
         keep = ~done
-        walking, node, base, f = walking[keep], node[keep], base[keep], f[keep]
+        walking, node, base = walking[keep], node[keep], base[keep]
     return tree, row, leaf - offset[tree]
 
 
