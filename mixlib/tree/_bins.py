@@ -191,7 +191,9 @@ def _accumulate_bins(a: np.ndarray) -> np.ndarray:
     return out
 
 
-def _left_counts(hist_w: np.ndarray, col: np.ndarray, node: np.ndarray, cut: np.ndarray):
+def _left_counts(
+    hist_w: np.ndarray, col: np.ndarray, node: np.ndarray, cut: np.ndarray
+) -> np.ndarray:
     """Class weights at ranks ``<= cut`` of each (``col``, ``node``) histogram of ``hist_w``
     (shape (c, n_nodes, n_bins, n_classes)): shape (n_cuts, n_classes).
 
