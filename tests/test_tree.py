@@ -6,7 +6,15 @@ from sklearn.base import clone as sk_clone
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
 import mixlib.tree._split
-from mixlib.tree.decision_tree import DecisionTreeClassifier, bin_features, draw_candidates, node_impurity
+from mixlib.tree._bins import _left_counts, _permutation, _varying_first
+from mixlib.tree._split import class_sum
+from mixlib.tree.decision_tree import (
+    DecisionTreeClassifier,
+    apply_trees,
+    bin_features,
+    draw_candidates,
+    node_impurity,
+)
 from tests.sklearn_compat import sklearn_compatible
 
 
@@ -147,6 +155,21 @@ def test_bin_features_ranks_values():
     assert binned.low[1, 0] == 0.0 and np.isinf(binned.low[1, 1:]).all()
 
 
+@pytest.mark.parametrize("n_values", [2, 5, 40])  # ranks by comparisons, then by argsort
+def test_bin_features_ranks_match_unique_values(n_values):
+    rng = np.random.default_rng(n_values)
+    XT = rng.integers(0, n_values, size=(6, 300)) * 0.5 - 3.0
+    XT[2] = 1.0  # constant feature
+    XT[3, ::3] += 3e-8  # merged with its neighbour (closer than FEATURE_THRESHOLD)
+    binned = bin_features(XT)
+    for f, values in enumerate(XT):
+        rounded = np.round(values, 6)
+        distinct = np.unique(rounded)
+        np.testing.assert_array_equal(binned.ranks[f], np.searchsorted(distinct, rounded))
+        assert np.isinf(binned.low[f, distinct.size:]).all()
+    assert binned.ranks.dtype == np.int32
+
+
 def test_vectorised_traversal_equals_per_sample_walk():
     X, y, rng = tie_free_problem(4, n=500, d=6)
     tree = DecisionTreeClassifier(max_depth=8).fit(X, y)
@@ -161,6 +184,20 @@ def test_vectorised_traversal_equals_per_sample_walk():
     np.testing.assert_array_equal(tree.apply(X_test), expected)
 
 
+def test_trees_walked_together_reach_each_trees_own_leaves():
+    # Deep and shallow trees and a single leaf, walked together (several compactions).
+    X, y, rng = tie_free_problem(9, n=400, d=5)
+    fitted = [DecisionTreeClassifier(max_depth=d).fit(X, y) for d in (None, 1, 3, None)]
+    fitted.append(DecisionTreeClassifier().fit(X, np.zeros(400, dtype=int)))  # one leaf
+    trees = [t.tree_ for t in fitted]
+    X_test = rng.normal(size=(250, 5))
+    mask = rng.random((len(trees), 250)) < 0.7
+    tree, row, leaf = apply_trees(trees, X_test, mask)
+    np.testing.assert_array_equal(np.stack([tree, row]), np.nonzero(mask))
+    for t, model in enumerate(fitted):
+        np.testing.assert_array_equal(leaf[tree == t], model.apply(X_test[row[tree == t]]))
+
+
 def test_string_labels_and_zero_weight_rows():
     X, y, _ = tie_free_problem(6, n=200)
     labels = np.array(["a", "b", "c"])[y]
@@ -172,11 +209,45 @@ def test_string_labels_and_zero_weight_rows():
     assert set(tree.predict(X)) <= {"a", "b", "c"}
 
 
+@pytest.mark.parametrize("n_classes", range(1, 10))
+def test_class_sum_is_numpy_sum_bit_for_bit(n_classes):
+    # class_sum adds the columns in order; numpy's sum must give the same bits (it only
+    # splits rows of 8 or more entries), or trees would change with it.
+    rng = np.random.default_rng(n_classes)
+    a = rng.random((20000, n_classes)) * 10.0 ** rng.uniform(-8, 8, (20000, n_classes))
+    for x in (a, a.reshape(50, 400, n_classes), np.asfortranarray(a), a[::3]):
+        assert class_sum(x).tobytes() == x.sum(axis=-1).tobytes()
+
+
 def test_node_impurity_formulas():
     counts = np.array([[3.0, 1.0], [2.0, 2.0], [4.0, 0.0]])
     np.testing.assert_allclose(node_impurity(counts, "gini"), [1 - (0.75**2 + 0.25**2), 0.5, 0.0])
     h = -(0.75 * np.log2(0.75) + 0.25 * np.log2(0.25))
     np.testing.assert_allclose(node_impurity(counts, "entropy"), [h, 1.0, 0.0])
+
+
+@pytest.mark.parametrize("n_features", [1, 2, 240, 1024, 1025])
+def test_permutation_sorts_generator_keys(n_features):
+    # The packed integer sort orders each node's features exactly as argsort of its keys.
+    keys = np.random.default_rng(n_features).random((300, n_features))
+    np.testing.assert_array_equal(_permutation(keys), np.argsort(keys, axis=1))
+
+
+def test_varying_first_is_a_stable_sort_of_the_constant_flags():
+    varying = np.random.default_rng(3).random((200, 37)) < 0.2
+    varying[0] = False
+    np.testing.assert_array_equal(
+        _varying_first(varying, 6), np.argsort(~varying, axis=1, kind="stable")[:, :6]
+    )
+
+
+@pytest.mark.parametrize("n_bins", [2, 5, 40])
+def test_left_counts_add_ranks_in_order(n_bins):
+    rng = np.random.default_rng(n_bins)
+    hist_w = rng.random((4, 7, n_bins, 3)) * rng.integers(0, 2, size=(4, 7, n_bins, 1))
+    col, node, cut = (rng.integers(0, n, size=50) for n in (4, 7, n_bins - 1))
+    expected = np.cumsum(hist_w, axis=2)[col, node, cut]
+    assert _left_counts(hist_w, col, node, cut).tobytes() == expected.tobytes()
 
 
 def test_draw_candidates_uniform_over_varying_features():

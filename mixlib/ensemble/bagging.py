@@ -221,9 +221,10 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
             X = self.estimators_[0]._check_X(X)
             trees = [m.tree_ for m in self.estimators_]
             tree, row, leaf = apply_trees(trees, X, mask)
-            value = np.concatenate([t.value for t in trees])
+            # The class of every node once (fewer nodes than walked pairs), then per pair.
+            node_class = np.argmax(np.concatenate([t.value for t in trees]), axis=1)
             first = np.concatenate(([0], np.cumsum([t.n_nodes for t in trees])[:-1]))
-            pred[tree, row] = np.argmax(value[first[tree] + leaf], axis=1)
+            pred[tree, row] = node_class[first[tree] + leaf]
             return pred
         for b, member in enumerate(self.estimators_):
             rows = np.flatnonzero(mask[b])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from mixlib.core.base import clone
 from mixlib.core.validation import check_choice
 from mixlib.ensemble.bagging import _VotingEnsemble, grow_tree_members
 from mixlib.tree.decision_tree import DecisionTreeClassifier
@@ -93,9 +92,11 @@ class RandomForestClassifier(_VotingEnsemble):
         )
 
     def _fit_members(self, X, y, samples: list[np.ndarray], rng: np.random.Generator) -> list:
-        """Grow the trees together, in batches (see :func:`mixlib.ensemble.bagging.grow_tree_members`)."""
-        prototype = self._make_member(rng)
-        return grow_tree_members([clone(prototype) for _ in samples], X, y, samples, rng)
+        """Grow the trees together, in batches (see :func:`mixlib.ensemble.bagging.grow_tree_members`).
+
+        Each tree is constructed directly (``clone`` would inspect the signature again for
+        every tree, ~2.5 ms per 100 trees); ``_make_member`` draws nothing from ``rng``."""
+        return grow_tree_members([self._make_member(rng) for _ in samples], X, y, samples, rng)
 
     def _member_weights(self, oob_accuracy: np.ndarray) -> np.ndarray:
         if self.vote == "simple":

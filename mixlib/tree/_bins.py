@@ -16,28 +16,29 @@ import numpy as np
 #: Two feature values closer than this are treated as equal (no threshold between them).
 FEATURE_THRESHOLD = 1e-7
 
+#: Up to this many ranks, :func:`bin_features` ranks values by comparisons, not ``argsort``.
+DIRECT_RANK_BINS = 16
+
 #: (Column, row) pairs histogrammed per ``bincount`` call (see :func:`_column_histograms`).
 HISTOGRAM_CHUNK = 1 << 16
 
 
-def _permutation_order(keys: np.ndarray, m: int) -> np.ndarray:
-    """Features of each node (row of ``keys``, shape (n_nodes, n_features)), the ``m`` with
-    the smallest keys first and ordered by key, the others after them in arbitrary order:
-    the head of a uniform random permutation."""
-    perm = (np.argpartition(keys, m - 1, axis=1) if m < keys.shape[1]
-            else np.argsort(keys, axis=1))
-    head = np.argsort(np.take_along_axis(keys, perm[:, :m], axis=1), axis=1)
-    perm[:, :m] = np.take_along_axis(perm[:, :m], head, axis=1)
-    return perm
+def _permutation(keys: np.ndarray) -> np.ndarray:
+    """Features of each node (row of ``keys``, shape (n_nodes, n_features)) ordered by key:
+    a uniform random permutation, ``argsort(keys, axis=1)`` for distinct keys.
 
-
-def _order_tail(perm: np.ndarray, keys: np.ndarray, nodes: np.ndarray, m: int) -> np.ndarray:
-    """Positions ``m:`` of ``perm`` for ``nodes``, ordered by key (the rest of the
-    permutation)."""
-    tail = perm[nodes, m:]
-    return np.take_along_axis(
-        tail, np.argsort(np.take_along_axis(keys[nodes], tail, axis=1), axis=1), axis=1
-    )
+    ``keys`` come from ``Generator.random``, multiples of ``2**-53``: each is made an exact
+    integer with its feature in the low bits, and one in-place integer sort (much faster
+    than ``argsort``) orders them."""
+    n_features = keys.shape[1]
+    bits = (n_features - 1).bit_length()
+    if bits > 10:  # the packed key would not fit in 63 bits
+        return np.argsort(keys, axis=1)
+    packed = (keys * 2.0 ** (53 + bits)).astype(np.int64)  # exact: a power-of-2 scaling
+    packed |= np.arange(n_features)
+    packed.sort(axis=1)
+    packed &= (1 << bits) - 1
+    return packed
 
 
 @dataclass
@@ -63,14 +64,16 @@ class BinnedFeatures:
 
 
 def bin_features(XT: np.ndarray) -> BinnedFeatures:
-    """Rank the values of every feature of ``XT`` (shape (n_features, n_samples))."""
-    order = np.argsort(XT, axis=1)
-    Xs = np.take_along_axis(XT, order, axis=1)
+    """Rank the values of every feature of ``XT`` (shape (n_features, n_samples)).
+
+    The values are sorted without their positions (``numpy.sort``, much faster than
+    ``argsort`` on the ties of discrete data); with at most ``DIRECT_RANK_BINS`` ranks, a
+    value's rank is the number of ranks after the first whose smallest value it reaches,
+    else the ranks are put back through an ``argsort``."""
+    Xs = np.sort(XT, axis=1)
     first = np.ones(Xs.shape, dtype=bool)
     first[:, 1:] = Xs[:, 1:] > Xs[:, :-1] + FEATURE_THRESHOLD
     sorted_ranks = (np.cumsum(first, axis=1) - 1).astype(np.int32)
-    ranks = np.empty_like(sorted_ranks)
-    np.put_along_axis(ranks, order, sorted_ranks, axis=1)
     n_bins = int(sorted_ranks[:, -1].max()) + 1
     last = np.ones(Xs.shape, dtype=bool)
     last[:, :-1] = first[:, 1:]
@@ -80,6 +83,13 @@ def bin_features(XT: np.ndarray) -> BinnedFeatures:
     low[f, sorted_ranks[f, i]] = Xs[f, i]
     f, i = np.nonzero(last)
     high[f, sorted_ranks[f, i]] = Xs[f, i]
+    if n_bins <= DIRECT_RANK_BINS:
+        ranks = np.zeros(XT.shape, dtype=np.int32)
+        for b in range(1, n_bins):  # low is +inf past a feature's last rank
+            ranks += XT >= low[:, b : b + 1]
+    else:
+        ranks = np.empty_like(sorted_ranks)
+        np.put_along_axis(ranks, np.argsort(XT, axis=1), sorted_ranks, axis=1)
     return BinnedFeatures(ranks=ranks, low=low, high=high, n_bins=n_bins)
 
 
@@ -181,10 +191,62 @@ def _accumulate_bins(a: np.ndarray) -> np.ndarray:
     return out
 
 
-def _varying_columns(hist_w: np.ndarray, n_bins: int) -> np.ndarray:
-    """Whether each (node, column) has rows of at least two ranks: shape (n_nodes, c)."""
-    n_present = _accumulate_bins(_present_bins(hist_w, n_bins).astype(np.intp))[:, :, -1]
-    return (n_present > 1).T
+def _left_counts(
+    hist_w: np.ndarray, col: np.ndarray, node: np.ndarray, cut: np.ndarray
+) -> np.ndarray:
+    """Class weights at ranks ``<= cut`` of each (``col``, ``node``) histogram of ``hist_w``
+    (shape (c, n_nodes, n_bins, n_classes)): shape (n_cuts, n_classes).
+
+    Added in rank order, as the cumulative sum of :func:`_accumulate_bins` does, but only
+    for the cuts asked for (with few ranks; otherwise through that cumulative sum)."""
+    if hist_w.shape[2] > 32:
+        return _accumulate_bins(hist_w)[col, node, cut]
+    left = hist_w[col, node, 0]
+    later = np.arange(cut.shape[0])
+    for b in range(1, hist_w.shape[2]):
+        later = later[cut[later] >= b]
+        if later.size == 0:
+            break
+        left[later] += hist_w[col[later], node[later], b]
+    return left
+
+
+def _varying_first(varying: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the first ``k`` True entries of each row of ``varying``, then of its
+    first False ones: ``argsort(~varying, kind="stable")[:, :k]``, by one sort of unique
+    integer keys (much faster than a stable sort of booleans row by row)."""
+    n = varying.shape[1]
+    key = np.arange(n, dtype=np.int32) + (~varying) * np.int32(n)
+    key.sort(axis=1)
+    return key[:, :k] % n
+
+
+def _varying_columns(present: np.ndarray) -> np.ndarray:
+    """Whether each (node, column) has rows of at least two ranks, from ``present`` (shape
+    (c, n_nodes, n_bins), see :func:`_present_bins`): shape (n_nodes, c)."""
+    return (_accumulate_bins(present.astype(np.intp))[:, :, -1] > 1).T
+
+
+def _rank_varying(
+    ranks: np.ndarray, cols: np.ndarray, xrows: np.ndarray, seg: np.ndarray, sizes: np.ndarray
+) -> np.ndarray:
+    """Whether each (node, column) has rows of at least two ranks, from the rows' ranks.
+
+    ``cols`` (shape (n_nodes, c)) gives each node's features, ``xrows`` and ``seg`` the
+    data row and node of each row (grouped by node, ``sizes`` rows per node, all positive):
+    boolean array of shape (n_nodes, c), as :func:`_varying_columns` reads it from
+    histograms (every row has a positive weight), at a cost per (column, row) instead of
+    per (column, node, rank, class). A node varies in a column when the rank changes
+    between two of its consecutive rows: one cumulative count of changes along the rows."""
+    index = cols.T[:, seg]  # (c, n_rows)
+    index *= ranks.shape[1]
+    index += xrows
+    r = ranks.reshape(-1).take(index)
+    change = np.zeros(r.shape, dtype=np.int32)
+    np.not_equal(r[:, 1:], r[:, :-1], out=change[:, 1:], casting="unsafe")
+    changes = np.cumsum(change, axis=1)
+    starts = np.cumsum(sizes) - sizes
+    return (changes[:, starts + sizes - 1] > changes[:, starts]).T
 
 
 def _histogram_cuts(
@@ -206,8 +268,9 @@ def _histogram_cuts(
     same draws of ``rng``), but constancy is read from the histograms themselves (a feature
     varies in a node when its rows fall in two ranks or more), and features are histogrammed
     in batches along the permutation only until a node has ``k_features`` varying ones:
-    first ``k`` features for every node, then ``k`` more, then the rest for the nodes still
-    short.
+    first ``k`` features for every node, then ``k`` more. For the nodes still short (few
+    rows each), constancy of the rest is read from the range of their rows' ranks
+    (:func:`_rank_varying`) and the ``k`` features drawn are then histogrammed anew.
 
     Returns ``(node, col, cut, left, threshold_of, feats)``: ``cut`` is the rank after which
     the cut falls, ``left`` the class counts left of it, ``threshold_of(nodes, cols, cuts)``
@@ -220,16 +283,18 @@ def _histogram_cuts(
     per_node = n_bins * n_classes
     counts = min_samples_leaf > 1
 
+    def subset(nodes):  # rows of ``nodes`` (sorted): data rows, weights, local node ids
+        inside = np.zeros(n_nodes, dtype=bool)
+        inside[nodes] = True
+        sub = inside[seg]
+        return xrows[sub], w[sub], (np.cumsum(inside) - 1)[seg[sub]]
+
     def histograms(cols, nodes=None):
         if nodes is None:
             return _column_histograms(codes, xrows, w, seg, cols, per_node, counts,
                                       all_columns=rng is None)
-        inside = np.zeros(n_nodes, dtype=bool)
-        inside[nodes] = True
-        sub = inside[seg]
-        local = np.cumsum(inside) - 1
-        return _column_histograms(codes, xrows[sub], w[sub], local[seg[sub]], cols, per_node,
-                                  counts)
+        sub_xrows, sub_w, sub_seg = subset(nodes)
+        return _column_histograms(codes, sub_xrows, sub_w, sub_seg, cols, per_node, counts)
 
     if rng is None:  # every feature, in column order, all usable
         feats = np.broadcast_to(np.arange(n_features), (n_nodes, n_features))
@@ -239,41 +304,55 @@ def _histogram_cuts(
         k = k_features
         keys = rng.random((n_nodes, n_features))
         m = min(n_features, 2 * k)
-        perm = _permutation_order(keys, m)
+        perm = _permutation(keys)
         varying = np.zeros((n_nodes, n_features), dtype=bool)
-        blocks = [(np.arange(n_nodes), 0, *histograms(perm[:, :k]))]
-        present = _present_bins(blocks[0][2], n_bins)  # kept for the nodes not short
-        varying[:, :k] = (_accumulate_bins(present.astype(np.intp))[:, :, -1] > 1).T
+        hist_w, hist_n = histograms(perm[:, :k])
+        present = _present_bins(hist_w, n_bins)
+        varying[:, :k] = _varying_columns(present)
+        blocks = [(np.arange(n_nodes), 0, hist_w, hist_n, present)]
         step = max(1, (k + 2) // 3)  # short nodes usually lack only a few
         bounds = [(lo, min(lo + step, m)) for lo in range(k, m, step)]
         bounds += [(m, n_features)] if m < n_features else []
+        tail = None  # nodes still short after m features
         for lo, hi in bounds:
             short = np.flatnonzero(np.count_nonzero(varying[:, :lo], axis=1) < k)
             if short.size == 0 or lo >= hi:
                 break
-            if lo == m:  # beyond the sorted head: order the rest of the permutation
-                perm[short, m:] = _order_tail(perm, keys, short, m)
+            if lo == m:  # few rows per node, many columns: ranks are cheaper than histograms
+                sub_xrows, _, sub_seg = subset(short)
+                varying[short, m:] = _rank_varying(binned.ranks, perm[short, m:], sub_xrows,
+                                                   sub_seg, sizes[short])
+                tail = short
+                break
             block_w, block_n = histograms(perm[short, lo:hi], short)
-            varying[short, lo:hi] = _varying_columns(block_w, n_bins)
-            blocks.append((short, lo, block_w, block_n))
+            block_present = _present_bins(block_w, n_bins)
+            varying[short, lo:hi] = _varying_columns(block_present)
+            blocks.append((short, lo, block_w, block_n, block_present))
         # Nodes with k varying features among the first k keep those; for the others, a
         # stable sort puts the varying features first, in permutation order.
-        hist_w, hist_n = blocks[0][2], blocks[0][3]
         feats, usable = perm[:, :k], varying[:, :k]
         if len(blocks) > 1:
             short = blocks[1][0]
             first = np.broadcast_to(np.arange(k), (n_nodes, k)).copy()
-            first[short] = np.argsort(~varying[short], axis=1, kind="stable")[:, :k]
-            for b, (nodes, lo, block_w, block_n) in enumerate(blocks):
+            first[short] = _varying_first(varying[short], k)
+            for b, (nodes, lo, block_w, block_n, block_present) in enumerate(blocks):
                 members, local = (short, short) if b == 0 else (nodes, np.arange(nodes.size))
                 position = first[members] - lo
                 i, j = np.nonzero((position >= 0) & (position < block_w.shape[0]))
                 hist_w[j, members[i]] = block_w[position[i, j], local[i]]
+                present[j, members[i]] = block_present[position[i, j], local[i]]
                 if counts:
                     hist_n[j, members[i]] = block_n[position[i, j], local[i]]
             feats = np.take_along_axis(perm, first, axis=1)
             usable = np.take_along_axis(varying, first, axis=1)
-            present[:, short] = _present_bins(hist_w[:, short], n_bins)
+            if tail is not None:  # no histograms beyond m yet: those nodes get all k anew
+                late = tail[(first[tail] >= m).any(axis=1)]
+                if late.size:
+                    late_w, late_n = histograms(feats[late], late)
+                    hist_w[:, late] = late_w
+                    present[:, late] = _present_bins(late_w, n_bins)
+                    if counts:
+                        hist_n[:, late] = late_n
     if rng is None:
         present = _present_bins(hist_w, n_bins)  # every weight is positive
     k = feats.shape[1]
@@ -287,7 +366,7 @@ def _histogram_cuts(
         valid = present & (n_present < n_present[:, :, -1:])
     valid &= usable.T[:, :, None]
     node, col, cut = np.nonzero(valid.transpose(1, 0, 2))  # ordered by (node, col, cut)
-    left = _accumulate_bins(hist_w)[col, node, cut]
+    left = _left_counts(hist_w, col, node, cut)
 
     def threshold_of(nodes, cols, cuts):
         f = feats[nodes, cols]

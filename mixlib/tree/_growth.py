@@ -9,9 +9,12 @@ import numpy as np
 
 from mixlib.tree import _split
 from mixlib.tree._bins import BinnedFeatures, bin_features
-from mixlib.tree._split import level_splits, node_impurity
+from mixlib.tree._split import class_sum, level_splits, node_impurity
 
 _EPSILON = np.finfo(np.float64).eps
+
+#: Steps of :func:`apply_trees` between two removals of the pairs that reached a leaf.
+WALK_STEPS = 4
 
 
 @dataclass
@@ -92,28 +95,37 @@ def apply_trees(trees: list[TreeArrays], X: np.ndarray, mask: np.ndarray | None 
     Notes
     -----
     The trees are stacked into one set of arrays (node ids shifted by each tree's offset);
-    at every step, each pair still at an internal node moves to ``left`` if
-    ``x[feature] <= threshold``, else to ``right``, and pairs that reached a leaf leave the
-    walk, so a step costs one gather per pair still walking.
+    at every step, each pair moves to ``left`` if ``x[feature] <= threshold``, else to
+    ``right`` (both children in one array, ``left`` of node ``i`` at ``2 i``; a leaf is
+    its own child), and every ``WALK_STEPS`` steps the pairs that reached a leaf leave the
+    walk, so a step costs a few gathers per pair still walking.
     """
     sizes = np.array([t.n_nodes for t in trees])
     offset = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     shift = np.repeat(offset, sizes)
     feature = np.concatenate([t.feature for t in trees])
     threshold = np.concatenate([t.threshold for t in trees])
-    left = np.concatenate([t.left for t in trees]) + shift
-    right = np.concatenate([t.right for t in trees]) + shift
+    is_leaf = feature < 0
+    stay = np.flatnonzero(is_leaf)
+    children = np.empty(2 * feature.shape[0], dtype=np.intp)  # left of node i at 2 i
+    children[0::2] = np.concatenate([t.left for t in trees]) + shift
+    children[1::2] = np.concatenate([t.right for t in trees]) + shift
+    children[2 * stay] = children[2 * stay + 1] = stay  # a leaf is its own child
+    feature = np.where(is_leaf, 0, feature)  # any column: both ways lead back to the leaf
     if mask is None:
         mask = np.ones((len(trees), X.shape[0]), dtype=bool)
     tree, row = np.nonzero(mask)
     flat = np.ascontiguousarray(X).reshape(-1)
     leaf = offset[tree]
-    walking = np.flatnonzero(feature[leaf] >= 0)
+    walking = np.flatnonzero(~is_leaf[leaf])
     node, base = leaf[walking], row[walking] * X.shape[1]
     while walking.size:
-        go_right = flat.take(base + feature[node]) > threshold[node]
-        node = np.where(go_right, right[node], left[node])
-        done = feature[node] < 0
+        for _ in range(WALK_STEPS):
+            go_right = flat.take(base + feature.take(node)) > threshold.take(node)
+            node += node
+            node += go_right
+            node = children.take(node)
+        done = is_leaf.take(node)
         leaf[walking[done]] = node[done]
         keep = ~done
         walking, node, base = walking[keep], node[keep], base[keep]
@@ -197,8 +209,8 @@ def grow_trees(
     while starts.size:
         n_nodes = starts.shape[0]
         sizes = np.diff(np.append(starts, rows.shape[0]))
-        counts = np.add.reduceat(Y[rows], starts, axis=0)
-        w_node = counts.sum(axis=1)
+        counts = np.add.reduceat(Y.take(rows, axis=0), starts, axis=0)  # take: faster than Y[rows]
+        w_node = class_sum(counts)
         imp = node_impurity(counts, criterion)
         feature = np.full(n_nodes, -1, dtype=np.intp)
         threshold = np.full(n_nodes, np.nan)
@@ -249,5 +261,6 @@ def grow_trees(
     local[order] = np.arange(order.shape[0]) - first[tree[order]]
     for k in (2, 3):  # left, right
         fields[k] = np.where(fields[k] >= 0, local[np.maximum(fields[k], 0)], -1)
-    return [TreeArrays(*(f[order[first[t]:first[t + 1]]] for f in fields))
+    fields = [f[order] for f in fields]  # each tree's nodes are a slice of these
+    return [TreeArrays(*(f[first[t]:first[t + 1]] for f in fields))
             for t in range(len(samples))]

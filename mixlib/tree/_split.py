@@ -10,13 +10,26 @@ from mixlib.tree._bins import (
     FEATURE_THRESHOLD,
     BinnedFeatures,
     _histogram_cuts,
-    _order_tail,
-    _permutation_order,
+    _permutation,
 )
 
 #: The histogram search is used when (candidates x nodes x ranks x (classes + 1)) stays
 #: below this many cells; otherwise the nodes' rows are sorted (0 forces sorting).
 HISTOGRAM_MAX_CELLS = 1 << 22
+
+
+def class_sum(a: np.ndarray) -> np.ndarray:
+    """``a.sum(axis=-1)``, bit for bit, faster for few classes.
+
+    With fewer than 8 entries numpy adds a row's entries in order (its pairwise summation
+    only splits longer rows), so the columns are added one by one: a few whole-array
+    additions instead of a reduction over a short axis (~10x faster for 3 classes)."""
+    if not 0 < a.shape[-1] < 8:
+        return a.sum(axis=-1)
+    total = a[..., 0].copy()
+    for j in range(1, a.shape[-1]):
+        total += a[..., j]
+    return total
 
 
 def node_impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
@@ -37,11 +50,11 @@ def node_impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
     With :math:`p_k = c_k / w`: Gini :math:`1 - \\sum_k p_k^2`; entropy (bits)
     :math:`-\\sum_k p_k \\log_2 p_k`.
     """
-    w = counts.sum(axis=-1)
+    w = class_sum(counts)
     p = counts / w[..., None]
     if criterion == "gini":
         return 1.0 - np.einsum("...k,...k->...", p, p)
-    return -xlogy(p, p).sum(axis=-1) / np.log(2.0)
+    return -class_sum(xlogy(p, p)) / np.log(2.0)
 
 
 def _children_cost(
@@ -60,7 +73,8 @@ def _children_cost(
         )
     # w I(t) = (w log w - sum_k c_k log c_k) / log 2 for each child.
     return (
-        xlogy(wl, wl) - xlogy(left, left).sum(-1) + xlogy(wr, wr) - xlogy(right, right).sum(-1)
+        xlogy(wl, wl) - class_sum(xlogy(left, left)) + xlogy(wr, wr)
+        - class_sum(xlogy(right, right))
     ) / np.log(2.0)
 
 
@@ -105,9 +119,9 @@ def draw_candidates(
     The varying features are taken in the order of a uniform random permutation, so the
     first ``k`` of them are a uniform ``k``-subset of the node's varying features (what
     scikit-learn draws). To avoid scanning every column, constancy is first checked on the
-    first ``2 k`` features of the permutation only (drawn with ``argpartition`` of random
-    keys, then ordered), and on all of them for the nodes where fewer than ``k`` of those
-    vary (the rest of the permutation is then ordered by its keys too).
+    first ``2 k`` features of the permutation only (random keys sorted per node, see
+    :func:`mixlib.tree._bins._permutation`), and on all of them for the nodes where fewer
+    than ``k`` of those vary.
     """
     n_nodes, n_features = starts.shape[0], XT.shape[0]
     if rng is None:
@@ -118,7 +132,7 @@ def draw_candidates(
     seg = np.repeat(np.arange(n_nodes), sizes)
     m = min(n_features, 2 * k_features)
     keys = rng.random((n_nodes, n_features))
-    perm = _permutation_order(keys, m)
+    perm = _permutation(keys)
     varying = np.zeros((n_nodes, n_features), dtype=bool)
     varying[:, :m] = _segment_varying(XT[perm[seg, :m].T, rows], starts)
     if m < n_features:
@@ -128,7 +142,6 @@ def draw_candidates(
             in_short[short] = True
             sub = in_short[seg]
             sub_starts = np.concatenate(([0], np.cumsum(sizes[short])[:-1]))
-            perm[short, m:] = _order_tail(perm, keys, short, m)
             varying[short, m:] = _segment_varying(
                 XT[perm[seg[sub], m:].T, rows[sub]], sub_starts
             )
@@ -290,8 +303,8 @@ def level_splits(
     # Clipped: the node totals are summed in another order, so an absent class could
     # otherwise come out as -1e-15 (NaN entropy).
     right = np.maximum(counts[node] - left, 0.0)
-    wl = left.sum(axis=1)
-    wr = right.sum(axis=1)
+    wl = class_sum(left)
+    wr = class_sum(right)
     cost = _children_cost(left, right, wl, wr, criterion)
     # Per node: least cost, then first candidate column, then lowest cut.
     if use_histogram:  # cuts come ordered by (node, column, cut): the first least cost
