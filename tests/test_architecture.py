@@ -9,6 +9,9 @@ import nothing of mixlib but ``core`` and ``figures``.
 from __future__ import annotations
 
 import ast
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -137,3 +140,23 @@ def test_no_importlib_in_mixlib_or_workflow():
     users = [str(path.relative_to(ROOT)) for path in places
              if "importlib" in path.read_text(encoding="utf-8")]
     assert not users, f"importlib used in {users}: import modules by name a reader can follow"
+
+
+def workflow_imports() -> set[str]:
+    """The mixlib modules the Snakefile and the rule files import when Snakemake parses them."""
+    sources = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+    pattern = re.compile(r"^(?:from\s+(mixlib[\w.]*)\s+import|import\s+(mixlib[\w.]*))", re.M)
+    return {a or b for path in sources for a, b in pattern.findall(path.read_text(encoding="utf-8"))}
+
+
+def test_parsing_the_workflow_does_not_import_scipy_stats():
+    """Every Snakemake process parses the workflow: the main one, and two per job under SLURM
+    (the job and its step). scipy.stats alone takes about a second to import, so the modules
+    the rule files import must not load it (the t quantile comes from scipy.special)."""
+    modules = sorted(workflow_imports())
+    assert "mixlib.pipeline.config" in modules
+    code = ("import sys\n" + "".join(f"import {name}\n" for name in modules)
+            + "print('scipy.stats' in sys.modules)")
+    loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout.strip()
+    assert loaded == "False", f"importing {modules} imports scipy.stats"

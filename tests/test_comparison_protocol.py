@@ -19,8 +19,8 @@ from mixlib.figures.comparison import best_per_family, comparison_figure
 from mixlib.figures.critical_difference import critical_difference_figure
 from mixlib.model_selection.evaluation import stratified_folds, t_interval
 from mixlib.model_selection.rank_tests import group_rank_test, nemenyi_p_value
+from mixlib.core.statistics import corrected_t_interval
 from mixlib.model_selection.significance import (
-    corrected_t_interval,
     nemenyi_critical_difference,
     pairwise_tests,
 )

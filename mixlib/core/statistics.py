@@ -2,14 +2,21 @@
 
 Every interval of the study, the cross-validated error of the course notes (over folds) as the
 bands and bars of the figures (over repeats), is ``mean +/- t_{1-alpha/2, n-1} s / sqrt(n)``;
-:func:`t_half_width` is the one place its half-width is computed.
+:func:`t_half_width` is the one place its half-width is computed. The comparison's folds share
+training rows, so its interval widens the variance as Nadeau and Bengio (2003) do:
+:func:`corrected_t_interval`. The Student-t quantile is :func:`scipy.special.stdtrit`, the
+function ``scipy.stats.t.ppf`` calls, so this module does not import ``scipy.stats`` (about a
+second, which every Snakemake process that parses the workflow would pay).
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
+from scipy.special import stdtrit
 
 
 def t_half_width(std: ArrayLike, n: ArrayLike, alpha: float = 0.05) -> np.ndarray:
@@ -43,7 +50,8 @@ def t_half_width(std: ArrayLike, n: ArrayLike, alpha: float = 0.05) -> np.ndarra
     n = np.asarray(n)
     several = n >= 2
     df = np.where(several, n - 1, 1)
-    return np.where(several, stats.t.ppf(1 - alpha / 2, df) * std / np.sqrt(np.where(several, n, 1)), np.nan)
+    quantile = stdtrit(df, 1 - alpha / 2)
+    return np.where(several, quantile * std / np.sqrt(np.where(several, n, 1)), np.nan)
 
 
 def mean_t_interval(values: ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -81,3 +89,48 @@ def mean_t_interval(values: ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray,
     std[several] = np.nanstd(values[:, several], axis=0, ddof=1)
     half = t_half_width(std, count, alpha)
     return mean, mean - half, mean + half
+
+
+def finite_1d(values, name: str) -> np.ndarray:
+    """``values`` as a 1-d float array; raises ``ValueError`` naming ``name`` if it is not 1-d or
+    holds NaN or inf."""
+    array = np.asarray(values, dtype=float)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be 1-d, got shape {array.shape}.")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite (no NaN or inf), got {array!r}.")
+    return array
+
+
+def corrected_t_interval(errors, *, n_train: float, n_test: float,
+                         alpha: float = 0.05) -> tuple[float, float]:
+    """Interval on the mean of ``J`` resampled test errors with Nadeau and Bengio's variance.
+
+    Parameters
+    ----------
+    errors : array-like of shape (J,)
+        Test errors of ``r`` repeats of K-fold CV (``J = r K``) or of ``J`` random
+        train/test splits, ``J >= 2``.
+    n_train, n_test : float
+        Training and test rows of one fold or split (their means if they differ).
+    alpha : float
+        ``1 - alpha`` is the confidence level.
+
+    Returns
+    -------
+    (low, high) : tuple of float
+        ``e -/+ t_{alpha/2, J-1} sqrt((1/J + n_test/n_train) s^2)`` with ``e`` the mean and
+        ``s^2`` the variance (``ddof=1``); ``n_test = 0`` gives the plain t-interval.
+    """
+    e = finite_1d(errors, "errors")
+    if len(e) < 2:
+        raise ValueError(f"the interval needs at least 2 errors, got {len(e)}.")
+    if not (isinstance(n_train, numbers.Real) and n_train > 0):
+        raise ValueError(f"n_train must be a positive number, got {n_train!r}.")
+    if not (isinstance(n_test, numbers.Real) and n_test >= 0):
+        raise ValueError(f"n_test must be a non-negative number, got {n_test!r}.")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    J = len(e)
+    half = stdtrit(J - 1, 1 - alpha / 2) * math.sqrt((1 / J + n_test / n_train) * e.var(ddof=1))
+    return float(e.mean() - half), float(e.mean() + half)

@@ -47,7 +47,7 @@ and mean fold sizes ``n_train``, ``n_test``, the metrics are:
   narrow: it shrinks like ``1/sqrt(r)`` while the information does not grow as fast;
 - ``ci_corrected_low``, ``ci_corrected_high``: ``e -/+ t_{alpha/2, J-1}
   sqrt((1/J + n_test/n_train) s^2)``, the interval of Nadeau and Bengio's corrected variance
-  (:func:`mixlib.model_selection.significance.corrected_t_interval`), the one to read;
+  (:func:`mixlib.core.statistics.corrected_t_interval`), the one to read;
 - ``fit_seconds``, ``predict_seconds``: mean wall-clock seconds per fold of ``fit`` on the
   training rows and ``predict`` on the test rows;
 - ``fold_error``: the error of fold ``fold`` (0 .. K-1) of CV repeat ``repeat`` (0 .. r-1;
@@ -76,10 +76,10 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.preprocessing import standardise as standardise_rows
+from mixlib.core.statistics import corrected_t_interval
 from mixlib.core.validation import check_array, check_random_state
 from mixlib.experiments.registry import EM_KEYS, check_params, model_spec, resolve_params
 from mixlib.model_selection.evaluation import confusion_matrix, stratified_folds, t_interval
-from mixlib.model_selection.significance import corrected_t_interval
 from mixlib.model_selection.splits import duplicate_groups, grouped_stratified_folds
 
 logger = logging.getLogger(__name__)

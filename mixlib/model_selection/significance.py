@@ -1,5 +1,6 @@
 """Significance of differences between models: the corrected resampled t-test of Nadeau and
-Bengio (2003) on one data set, Holm's step-down correction, and average ranks with the
+Bengio (2003) on one data set (its interval, which needs no scipy.stats, is
+:func:`mixlib.core.statistics.corrected_t_interval`), Holm's step-down correction, and average ranks with the
 Friedman test and the Nemenyi critical difference across data sets (Demšar 2006, JMLR 7).
 
 The distributions come from :mod:`scipy.stats`. Errors are "lower is better" throughout; pass
@@ -17,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+from mixlib.core.statistics import finite_1d
 
 FOLD_COLUMNS = ("dataset", "model", "repeat", "fold", "error")
 
@@ -42,15 +45,6 @@ class FriedmanResult:
     f_p_value: float
     df_numerator: int
     df_denominator: int
-
-
-def _finite_1d(values, name: str) -> np.ndarray:
-    array = np.asarray(values, dtype=float)
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be 1-d, got shape {array.shape}.")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite (no NaN or inf), got {array!r}.")
-    return array
 
 
 def _error_matrix(errors) -> np.ndarray:
@@ -102,8 +96,8 @@ def corrected_resampled_ttest(errors_a, errors_b, *, n_train: float,
     the limit of the test as ``s -> 0``. The latter happens with few folds and coarse errors;
     it means "always different by the same amount", not a measured certainty.
     """
-    a = _finite_1d(errors_a, "errors_a")
-    b = _finite_1d(errors_b, "errors_b")
+    a = finite_1d(errors_a, "errors_a")
+    b = finite_1d(errors_b, "errors_b")
     if len(a) != len(b):
         raise ValueError(f"errors_a and errors_b must have the same length, got {len(a)} "
                          f"and {len(b)}.")
@@ -126,40 +120,6 @@ def corrected_resampled_ttest(errors_a, errors_b, *, n_train: float,
     return PairedTTest(mean, t, J - 1, float(2 * stats.t.sf(abs(t), J - 1)))
 
 
-def corrected_t_interval(errors, *, n_train: float, n_test: float,
-                         alpha: float = 0.05) -> tuple[float, float]:
-    """Interval on the mean of ``J`` resampled test errors with Nadeau and Bengio's variance.
-
-    Parameters
-    ----------
-    errors : array-like of shape (J,)
-        Test errors of ``r`` repeats of K-fold CV (``J = r K``) or of ``J`` random
-        train/test splits, ``J >= 2``.
-    n_train, n_test : float
-        Training and test rows of one fold or split (their means if they differ).
-    alpha : float
-        ``1 - alpha`` is the confidence level.
-
-    Returns
-    -------
-    (low, high) : tuple of float
-        ``e -/+ t_{alpha/2, J-1} sqrt((1/J + n_test/n_train) s^2)`` with ``e`` the mean and
-        ``s^2`` the variance (``ddof=1``); ``n_test = 0`` gives the plain t-interval.
-    """
-    e = _finite_1d(errors, "errors")
-    if len(e) < 2:
-        raise ValueError(f"the interval needs at least 2 errors, got {len(e)}.")
-    if not (isinstance(n_train, numbers.Real) and n_train > 0):
-        raise ValueError(f"n_train must be a positive number, got {n_train!r}.")
-    if not (isinstance(n_test, numbers.Real) and n_test >= 0):
-        raise ValueError(f"n_test must be a non-negative number, got {n_test!r}.")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
-    J = len(e)
-    half = stats.t.ppf(1 - alpha / 2, J - 1) * math.sqrt((1 / J + n_test / n_train) * e.var(ddof=1))
-    return float(e.mean() - half), float(e.mean() + half)
-
-
 def holm(p_values) -> np.ndarray:
     """Holm-Bonferroni step-down adjusted p-values, in the order of ``p_values``.
 
@@ -177,7 +137,7 @@ def holm(p_values) -> np.ndarray:
         ``H_(1) .. H_(i)`` while ``p_(i) <= alpha / (m - i + 1)``), which keeps the
         family-wise error rate at most ``alpha``.
     """
-    p = _finite_1d(p_values, "p_values")
+    p = finite_1d(p_values, "p_values")
     if np.any((p < 0) | (p > 1)):
         raise ValueError(f"p_values must lie in [0, 1], got {p!r}.")
     m = len(p)
