@@ -102,6 +102,16 @@ def finite_1d(values, name: str) -> np.ndarray:
     return array
 
 
+def check_fold_sizes(n_train: float, n_test: float) -> None:
+    """Raise ``ValueError`` unless ``n_train > 0`` and ``n_test >= 0`` are real numbers: the
+    training and test rows of a fold, whose ratio ``n_test / n_train`` Nadeau and Bengio's
+    correction adds to the ``1 / J`` of the variance."""
+    if not (isinstance(n_train, numbers.Real) and n_train > 0):
+        raise ValueError(f"n_train must be a positive number, got {n_train!r}.")
+    if not (isinstance(n_test, numbers.Real) and n_test >= 0):
+        raise ValueError(f"n_test must be a non-negative number, got {n_test!r}.")
+
+
 def corrected_t_interval(errors, *, n_train: float, n_test: float,
                          alpha: float = 0.05) -> tuple[float, float]:
     """Interval on the mean of ``J`` resampled test errors with Nadeau and Bengio's variance.
@@ -125,10 +135,7 @@ def corrected_t_interval(errors, *, n_train: float, n_test: float,
     e = finite_1d(errors, "errors")
     if len(e) < 2:
         raise ValueError(f"the interval needs at least 2 errors, got {len(e)}.")
-    if not (isinstance(n_train, numbers.Real) and n_train > 0):
-        raise ValueError(f"n_train must be a positive number, got {n_train!r}.")
-    if not (isinstance(n_test, numbers.Real) and n_test >= 0):
-        raise ValueError(f"n_test must be a non-negative number, got {n_test!r}.")
+    check_fold_sizes(n_train, n_test)
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
     J = len(e)

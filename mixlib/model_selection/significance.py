@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from mixlib.core.statistics import finite_1d
+from mixlib.core.statistics import check_fold_sizes, finite_1d
 
 FOLD_COLUMNS = ("dataset", "model", "repeat", "fold", "error")
 
@@ -103,10 +103,7 @@ def corrected_resampled_ttest(errors_a, errors_b, *, n_train: float,
                          f"and {len(b)}.")
     if len(a) < 2:
         raise ValueError(f"the test needs at least 2 folds, got {len(a)}.")
-    if not (isinstance(n_train, numbers.Real) and n_train > 0):
-        raise ValueError(f"n_train must be a positive number, got {n_train!r}.")
-    if not (isinstance(n_test, numbers.Real) and n_test >= 0):
-        raise ValueError(f"n_test must be a non-negative number, got {n_test!r}.")
+    check_fold_sizes(n_train, n_test)
     d = a - b
     J = len(d)
     mean = float(d.mean())
