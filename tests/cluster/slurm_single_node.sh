@@ -23,6 +23,11 @@ command=$1
 state=$(mkdir -p "$2" && cd "$2" && pwd)
 mode=${3:-accounting}
 pids="$state/pids"
+# Unix socket paths may not exceed 108 bytes, and slurmd's step sockets
+# (<spool>/mixnode_<job>.<step>, up to about 30 bytes of name) and MariaDB's socket live in
+# directories of their own: a short one under /tmp, made at start and removed at stop, so that
+# any STATE_DIR works (a pytest tmp_path is already 80 bytes long).
+sockets_record="$state/sockets-dir"
 SYSTEM_CONF=/etc/slurm/slurm.conf
 MUNGE_SOCKET=/run/munge/munge.socket.2
 
@@ -42,6 +47,10 @@ stop_all() {
     done
     rm -f "$pids"
     unlink_conf
+    if [[ -f $sockets_record ]]; then
+        rm -rf -- "$(cat "$sockets_record")"
+        rm -f "$sockets_record"
+    fi
     if [[ -f $state/created-munge-run-dir ]]; then
         rmdir "$(dirname "$MUNGE_SOCKET")" 2>/dev/null || true
         rm -f "$state/created-munge-run-dir"
@@ -93,6 +102,11 @@ install_packages() {
     fi
 }
 
+sockets_dir() {
+    [[ -f $sockets_record ]] || mktemp -d /tmp/mixslurm.XXXXXX > "$sockets_record"
+    cat "$sockets_record"
+}
+
 start_munge() {
     mkdir -p "$state/munge" "$state/run" "$state/log"
     chmod 700 "$state/munge"
@@ -121,12 +135,12 @@ start_mariadb() {
     fi
     # --skip-networking: no TCP at all; slurmdbd connects through the socket (MYSQL_UNIX_PORT)
     mariadbd --no-defaults --user=root --datadir="$state/mysql" --skip-networking \
-        --socket="$state/run/mysqld.sock" --pid-file="$state/run/mysqld.pid" \
+        --socket="$(sockets_dir)/mysqld.sock" --pid-file="$state/run/mysqld.pid" \
         --log-error="$state/log/mysqld.log" --innodb-buffer-pool-size=64M \
         > /dev/null 2>&1 &
     record_pid mariadbd "$state/run/mysqld.pid" "$state/log/mysqld.log"
     for _ in $(seq 1 100); do
-        [[ -S $state/run/mysqld.sock ]] && return 0
+        [[ -S $(sockets_dir)/mysqld.sock ]] && return 0
         sleep 0.2
     done
     echo "MariaDB opened no socket" >&2; tail -n 30 "$state/log/mysqld.log" >&2; return 1
@@ -134,7 +148,7 @@ start_mariadb() {
 
 write_configs() {
     local etc=$state/etc cpus memory accounting
-    mkdir -p "$etc" "$state/spool/ctld" "$state/spool/d"
+    mkdir -p "$etc" "$state/spool/ctld" "$(sockets_dir)/d"
     cpus=$(nproc)
     # what the node offers jobs: half of the machine's memory, at most 8 GB
     memory=$(awk '/MemTotal/ {m = int($2 / 1024 / 2); print (m > 8000 ? 8000 : m)}' /proc/meminfo)
@@ -155,7 +169,7 @@ SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
 StateSaveLocation=$state/spool/ctld
-SlurmdSpoolDir=$state/spool/d
+SlurmdSpoolDir=$(sockets_dir)/d
 SlurmctldPidFile=$state/run/slurmctld.pid
 SlurmdPidFile=$state/run/slurmd.pid
 SlurmctldLogFile=$state/log/slurmctld.log
@@ -194,7 +208,7 @@ EOF
 start_slurm() {
     export SLURM_CONF=$state/etc/slurm.conf
     if [[ $mode == accounting ]]; then
-        MYSQL_UNIX_PORT=$state/run/mysqld.sock slurmdbd
+        MYSQL_UNIX_PORT=$(sockets_dir)/mysqld.sock slurmdbd
         record_pid slurmdbd "$state/run/slurmdbd.pid" "$state/log/slurmdbd.log"
         for _ in $(seq 1 50); do sacctmgr -n list cluster > /dev/null 2>&1 && break; sleep 0.2; done
         # "|| true": on a second start the cluster, account and user exist already

@@ -25,8 +25,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mixlib.pipeline.io import read_table
-from tests.pipeline.conftest import copy_workflow
+from tests.pipeline.conftest import copy_workflow, without_timings
 
 SCRIPT = Path(__file__).with_name("slurm_single_node.sh")
 ACCOUNT, PARTITION = "mixstudy", "debug"
@@ -55,15 +54,13 @@ def _snakemake(workdir: Path, *args: str, env: dict[str, str] | None = None,
 
 
 def _tables(workdir: Path) -> dict[str, pd.DataFrame]:
-    """Every table of a run (path -> frame) minus wall-clock measurements."""
-    tables = {}
-    for path in sorted((workdir / "results").rglob("*.tsv")):
-        frame = read_table(path)
-        frame = frame.drop(columns=[c for c in frame.columns if c.endswith("_seconds")])
-        if "metric" in frame.columns:
-            frame = frame[~frame["metric"].astype(str).str.endswith("_seconds")]
-        tables[str(path.relative_to(workdir))] = frame.reset_index(drop=True)
-    return tables
+    """Every table of a run (path -> frame) minus wall-clock measurements: the ``*_seconds``
+    columns, metrics and claims (:func:`tests.pipeline.conftest.without_timings`), and
+    Snakemake's per-job ``benchmark:`` files (``results/benchmarks/``, time and memory of the
+    job itself)."""
+    return {str(path.relative_to(workdir)): without_timings(path)
+            for path in sorted((workdir / "results").rglob("*.tsv"))
+            if path.relative_to(workdir / "results").parts[0] != "benchmarks"}
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
+
+from mixlib.pipeline.io import read_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,6 +21,16 @@ def copy_workflow(destination: Path) -> Path:
         shutil.copytree(ROOT / folder, destination / folder,
                         ignore=shutil.ignore_patterns("__pycache__"))
     return destination
+
+
+def without_timings(path: Path) -> pd.DataFrame:
+    """A table minus its wall-clock measurements (``*_seconds`` columns, metric or claim rows)."""
+    frame = read_table(path)
+    frame = frame.drop(columns=[c for c in frame.columns if c.endswith("_seconds")])
+    for column in ("metric", "id"):   # timed metrics, and claims measured from them
+        if column in frame.columns:
+            frame = frame[~frame[column].astype(str).str.endswith("_seconds")]
+    return frame.reset_index(drop=True)
 
 
 def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:

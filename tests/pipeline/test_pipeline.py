@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from mixlib.pipeline.io import read_table
-from tests.pipeline.conftest import copy_workflow, snakemake
+from tests.pipeline.conftest import copy_workflow, snakemake, without_timings
 from tests.test_bad_inputs import CASES, build_project
 
 pytestmark = pytest.mark.pipeline
@@ -55,16 +55,6 @@ def test_every_job_wrote_its_log(test_run):
         assert re.search(r"rule \w+ done in", log.read_text()), log
 
 
-def _without_timings(path: Path) -> pd.DataFrame:
-    """A table minus its wall-clock measurements (``*_seconds`` columns, metric or claim rows)."""
-    frame = read_table(path)
-    frame = frame.drop(columns=[c for c in frame.columns if c.endswith("_seconds")])
-    for column in ("metric", "id"):   # timed metrics, and claims measured from them
-        if column in frame.columns:
-            frame = frame[~frame[column].astype(str).str.endswith("_seconds")]
-    return frame.reset_index(drop=True)
-
-
 def _assert_same_outputs(run: Path, other: Path) -> None:
     """Both runs wrote the same files with the same bytes, wall-clock timings aside."""
     first = {p.relative_to(run): p for p in _outputs(run)}
@@ -79,7 +69,7 @@ def _assert_same_outputs(run: Path, other: Path) -> None:
             differing.append(str(name))
             continue
         # Timings are measurements of the machine; every other value must be identical.
-        pd.testing.assert_frame_equal(_without_timings(path), _without_timings(second[name]),
+        pd.testing.assert_frame_equal(without_timings(path), without_timings(second[name]),
                                       check_exact=True)
     assert differing == []
 
