@@ -281,7 +281,6 @@ def test_query_ties_returns_every_point_tied_with_the_kth(metric, p):
     Q = rng.integers(0, 3, size=(25, 3)) / 3.0
     k = 7
     exact = np.linalg.norm(Q[:, None, :] - X[None, :, :], ord=p, axis=2)
-    kth = np.sort(exact, axis=1)[:, k - 1]
     for searcher in (KDTree(X, 5, metric=metric, p=p), BruteForceNeighbors(X, metric=metric, p=p)):
         assert_query_ties(searcher, Q, k, exact, rtol=1e-13)
 

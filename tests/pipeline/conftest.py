@@ -1,5 +1,6 @@
 """Run the Snakemake DAG in a scratch copy of the workflow."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 
 from mixlib.pipeline.io import read_table
 
@@ -45,6 +47,19 @@ def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.Compl
         ) if (workdir / "results" / "logs").exists() else ""
         pytest.fail(f"snakemake {' '.join(args)} failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}\n{logs}")
     return result
+
+
+def assert_dry_run_stops_before_any_job(case, workdir: Path) -> None:
+    """The project of a bad-input ``case`` (:func:`tests.test_bad_inputs.build_project`) in
+    ``workdir``: ``snakemake -n`` fails with the case's message and writes nothing."""
+    from tests.test_bad_inputs import build_project
+
+    config = build_project(case, workdir)
+    (workdir / "config/people.yaml").write_text(yaml.safe_dump(config))
+    result = snakemake(workdir, "-n", "--configfile", "config/people.yaml", check=False)
+    assert result.returncode != 0
+    assert re.search(case.message, result.stdout + result.stderr), result.stderr[-2000:]
+    assert not (workdir / "results").exists() and not (workdir / "resources").exists()
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@ mixture, and the jobs that read their outputs, and no other (issue 13 item 1).""
 
 import re
 import shutil
-from pathlib import Path
 
 import pandas as pd
 import pytest

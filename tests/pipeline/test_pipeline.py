@@ -14,8 +14,13 @@ import pytest
 import yaml
 
 from mixlib.pipeline.io import read_table
-from tests.pipeline.conftest import copy_workflow, snakemake, without_timings
-from tests.test_bad_inputs import CASES, build_project
+from tests.pipeline.conftest import (
+    assert_dry_run_stops_before_any_job,
+    copy_workflow,
+    snakemake,
+    without_timings,
+)
+from tests.test_bad_inputs import CASES
 
 pytestmark = pytest.mark.pipeline
 
@@ -216,10 +221,4 @@ DRY_RUN_CASES = ["cell of 1e308", "cell 'inf'", "all-empty column", "class with 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.name in DRY_RUN_CASES], ids=DRY_RUN_CASES)
 def test_bad_csv_stops_a_dry_run_before_any_job_naming_the_culprit(case, tmp_path):
-    workdir = copy_workflow(tmp_path / "bad_csv")
-    config = build_project(case, workdir)
-    (workdir / "config/people.yaml").write_text(yaml.safe_dump(config))
-    result = snakemake(workdir, "-n", "--configfile", "config/people.yaml", check=False)
-    assert result.returncode != 0
-    assert re.search(case.message, result.stdout + result.stderr), result.stderr[-2000:]
-    assert not (workdir / "results").exists() and not (workdir / "resources").exists()
+    assert_dry_run_stops_before_any_job(case, copy_workflow(tmp_path / "bad_csv"))
