@@ -220,6 +220,12 @@ def test_tables_record_whether_the_folds_kept_duplicates_together(study, tmp_pat
         pairs = comparison_pairs(table)
         assert set(zip(pairs["protocol"], pairs["group_duplicates"])) == {("cv", "no"),
                                                                            ("holdout", "any")}
+    # the figure's CV panels say when the folds kept identical rows together
+    titles = [ax.get_title() for ax in comparison_figure(comparison_summary(grouped)).axes
+              if ax.get_title()]
+    assert titles and all(title.endswith("identical rows kept in one fold") for title in titles)
+    assert not any("identical rows" in ax.get_title()
+                   for ax in comparison_figure(comparison_summary(study)).axes)
     # a table written before the setting was recorded says so
     old = comparison_summary(study.drop(columns="group_duplicates"))
     assert set(old["group_duplicates"]) == {"unrecorded"}

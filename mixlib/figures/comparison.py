@@ -61,7 +61,10 @@ def _panel_title(row: pd.Series, interval: str) -> str:
         return (f"{row['split']} ({row['dataset']})\nhold-out, {repeats} "
                 f"repeat{'s' if repeats > 1 else ''}" + (f", {level}" if repeats > 1 else ""))
     folds = f"{int(row['n_folds'])}-fold CV"
-    return f"{row['dataset']}\n{folds if repeats == 1 else f'{repeats} x {folds}'}, {level}"
+    # comparison.group_duplicates: say so when the folds kept identical rows together
+    grouped = "\nidentical rows kept in one fold" if row.get("group_duplicates") == "yes" else ""
+    return (f"{row['dataset']}\n{folds if repeats == 1 else f'{repeats} x {folds}'}, {level}"
+            + grouped)
 
 
 def comparison_figure(summary: pd.DataFrame) -> Figure:
