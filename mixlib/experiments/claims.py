@@ -251,17 +251,21 @@ def settings_of(table: pd.DataFrame, by: tuple[str, ...]) -> Iterator[tuple[str,
         ``"col=value, ..."`` ("" when there is no setting column).
     rows : pandas.DataFrame
     """
-    columns = [c for c in by if c in table.columns and (table[c].astype(str) != ANY).any()]
+    is_any = {c: (table[c].astype(str) == ANY).to_numpy() for c in by if c in table.columns}
+    columns = [c for c in is_any if not is_any[c].all()]
     if not columns:
         yield "", table
         return
-    values = [sorted(table.loc[table[c].astype(str) != ANY, c].unique()) for c in columns]
+    values = [sorted(table.loc[~is_any[c], c].unique()) for c in columns]
+    # each column's row masks, computed once: a grid of settings has many combinations
+    exact_rows = {c: {value: (table[c] == value).to_numpy() for value in column_values}
+                  for c, column_values in zip(columns, values)}
     for combination in itertools.product(*values):
         keep = np.ones(len(table), dtype=bool)
         own = np.zeros(len(table), dtype=bool)
         for column, value in zip(columns, combination):
-            exact = (table[column] == value).to_numpy()
-            keep &= exact | (table[column].astype(str) == ANY).to_numpy()
+            exact = exact_rows[column][value]
+            keep &= exact | is_any[column]
             own |= exact
         if not (keep & own).any():
             continue
