@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from mixlib.pipeline.resources import COLUMNS, main, summarise_benchmarks
+from mixlib.pipeline.resources import COLUMNS, LOG_COLUMNS, job_seconds_from_log, main, summarise_benchmarks
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
@@ -42,3 +42,69 @@ def test_command_line_prints_the_total(tmp_path, capsys):
     assert main([str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "svm_best" in out and "total: 1 jobs, 4 job-seconds" in out
+
+
+LOG = """Building DAG of jobs...
+[Tue Nov  3 23:59:58 2026]
+rule fetch:
+    output: results/data/wine.csv
+    jobid: 4
+    reason: Missing output files: results/data/wine.csv
+    resources: tmpdir=/tmp
+
+[Tue Nov  3 23:59:59 2026]
+localrule kernel_sweep_point:
+    input: results/data/wine.csv
+    jobid: 7
+    wildcards: split=wine, kernels=2
+
+[Wed Nov  4 00:00:01 2026]
+Finished jobid: 4 (Rule: fetch)
+1 of 4 steps (25%) done
+[Wed Nov  4 00:00:02 2026]
+rule kernel_sweep_point:
+    jobid: 9
+    wildcards: split=wine, kernels=4
+
+[Wed Nov  4 00:00:09 2026]
+Finished jobid: 7 (Rule: kernel_sweep_point)
+2 of 4 steps (50%) done
+[Wed Nov  4 00:00:10 2026]
+Finished jobid: 9 (Rule: kernel_sweep_point)
+3 of 4 steps (75%) done
+[Wed Nov  4 00:00:11 2026]
+rule claims:
+    jobid: 12
+
+Will exit after finishing currently running jobs (scheduler).
+"""
+
+
+def test_log_gives_every_jobs_seconds_per_rule_and_counts_unfinished_jobs(tmp_path):
+    """Start and end stamps across midnight, padded day numbers, rule and localrule, and a job
+    that never finished (an interrupted run) reported, not dropped."""
+    path = tmp_path / "run.snakemake.log"
+    path.write_text(LOG)
+    summary = job_seconds_from_log(path)
+    assert list(summary.columns) == LOG_COLUMNS
+    rows = summary.set_index("rule")
+    assert rows.loc["kernel_sweep_point", "jobs"] == 2
+    assert rows.loc["kernel_sweep_point", "job_seconds"] == 10 + 8
+    assert rows.loc["kernel_sweep_point", "max_job_seconds"] == 10
+    assert rows.loc["fetch", ["jobs", "job_seconds", "unfinished"]].tolist() == [1, 3, 0]
+    assert rows.loc["claims", ["jobs", "job_seconds", "unfinished"]].tolist() == [0, 0, 1]
+    assert summary["rule"].tolist()[0] == "kernel_sweep_point"   # largest first
+
+
+def test_log_command_line_and_errors(tmp_path, capsys):
+    path = tmp_path / "run.snakemake.log"
+    path.write_text(LOG)
+    assert main(["--log", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "total: 3 jobs, 21 job-seconds" in out
+    assert "1 job(s) started but never finished" in out
+    (tmp_path / "other.txt").write_text("not a log\n")
+    with pytest.raises(ValueError, match="other.txt: no job start"):
+        job_seconds_from_log(tmp_path / "other.txt")
+    with pytest.raises(SystemExit, match="usage"):
+        main(["--log"])

@@ -6,12 +6,20 @@ its CPU time. :func:`summarise_benchmarks` turns a folder of them into one row p
 sizing ``mem_mb`` and ``runtime`` (``docs/scaling.md``)::
 
     python -m mixlib.pipeline.resources results/benchmarks
+
+Rules without a ``benchmark:`` directive (figures, tables, claims) and runs of other commits
+are covered by Snakemake's own log instead: :func:`job_seconds_from_log` reads every job's
+start and end from it::
+
+    python -m mixlib.pipeline.resources --log .snakemake/log/<run>.snakemake.log
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
@@ -58,13 +66,81 @@ def summarise_benchmarks(folder: str | Path) -> pd.DataFrame:
     return summary.sort_values("job_seconds", ascending=False, ignore_index=True)[COLUMNS]
 
 
+#: The columns of :func:`job_seconds_from_log`, in order.
+LOG_COLUMNS = ["rule", "jobs", "job_seconds", "max_job_seconds", "unfinished"]
+
+_STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
+_START = re.compile(r"^(?:local)?rule (\w+):$")
+_JOBID = re.compile(r"^\s+jobid: (\d+)$")
+_END = re.compile(r"^Finished jobid: (\d+)")
+
+
+def job_seconds_from_log(path: str | Path) -> pd.DataFrame:
+    """Wall-clock seconds of every job of one Snakemake run, per rule, from the run's log.
+
+    Snakemake logs a job's start as a time stamp line ``[Mon Nov 23 22:17:01 2026]``, then
+    ``rule NAME:`` (or ``localrule NAME:``) and an indented ``jobid: N``; its end as a stamp,
+    then ``Finished jobid: N``. A job's seconds are ``end - start`` (whole seconds, the
+    log's resolution), so under ``--cores`` larger than the machine's CPUs they include the
+    time a job waited for a CPU, as the benchmark files' ``s`` does.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`LOG_COLUMNS`: ``jobs`` (finished jobs), ``job_seconds`` (their sum),
+        ``max_job_seconds``, ``unfinished`` (jobs started but never finished: an interrupted
+        or failed run); sorted by ``job_seconds``, largest first.
+
+    Raises
+    ------
+    ValueError
+        If the log records no job start.
+    """
+    stamp = None
+    rule = None
+    started: dict[str, tuple[str, datetime]] = {}
+    finished: list[tuple[str, float]] = []
+    for line in Path(path).read_text().splitlines():
+        if match := _STAMP.match(line):
+            stamp = datetime.strptime(match.group(1), "%a %b %d %H:%M:%S %Y")
+        elif match := _START.match(line):
+            rule = match.group(1)
+        elif (match := _JOBID.match(line)) and rule is not None and stamp is not None:
+            started[match.group(1)] = (rule, stamp)
+            rule = None
+        elif (match := _END.match(line)) and match.group(1) in started and stamp is not None:
+            name, start = started.pop(match.group(1))
+            finished.append((name, (stamp - start).total_seconds()))
+    if not finished and not started:
+        raise ValueError(f"{path}: no job start ('rule NAME:' then 'jobid: N') in this log; "
+                         "is it a Snakemake log (.snakemake/log/*.snakemake.log)?")
+    jobs = pd.DataFrame(finished, columns=["rule", "seconds"])
+    summary = jobs.groupby("rule").agg(jobs=("seconds", "size"), job_seconds=("seconds", "sum"),
+                                        max_job_seconds=("seconds", "max"))
+    unfinished = pd.Series([name for name, _ in started.values()], dtype=object).value_counts()
+    summary = summary.reindex(summary.index.union(unfinished.index))
+    summary["unfinished"] = unfinished.reindex(summary.index).fillna(0).astype(int)
+    summary[["jobs"]] = summary[["jobs"]].fillna(0).astype(int)
+    summary = summary.fillna({"job_seconds": 0.0, "max_job_seconds": 0.0}).rename_axis("rule")
+    return summary.reset_index().sort_values("job_seconds", ascending=False,
+                                             ignore_index=True)[LOG_COLUMNS]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m mixlib.pipeline.resources [FOLDER]``: print the summary (default folder
-    ``results/benchmarks``) and the total job-seconds."""
+    """``python -m mixlib.pipeline.resources [FOLDER]`` prints the benchmark summary (default
+    folder ``results/benchmarks``); ``--log FILE`` prints :func:`job_seconds_from_log` of a
+    Snakemake log instead. Both end with the total job-seconds."""
     args = list(sys.argv[1:] if argv is None else argv)
-    summary = summarise_benchmarks(args[0] if args else "results/benchmarks")
+    if args[:1] == ["--log"]:
+        if len(args) != 2:
+            raise SystemExit("usage: python -m mixlib.pipeline.resources --log SNAKEMAKE_LOG")
+        summary = job_seconds_from_log(args[1])
+    else:
+        summary = summarise_benchmarks(args[0] if args else "results/benchmarks")
     print(summary.to_string(index=False, float_format=lambda value: f"{value:.1f}"))
     print(f"total: {summary['jobs'].sum()} jobs, {summary['job_seconds'].sum():.0f} job-seconds")
+    if "unfinished" in summary and summary["unfinished"].sum():
+        print(f"{summary['unfinished'].sum()} job(s) started but never finished")
     return 0
 
 
