@@ -114,16 +114,14 @@ def job_seconds_from_log(path: str | Path) -> pd.DataFrame:
     if not finished and not started:
         raise ValueError(f"{path}: no job start ('rule NAME:' then 'jobid: N') in this log; "
                          "is it a Snakemake log (.snakemake/log/*.snakemake.log)?")
-    jobs = pd.DataFrame(finished, columns=["rule", "seconds"])
-    summary = jobs.groupby("rule").agg(jobs=("seconds", "size"), job_seconds=("seconds", "sum"),
-                                        max_job_seconds=("seconds", "max"))
-    unfinished = pd.Series([name for name, _ in started.values()], dtype=object).value_counts()
-    summary = summary.reindex(summary.index.union(unfinished.index))
-    summary["unfinished"] = unfinished.reindex(summary.index).fillna(0).astype(int)
-    summary[["jobs"]] = summary[["jobs"]].fillna(0).astype(int)
-    summary = summary.fillna({"job_seconds": 0.0, "max_job_seconds": 0.0}).rename_axis("rule")
-    return summary.reset_index().sort_values("job_seconds", ascending=False,
-                                             ignore_index=True)[LOG_COLUMNS]
+    # an unfinished job counts as a row without seconds
+    jobs = pd.DataFrame(finished + [(name, float("nan")) for name, _ in started.values()],
+                        columns=["rule", "seconds"])
+    summary = jobs.groupby("rule").agg(
+        jobs=("seconds", "count"), job_seconds=("seconds", "sum"),
+        max_job_seconds=("seconds", "max"), unfinished=("seconds", lambda s: int(s.isna().sum())),
+    ).fillna({"max_job_seconds": 0.0}).reset_index()
+    return summary.sort_values("job_seconds", ascending=False, ignore_index=True)[LOG_COLUMNS]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
