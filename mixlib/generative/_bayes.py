@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import logsumexp
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
+from mixlib.core.log_space import logsumexp_rows
 from mixlib.core.validation import check_sample_weight, check_X_y
 
 
@@ -51,7 +51,7 @@ class BayesRuleClassifier(ClassifierMixin, BaseEstimator):
     def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
         """``log p(C_k | x)``, normalised with log-sum-exp, shape (n_samples, n_classes)."""
         joint = self._joint_log_likelihood(X)
-        return joint - logsumexp(joint, axis=1, keepdims=True)
+        return joint - logsumexp_rows(joint, keepdims=True)
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """``p(C_k | x)``, shape (n_samples, n_classes)."""

@@ -15,7 +15,6 @@ import warnings
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import minimize
-from scipy.special import logsumexp
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.validation import (
@@ -27,6 +26,7 @@ from mixlib.core.validation import (
     check_X_y,
 )
 from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.core.log_space import logsumexp_rows
 
 __all__ = ["LogisticRegression", "softmax_objective", "polynomial_features"]
 
@@ -214,7 +214,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
         """``log p(C_k | x) = a_k - logsumexp_j a_j``, shape (n_samples, n_classes)."""
         scores = self.decision_function(X)
-        return scores - logsumexp(scores, axis=1, keepdims=True)
+        return scores - logsumexp_rows(scores, keepdims=True)
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Softmax probabilities, shape (n_samples, n_classes)."""

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy.special import logsumexp
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.distances import squared_euclidean
+from mixlib.core.log_space import logsumexp_rows
 from mixlib.core.validation import (
     check_array,
     check_float,
@@ -285,14 +285,14 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
     def predict_log_proba(self, X) -> np.ndarray:
         """Log posteriors ``ln p(c | x_n)``, shape (n_samples, n_classes)."""
         joint = self._joint_log_likelihood(X)
-        return joint - logsumexp(joint, axis=1)[:, None]
+        return joint - logsumexp_rows(joint, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:
         """Posteriors ``p(c | x_n)`` by Bayes' rule, shape (n_samples, n_classes); rows sum to 1."""
         return np.exp(self.predict_log_proba(X))
 
     def _unclassifiable(self, joint: np.ndarray) -> np.ndarray:
-        posterior = np.exp(joint - logsumexp(joint, axis=1)[:, None])
+        posterior = np.exp(joint - logsumexp_rows(joint, keepdims=True))
         mask = np.zeros(len(joint), dtype=bool)
         if posterior.shape[1] > 1:
             top_two = -np.partition(-posterior, 1, axis=1)[:, :2]

@@ -10,11 +10,11 @@ import logging
 import warnings
 
 import numpy as np
-from scipy.special import logsumexp
 
 from mixlib.core.base import BaseEstimator
 from mixlib.core.distances import squared_euclidean
 from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.core.log_space import logsumexp_rows
 from mixlib.core.validation import (
     check_array,
     check_choice,
@@ -59,10 +59,11 @@ def _normalise_log_prob(log_prob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Notes
     -----
-    The log-sum-exp trick of :func:`scipy.special.logsumexp`, written out so that the
-    exponentials serve twice: with ``m_n = max_j a_nj`` and ``s_n = sum_j exp(a_nj - m_n)``
-    (``s_n >= 1``, so no underflow to ``log 0``), ``ln sum_j exp(a_nj) = m_n + ln s_n`` and
-    ``r_nj = exp(a_nj - m_n) / s_n``. ``log_prob`` is overwritten with ``r``.
+    The classic log-sum-exp trick (:func:`mixlib.core.log_space.logsumexp_rows` is its log1p
+    form), written out so that the exponentials serve twice: with ``m_n = max_j a_nj`` and
+    ``s_n = sum_j exp(a_nj - m_n)`` (``s_n >= 1``, so no underflow to ``log 0``),
+    ``ln sum_j exp(a_nj) = m_n + ln s_n`` and ``r_nj = exp(a_nj - m_n) / s_n``. ``log_prob``
+    is overwritten with ``r``.
     """
     shift = log_prob.max(axis=1)
     log_prob -= shift[:, None]
@@ -339,7 +340,7 @@ class IsotropicGaussianMixture(BaseEstimator):
     def score_samples(self, X) -> np.ndarray:
         """Log density ``ln p(x_n)`` of every row, shape (n_samples,)."""
         log_prob, _ = self._weighted_log_prob(self._check_X(X))
-        return logsumexp(log_prob, axis=1)
+        return logsumexp_rows(log_prob)
 
     def score(self, X, y=None, sample_weight=None) -> float:
         """Weighted mean log density ``sum_n w_n ln p(x_n) / sum_n w_n``."""
@@ -349,7 +350,7 @@ class IsotropicGaussianMixture(BaseEstimator):
     def predict_proba(self, X) -> np.ndarray:
         """Responsibilities ``p(theta_j | x_n)``, shape (n_samples, n_components), rows sum to 1."""
         log_prob, _ = self._weighted_log_prob(self._check_X(X))
-        log_prob -= logsumexp(log_prob, axis=1)[:, None]
+        log_prob -= logsumexp_rows(log_prob, keepdims=True)
         return np.exp(log_prob, out=log_prob)
 
     def predict(self, X) -> np.ndarray:

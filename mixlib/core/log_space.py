@@ -1,0 +1,63 @@
+"""Log-sum-exp over the rows of a matrix, the normaliser of every posterior in log space."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def logsumexp_rows(a: np.ndarray, *, keepdims: bool = False) -> np.ndarray:
+    """``ln sum_j exp(a_nj)`` of every row, without overflow or underflow.
+
+    Parameters
+    ----------
+    a : ndarray of shape (n_rows, n_columns)
+        Log values (float64); ``-inf`` entries contribute nothing.
+    keepdims : bool, default=False
+        Return shape (n_rows, 1) instead of (n_rows,).
+
+    Returns
+    -------
+    ndarray of shape (n_rows,) or (n_rows, 1)
+
+    Notes
+    -----
+    With ``m_n = max_j a_nj`` reached by ``c_n`` entries of the row, and
+    ``s_n = sum_{j: a_nj < m_n} exp(a_nj - m_n) / c_n``::
+
+        ln sum_j exp(a_nj) = ln(1 + s_n) + ln c_n + m_n
+
+    with ``ln(1 + s)`` by ``log1p``, accurate when the maximum dominates (Blanchard, Higham &
+    Higham 2021, "Accurately computing the log-sum-exp and softmax functions"). Where that
+    value is not finite (a row of ``-inf``, an infinite or NaN entry) the row takes the direct
+    ``ln sum_j exp(a_nj)``, which gives ``-inf``, ``inf`` or NaN as IEEE arithmetic does.
+
+    This is the algorithm, operation for operation, of :func:`scipy.special.logsumexp` since
+    SciPy 1.15, so the two agree to the last bit on real input; written here for rows only, it
+    costs a few microseconds per call instead of SciPy's array-API dispatch (about 0.1 ms),
+    which dominated the semi-supervised rounds, and it no longer depends on the SciPy release
+    (before 1.15 SciPy computed ``ln sum_j exp(a_nj - m_n) + m_n``, a different last bit).
+    """
+    a = np.asarray(a, dtype=np.float64)
+    if a.ndim != 2:
+        raise ValueError(f"a must be a 2-D array, got shape {a.shape}.")
+    if a.shape[1] == 0:
+        out = np.full((a.shape[0], 1), -np.inf)
+        return out if keepdims else out[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        row_max = a.max(axis=1, keepdims=True)
+        rest = a - row_max
+        # a_nj == m_n; a row whose maximum is not finite is recomputed directly below
+        at_max = rest == 0.0
+        n_at_max = np.count_nonzero(at_max, axis=1)[:, None]
+        np.copyto(rest, -np.inf, where=at_max)
+        np.exp(rest, out=rest)
+        tail = rest.sum(axis=1, keepdims=True)
+        tail /= n_at_max
+        out = np.log1p(tail)
+        out += np.log(n_at_max)
+        out += row_max
+        finite = np.isfinite(out)
+        if not finite.all():
+            direct = np.log(np.exp(a).sum(axis=1, keepdims=True))
+            out = np.where(finite, out, direct)
+    return out if keepdims else out[:, 0]
