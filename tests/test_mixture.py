@@ -12,6 +12,7 @@ from sklearn.model_selection import cross_val_score
 from mixlib.core.base import clone
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.mixture import IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas, kernel_counts
+from mixlib.mixture.capped import fit_capped_mixture
 from mixlib.mixture.initialisation import distinct_rows
 from tests.sklearn_compat import sklearn_compatible
 
@@ -189,6 +190,28 @@ def test_distinct_rows_are_numpy_unique_rows_with_summed_weights(shape, levels):
     again_rows, again_weights = distinct_rows(X[perm], w[perm])
     np.testing.assert_array_equal(again_rows, rows)
     np.testing.assert_allclose(again_weights, weights, rtol=1e-14)
+
+
+@pytest.mark.parametrize("init", ["report", "kmeans++"])
+def test_capped_fit_is_the_mixtures_own_fit_bit_for_bit(init):
+    """fit_capped_mixture draws the centres from the distinct rows it counted; the result
+    (and the generator's state after it) is that of the mixture's own initialisation."""
+    rng = np.random.default_rng(11)
+    X = np.round(rng.normal(size=(120, 3)), 1)
+    X[60:90] = X[:30]  # repeated rows
+    w = rng.exponential(size=120)
+    w[rng.random(120) < 0.2] = 0.0
+    settings = MixtureClassifier(n_components=4, init=init, tol=1e-6)
+    used = np.random.default_rng(5)
+    capped, k = fit_capped_mixture(settings, X, w, used, "class 'a'", "rows", stacklevel=2)
+    gen = np.random.default_rng(5)
+    own = IsotropicGaussianMixture(4, init=init, tol=1e-6, min_variance=settings.min_variance,
+                                   random_state=gen).fit(X, sample_weight=w)
+    assert k == 4
+    for name in ("means_", "sigmas_", "weights_", "lower_bounds_"):
+        np.testing.assert_array_equal(getattr(capped, name), getattr(own, name))
+    assert capped.n_iter_ == own.n_iter_ > 1
+    assert used.random() == gen.random()
 
 
 def test_single_kernel_is_the_weighted_mean_and_variance():

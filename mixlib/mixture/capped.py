@@ -12,7 +12,7 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator
 from mixlib.core.validation import check_sample_weight
-from mixlib.mixture.initialisation import distinct_rows
+from mixlib.mixture.initialisation import distinct_rows, draw_centres
 from mixlib.mixture.isotropic import IsotropicGaussianMixture
 
 
@@ -72,7 +72,8 @@ def fit_capped_mixture(
             weights_init=previous.weights_ / previous.weights_.sum(), **em,
         )
         return mixture.fit(X, sample_weight=sample_weight), previous.n_components
-    n_distinct = len(distinct_rows(X, check_sample_weight(sample_weight, X.shape[0]))[0])
+    rows, weights = distinct_rows(X, check_sample_weight(sample_weight, X.shape[0]))
+    n_distinct = len(rows)
     k = min(settings.n_components, n_distinct)
     if k < settings.n_components:
         warnings.warn(
@@ -81,4 +82,7 @@ def fit_capped_mixture(
             UserWarning,
             stacklevel=stacklevel,
         )
-    return IsotropicGaussianMixture(k, **em).fit(X, sample_weight=sample_weight), k
+    # the centres the mixture's own initialisation would draw, from the rows counted above
+    centres = draw_centres(rows, weights, k, init=settings.init, rng=rng)
+    mixture = IsotropicGaussianMixture(k, means_init=centres, **em)
+    return mixture.fit(X, sample_weight=sample_weight), k

@@ -101,9 +101,31 @@ def initial_centres(
     """
     X = check_array(X)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
-    rng = check_random_state(random_state)
     check_choice(init, "init", INITS)
     rows, weights = distinct_rows(X, sample_weight)
+    rng = check_random_state(random_state)
+    return draw_centres(rows, weights, n_components, init=init, rng=rng)
+
+
+def draw_centres(
+    rows: np.ndarray, weights: np.ndarray, n_components: int, *, init: str, rng: np.random.Generator
+) -> np.ndarray:
+    """Draw the initial centres among the distinct rows of :func:`distinct_rows`.
+
+    The draw of :func:`initial_centres` (see there for ``init``), for callers that already
+    hold ``rows`` and their summed ``weights``: ``"report"`` draws ``n_components`` of them
+    without replacement with probability ``weights / sum(weights)``; ``"kmeans++"`` draws the
+    first one so, each next one with probability proportional to ``weight * D^2``.
+
+    Returns
+    -------
+    ndarray of shape (n_components, n_features)
+
+    Raises
+    ------
+    ValueError
+        If there are fewer than ``n_components`` distinct rows.
+    """
     k = n_components
     if len(rows) < k:
         raise ValueError(
