@@ -3,7 +3,6 @@ axis, with the models that the Nemenyi test cannot tell apart joined by thick ba
 
 from __future__ import annotations
 
-
 import matplotlib
 import numpy as np
 import pandas as pd
