@@ -86,7 +86,7 @@ def test_fetch_job_stops_bad_values_of_a_download_by_column_class_and_line(serve
 def test_checksum_mismatch_fails_and_leaves_no_file(server, tmp_path):
     spec = {"source": "url", "url": f"{server}/wine.data", "sha256": "0" * 64, "format": "uci_wine"}
     out = tmp_path / "wine.csv"
-    with pytest.raises(FetchError, match=rf"Checksum mismatch .* got {_sha(WINE_DATA)}"):
+    with pytest.raises(FetchError, match=rf"datasets.wine: checksum mismatch .* got {_sha(WINE_DATA)}"):
         write_csv(fetch_dataset("wine", spec), out)
     assert list(tmp_path.iterdir()) == []
 
@@ -100,7 +100,7 @@ def test_http_404_fails_with_the_status(server):
 def test_unreachable_host_fails_clearly():
     # Port 9 on loopback (discard) is closed here: the connection is refused at once.
     spec = {"source": "url", "url": "http://127.0.0.1:9/wine.data", "sha256": "0" * 64, "format": "uci_wine"}
-    with pytest.raises(FetchError, match="Download of http://127.0.0.1:9/wine.data failed"):
+    with pytest.raises(FetchError, match="datasets.wine: download of http://127.0.0.1:9/wine.data failed"):
         load_source("wine", spec)
 
 

@@ -3,61 +3,22 @@
 from __future__ import annotations
 
 import gzip
-import hashlib
-import logging
-import urllib.error
-import urllib.request
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from mixlib.datasets.checks import check_raw_table, check_role_column_names
+from mixlib.datasets.download import DownloadLimits, FetchError, download
 from mixlib.datasets.parsers import parse_uci, parse_user_csv, read_normalised_csv
 from mixlib.datasets.registry import CLASS_COLUMN, bundled_dataset
-
-log = logging.getLogger(__name__)
-
-DOWNLOAD_TIMEOUT_S = 60
-
-
-class FetchError(RuntimeError):
-    """A download failed or its checksum did not match."""
-
 
 def load_bundled(name: str) -> pd.DataFrame:
     """The shipped copy of data set ``name`` as a normalised raw table."""
     info = bundled_dataset(name)
     with info.open_binary() as handle, gzip.open(handle, "rt", encoding="utf-8") as text:
         return read_normalised_csv(text, info.sequence_column)
-
-
-def download(url: str, sha256: str, timeout: float = DOWNLOAD_TIMEOUT_S) -> bytes:
-    """Download ``url`` into memory and check its SHA-256 digest.
-
-    Raises
-    ------
-    FetchError
-        On any network or HTTP error, or if the digest differs from ``sha256``. Nothing is
-        written anywhere, so a failed download leaves no file behind.
-    """
-    log.info("downloading %s", url)
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:
-            payload = response.read()
-    except urllib.error.HTTPError as exc:
-        raise FetchError(f"Download of {url} failed: HTTP {exc.code} {exc.reason}.") from exc
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise FetchError(f"Download of {url} failed: {reason}. Are you online?") from exc
-    digest = hashlib.sha256(payload).hexdigest()
-    if digest != sha256.lower():
-        raise FetchError(
-            f"Checksum mismatch for {url}: expected sha256 {sha256}, got {digest}. "
-            "The file changed upstream or the config's sha256 is wrong; nothing was written."
-        )
-    log.info("downloaded %d bytes, sha256 verified", len(payload))
-    return payload
 
 
 def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> pd.DataFrame:
@@ -69,7 +30,8 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
         The data set's key in the config (used in messages).
     spec : dict
         ``source`` is ``bundled`` (optional ``bundled_name``, default ``name``), ``url``
-        (``url``, ``sha256``, ``format``) or ``csv`` (``path``, ``class_column``, optional
+        (``url``, ``sha256``, ``format``; optional ``max_download_mb`` and
+        ``download_deadline_s``, see :class:`~mixlib.datasets.download.DownloadLimits`) or ``csv`` (``path``, ``class_column``, optional
         ``missing_values`` and ``drop_columns``). Optional ``role_columns``: the columns the
         splits read roles from, column -> config key
         (:func:`mixlib.model_selection.fixed_splits.dataset_role_columns`); only a user's CSV
@@ -99,8 +61,13 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
                                 f"datasets.{name} (the shipped {shipped})")
         return frame
     if source == "url":
-        payload = download(spec["url"], spec["sha256"])
-        frame = parse_uci(payload.decode("utf-8", errors="strict"), spec["format"])
+        limits = DownloadLimits.from_config(
+            **{key: spec[key] for key in ("max_download_mb", "download_deadline_s") if key in spec})
+        with tempfile.TemporaryDirectory(prefix="mixstudy-fetch-") as folder:
+            path = download(spec["url"], spec["sha256"], Path(folder) / "download", limits,
+                            where=f"datasets.{name}")
+            text = path.read_bytes().decode("utf-8", errors="strict")
+        frame = parse_uci(text, spec["format"])
         where = f"datasets.{name} ({spec['url']})"
         check_role_column_names(list(frame.columns), wanted, CLASS_COLUMN, where)
         check_raw_table(frame, where, frame.attrs["lines"], sequence_column(name, spec))
