@@ -58,3 +58,14 @@ def test_rules_take_their_method_wildcards_from_the_library():
     assert 'regime="|".join(REGIMES)' in rules["mlp.smk"]
     assert 'method="|".join(METHODS)' in rules["semisupervised.smk"]
     assert 'model="|".join(COMPARISON["models"])' in rules["comparison.smk"]
+
+
+def test_every_source_key_of_a_data_set_reaches_the_fetch_job():
+    """A data set key that says where or how its raw table is read is a ``fetch`` parameter
+    (:data:`~mixlib.datasets.sources.SOURCE_KEYS`), so changing it refetches the data set;
+    only the preparation keys are left to later rules."""
+    from mixlib.datasets.sources import SOURCE_KEYS
+
+    preparation_keys = {"encoding", "standardise"}
+    dataset_keys = set(SCHEMA["$defs"]["dataset"]["properties"])
+    assert dataset_keys - preparation_keys <= set(SOURCE_KEYS)

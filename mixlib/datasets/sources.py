@@ -14,6 +14,13 @@ from mixlib.datasets.download import DownloadLimits, FetchError, download
 from mixlib.datasets.parsers import parse_uci, parse_user_csv, read_normalised_csv
 from mixlib.datasets.registry import CLASS_COLUMN, bundled_dataset
 
+#: The keys of a data set's config entry that say where and how its raw table is read: the
+#: ``fetch`` job's parameters, so changing one refetches the data set.
+SOURCE_KEYS = ("source", "bundled_name", "url", "sha256", "format", "max_download_mb",
+               "download_deadline_s", "path", "class_column", "missing_values", "drop_columns",
+               "role_columns")
+
+
 def load_bundled(name: str) -> pd.DataFrame:
     """The shipped copy of data set ``name`` as a normalised raw table."""
     info = bundled_dataset(name)

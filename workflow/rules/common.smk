@@ -5,6 +5,7 @@ import os
 from snakemake.utils import validate
 
 from mixlib.pipeline.cluster import check_slurm_workflow
+from mixlib.datasets.sources import SOURCE_KEYS
 from mixlib.experiments.data import uses_standardisation
 from mixlib.model_selection.fixed_splits import split_kind, split_repeats
 from mixlib.pipeline.config import (
@@ -47,9 +48,7 @@ def source_spec(wildcards):
     """The keys of a data set's config entry that say where its raw data come from, and the
     role columns its splits read (``role_columns``, only if a split has a ``role_column``)."""
     spec = dataset_source(config, wildcards.dataset)
-    keys = ("source", "bundled_name", "url", "sha256", "format", "path", "class_column",
-            "missing_values", "drop_columns", "role_columns")
-    return {key: spec[key] for key in keys if key in spec}
+    return {key: spec[key] for key in SOURCE_KEYS if key in spec}
 
 
 def user_csv(wildcards):
