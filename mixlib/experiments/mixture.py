@@ -10,35 +10,28 @@ features.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.experiments.contract import RepeatData, Stage
 from mixlib.experiments.registry import make_mixture
-from mixlib.mixture import LIVE_WEIGHT, MixtureClassifier, kernel_counts
-
-def _classifier(n_components: int, em: Mapping[str, Any] | None,
-                rng: np.random.Generator) -> MixtureClassifier:
-    """The study's mixture classifier with the EM settings ``em`` (:func:`make_mixture`)."""
-    return make_mixture(n_components, em, rng)
+from mixlib.experiments.settings import EMSettings
+from mixlib.mixture import LIVE_WEIGHT, kernel_counts
 
 
 def em_trace(
     data: RepeatData,
     *,
     n_components: int,
-    em: Mapping[str, Any] | None = None,
+    em: EMSettings,
     n_labelled: int | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Mean log-likelihood of every class model at every EM iteration (fig. 3.3; one repeat).
 
-    Fits a :class:`~mixlib.mixture.MixtureClassifier` with ``n_components`` kernels per class
-    on the ``labelled`` rows of the repeat, from a random initialisation (the report's:
+    Fits the study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`)
+    with ``n_components`` kernels per class on the ``labelled`` rows of the repeat, from a random initialisation (the report's:
     distinct training vectors as centres); with ``n_labelled`` it first draws that many
     labelled rows at random (without replacement).
 
@@ -74,7 +67,7 @@ def em_trace(
     if n_labelled is not None and n_labelled < len(X):
         chosen = np.sort(rng.choice(len(X), size=int(n_labelled), replace=False))
         X, y = X[chosen], y[chosen]
-    clf = _classifier(n_components, em, rng).fit(X, y)
+    clf = make_mixture(n_components, em, rng).fit(X, y)
     rows = []
     for label, mixture, k in zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_):
         final = mixture.score(X[y == label])
@@ -118,13 +111,13 @@ def kernel_map(
     data: RepeatData,
     *,
     n_components: int,
-    em: Mapping[str, Any] | None = None,
+    em: EMSettings,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Kernels of every class and the training points in the plane of the first two PCs (fig. 3.4).
 
-    Fits a :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier` with ``n_components`` kernels per class
-    and projects the training points and the kernel centres on the first two principal
+    Fits the study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`)
+    with ``n_components`` kernels per class and projects the training points and the kernel centres on the first two principal
     components of the training data: ``(pc1, pc2) = A (x - xbar)``, ``A`` of shape (2, d)
     from :func:`principal_axes`. Because ``A`` has orthonormal rows, the projection of an
     isotropic kernel of width ``sigma`` is the isotropic 2-d Gaussian of the same ``sigma``,
@@ -136,9 +129,8 @@ def kernel_map(
         Uses the role ``labelled``: training rows (at least 2 features) and their classes.
     n_components : int
         Kernels per class (the report: 4).
-    em : mapping, optional
-        EM settings ``init``, ``tol``, ``max_iter``, ``min_variance`` or
-        ``relative_min_variance``.
+    em : EMSettings
+        The EM settings of the mixtures.
     rng : numpy.random.Generator, int or None
 
     Returns
@@ -154,7 +146,7 @@ def kernel_map(
     X, y = check_X_y(*data["labelled"])
     if X.shape[1] < 2:
         raise ValueError(f"kernel_map needs at least 2 features, got {X.shape[1]}.")
-    clf = _classifier(n_components, em, check_random_state(rng)).fit(X, y)
+    clf = make_mixture(n_components, em, check_random_state(rng)).fit(X, y)
     mean, axes = principal_axes(X)
     kernels = []
     for label, mixture in zip(clf.classes_, clf.mixtures_):
@@ -185,8 +177,7 @@ def kernel_map(
     return pd.concat(kernels, ignore_index=True)
 
 
-def em_trace_stage(*, split: str, dataset: str, n_components: int,
-                   em: Mapping[str, Any] | None) -> Stage:
+def em_trace_stage(*, split: str, dataset: str, n_components: int, em: EMSettings) -> Stage:
     """The ``em_trace`` rule (fig. 3.3): :func:`em_trace` on the labelled rows of every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "em_trace", split, r)``; its table gets a
@@ -196,8 +187,7 @@ def em_trace_stage(*, split: str, dataset: str, n_components: int,
                  repeat_column=0, leading={"split": split, "dataset": dataset})
 
 
-def kernel_map_stage(*, split: str, dataset: str, n_components: int,
-                     em: Mapping[str, Any] | None) -> Stage:
+def kernel_map_stage(*, split: str, dataset: str, n_components: int, em: EMSettings) -> Stage:
     """The ``kernel_map`` rule (fig. 3.4): :func:`kernel_map` on the labelled rows of repeat 0.
 
     It draws from ``generator(seed, "kernel_map", split, 0)``; leading ``split`` and
