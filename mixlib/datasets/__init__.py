@@ -12,12 +12,15 @@ import numpy as np
 
 from mixlib.datasets.encoders import encode_sequences, feature_matrix, prepare_table
 from mixlib.datasets.registry import BUNDLED, CLASS_COLUMN, bundled_dataset
-from mixlib.datasets.sources import FetchError, load_bundled, load_source, sequence_column
+from mixlib.datasets.sources import (
+    FetchError, dataset_encoding, load_bundled, load_source, sequence_column,
+    uses_standardisation,
+)
 
 __all__ = [
-    "BUNDLED", "CLASS_COLUMN", "FetchError", "bundled_dataset", "encode_sequences",
-    "feature_matrix", "load_bundled", "load_source", "load_xy", "prepare_table",
-    "sequence_column",
+    "BUNDLED", "CLASS_COLUMN", "FetchError", "bundled_dataset", "dataset_encoding",
+    "encode_sequences", "feature_matrix", "load_bundled", "load_source", "load_xy",
+    "prepare_table", "sequence_column", "uses_standardisation",
 ]
 
 

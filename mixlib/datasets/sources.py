@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +106,17 @@ def sequence_column(name: str, spec: dict[str, Any]) -> str | None:
     if source == "url" and spec.get("format") == "uci_splice":
         return "sequence"
     return None
+
+
+def dataset_encoding(spec: Mapping[str, Any]) -> str:
+    """How a data set's sequences are coded: its ``encoding``, ``onehot`` when not given."""
+    return spec.get("encoding", "onehot")
+
+
+def uses_standardisation(name: str, spec: Mapping[str, Any]) -> bool:
+    """Whether a data set's features are standardised: its ``standardise`` setting, where
+    ``auto`` (the default) means numeric data, not sequences."""
+    setting = spec.get("standardise", "auto")
+    if setting == "auto":
+        return sequence_column(name, dict(spec)) is None
+    return bool(setting)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets import CLASS_COLUMN, load_source, prepare_table, sequence_column
+from mixlib.datasets import CLASS_COLUMN, dataset_encoding, load_source, prepare_table, sequence_column
 from mixlib.datasets.checks import default_lines, read_role_column
 from mixlib.datasets.registry import ROLE_PREFIX
 from mixlib.core.preprocessing import standardise
@@ -28,15 +28,7 @@ def fetch_dataset(name: str, spec: Mapping[str, Any], base_dir: str | Path = "."
 
 def prepare_dataset(raw: pd.DataFrame, name: str, spec: Mapping[str, Any]) -> pd.DataFrame:
     """The ``prepare`` rule: ``row_id``, numeric features (sequences encoded), ``class``."""
-    return prepare_table(raw, sequence_column(name, dict(spec)), spec.get("encoding", "onehot"))
-
-
-def uses_standardisation(name: str, spec: Mapping[str, Any]) -> bool:
-    """Whether a data set's features are standardised (``standardise: auto`` = numeric data)."""
-    setting = spec.get("standardise", "auto")
-    if setting == "auto":
-        return sequence_column(name, dict(spec)) is None
-    return bool(setting)
+    return prepare_table(raw, sequence_column(name, dict(spec)), dataset_encoding(spec))
 
 
 def make_split(prepared: pd.DataFrame, split_name: str, split_spec: Mapping[str, Any],

@@ -18,7 +18,7 @@ SENSITIVITY = config.get("semisupervised_sensitivity")
 
 rule semisupervised_rounds:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/semisupervised/{split}.{method}.rounds.tsv",
     log:
@@ -29,8 +29,8 @@ rule semisupervised_rounds:
         n_components=SEMI["n_components"],
         settings=SEMI_PARAMS,
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        dataset=split_dataset,
+        standardise=standardises,
     wildcard_constraints:
         method="|".join(m for m in METHODS if m != "labelled_only"),
     threads: 1
@@ -43,7 +43,7 @@ rule semisupervised_rounds:
 
 rule kernel_sweep_point:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/kernel_sweep/{split}.{method}.k{kernels}.tsv",
     log:
@@ -53,8 +53,8 @@ rule kernel_sweep_point:
     params:
         settings=SEMI_PARAMS,
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        dataset=split_dataset,
+        standardise=standardises,
     wildcard_constraints:
         method="|".join(METHODS),
         kernels=r"\d+",
@@ -68,7 +68,7 @@ rule kernel_sweep_point:
 
 rule semisupervised_sensitivity_point:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv",
     log:
@@ -80,8 +80,8 @@ rule semisupervised_sensitivity_point:
         settings=lambda wildcards: sensitivity_settings(SEMI_PARAMS, wildcards.threshold, wildcards.floor),
         restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        dataset=split_dataset,
+        standardise=standardises,
     wildcard_constraints:
         threshold=r"[0-9.eE+-]+",
         floor=r"[0-9.eE+-]+",
