@@ -10,8 +10,9 @@ ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "mixlib" / "figures"
 SCRIPTS = ROOT / "workflow" / "scripts" / "figures"
 RULES = ROOT / "workflow" / "rules"
-#: What a figure module may import from mixlib: the figures package itself and core's statistics.
-ALLOWED = ("mixlib.figures", "mixlib.core.statistics")
+#: What a figure module may import from mixlib: the figures package itself, core's statistics
+#: and the tables' vocabulary.
+ALLOWED = ("mixlib.figures", "mixlib.core.statistics", "mixlib.core.vocabulary")
 
 
 def _imports(path: Path) -> list[str]:

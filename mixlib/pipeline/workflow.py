@@ -76,7 +76,8 @@ def draw_figure(smk: Any, draw: Callable[..., Any]) -> None:
     ----------
     smk : snakemake.script.Snakemake
         The ``snakemake`` object of the figure rule: its inputs are tables (read in the order
-        of the rule's inputs), its outputs ``png`` and ``svg``, its first log file the job's
+        of the rule's inputs), its params the figure function's keyword arguments (e.g.
+        ``confidence_level``), its outputs ``png`` and ``svg``, its first log file the job's
         log (:func:`logged_job`).
     draw : callable
         A figure function of :mod:`mixlib.figures` (tables in, a matplotlib Figure out),
@@ -86,7 +87,7 @@ def draw_figure(smk: Any, draw: Callable[..., Any]) -> None:
     from mixlib.pipeline.io import read_table, save_figure
 
     with logged_job(smk):
-        figure = draw(*(read_table(path) for path in smk.input))
+        figure = draw(*(read_table(path) for path in smk.input), **dict(smk.params.items()))
         save_figure(figure, smk.output.png, smk.output.svg)
 
 
