@@ -1,6 +1,6 @@
 """Error estimation: stratified K-fold cross-validation with the Student-t interval of the
-course notes (seed 004, part IV), grid search refined on finer grids, confusion matrices
-(seed 002, section 1.2).
+ensembles-and-SVM notes (part IV), grid search refined on finer grids, confusion matrices
+(supervised-learning notes, section 1.2).
 """
 
 from __future__ import annotations
@@ -300,7 +300,7 @@ def confusion_matrix(y_true: np.ndarray, y_pred: np.ndarray,
 
     Notes
     -----
-    Definition 4 of seed 002: ``m_ij = |{x : c(x) = i and f(x) = j}|``.
+    Definition 4 of the supervised-learning notes: ``m_ij = |{x : c(x) = i and f(x) = j}|``.
     """
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if y_true.shape != y_pred.shape or y_true.ndim != 1:
