@@ -2,8 +2,9 @@
 
 :class:`EMSettings` holds the EM settings of every Gaussian mixture (the config's ``em``
 section), :class:`ComparisonProtocol` how the comparison resamples and tests (``comparison``).
-The pipeline builds each once from the config (:func:`mixlib.pipeline.settings.study_settings`)
-and passes it whole to the stages; a stage never picks keys out of a dict.
+The pipeline builds each once from the config (:func:`study_settings`, which
+:func:`mixlib.pipeline.checks.validate_study_config` returns) and passes it whole to the
+stages; a stage never picks keys out of a dict.
 
 Both are immutable typed tuples (:class:`typing.NamedTuple`) rather than dataclasses on purpose:
 a rule hands them to its jobs as Snakemake parameters, and Snakemake reruns a job whose
