@@ -5,8 +5,8 @@ per (classifier, check), run on each classifier the study compares
 (:data:`mixlib.experiments.registry.MODELS`) exactly as the registry builds it, so a model
 added to the registry is checked with no change here. A check that cannot hold for a model is
 an expected failure listed with its reason in :data:`EXPECTED_FAILURES` (at most three per
-model, strict: it fails the suite if it starts passing), and the property behind it is checked
-below on settings where it must hold.
+model, strict under the project's ``xfail_strict``: it fails the suite if it starts passing),
+and the property behind it is checked below on settings where it must hold.
 """
 
 from __future__ import annotations
@@ -83,8 +83,7 @@ def expected_failures(estimator) -> dict[str, str]:
     return EXPECTED_FAILURES.get(_LABEL_OF[id(estimator)].split("[")[0], {})
 
 
-@parametrize_with_checks(list(CLASSIFIERS.values()), expected_failed_checks=expected_failures,
-                         xfail_strict=True)
+@parametrize_with_checks(list(CLASSIFIERS.values()), expected_failed_checks=expected_failures)
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
 

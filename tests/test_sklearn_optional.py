@@ -1,34 +1,13 @@
-"""The two ways to install (pip and conda) ask for the same packages."""
+"""scikit-learn is no runtime dependency: using mixlib never loads it, and mixlib names it only
+in the tags protocol (called by scikit-learn) and the not-fitted error (once it is loaded)."""
 
 import ast
-import re
 import subprocess
 import sys
 import textwrap
-import tomllib
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _requirement(spec: str) -> tuple[str, str]:
-    name, bound = re.match(r"^([A-Za-z0-9_.\-]+)\s*(.*)$", spec.strip()).groups()
-    return name.lower().replace("_", "-"), bound.replace(" ", "")
-
-
-def test_environment_yml_matches_pyproject():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    pip_side = dict(_requirement(s) for s in project["dependencies"])
-    pip_side.update(_requirement(s) for s in project["optional-dependencies"]["test"])
-
-    env = yaml.safe_load((ROOT / "environment.yml").read_text())
-    conda_side = dict(
-        _requirement(s) for s in env["dependencies"]
-        if isinstance(s, str) and not s.startswith(("python", "pip"))
-    )
-    assert conda_side == pip_side
 
 
 #: The only modules that name scikit-learn, inside functions that scikit-learn itself calls
