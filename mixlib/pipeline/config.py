@@ -14,7 +14,10 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from mixlib.datasets import CLASS_COLUMN, bundled_dataset, load_source, sequence_column
+from mixlib.datasets import (
+    CLASS_COLUMN, bundled_dataset, categorical_columns, load_source, sequence_column,
+)
+from mixlib.datasets.sources import url_source
 from mixlib.experiments.comparison import PROTOCOL_KEYS
 from mixlib.experiments.registry import EM_KEYS, MODELS
 from mixlib.datasets.registry import ROLE_PREFIX
@@ -103,6 +106,7 @@ def load_dataset_table(name: str, spec: Mapping[str, Any],
     """
     source = spec.get("source", "bundled")
     if source == "url":
+        url_source(name, dict(spec))  # url, sha256 and format given or known, before any job
         return None
     if source == "csv":
         path = Path(base_dir) / spec["path"]
@@ -153,7 +157,8 @@ def check_em_section(config: Mapping[str, Any]) -> None:
 def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
 
-    Checks: every bundled data set is shipped; ``encoding`` is set only on sequence data;
+    Checks: every bundled data set is shipped; ``encoding`` is set only on sequence or
+    categorical data;
     every data set that can be read without a download passes the value checks of
     :mod:`mixlib.datasets.checks`; every split has one form (:func:`check_split_forms`),
     names a configured data set and asks for no more rows than it has; a ``rows`` split's
@@ -177,10 +182,11 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
             except ValueError as exc:
                 key = "bundled_name" if "bundled_name" in spec else "source"
                 raise ValueError(f"datasets.{name}.{key}: {exc}") from None
-        if "encoding" in spec and sequence_column(name, spec) is None:
+        if ("encoding" in spec and sequence_column(name, spec) is None
+                and not categorical_columns(name, spec)):
             raise ValueError(
-                f"datasets.{name}.encoding: only sequence data (splice) have an encoding; "
-                f"{name!r} is numeric."
+                f"datasets.{name}.encoding: only sequence data (splice) and data with "
+                f"categorical columns have an encoding; {name!r} is numeric."
             )
     for split_name, split in config.get("splits", {}).items():
         if split["dataset"] not in datasets:

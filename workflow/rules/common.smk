@@ -48,7 +48,7 @@ def source_spec(wildcards):
     role columns its splits read (``role_columns``, only if a split has a ``role_column``)."""
     spec = dataset_source(config, wildcards.dataset)
     keys = ("source", "bundled_name", "url", "sha256", "format", "path", "class_column",
-            "missing_values", "drop_columns", "role_columns")
+            "missing_values", "drop_columns", "categorical_columns", "role_columns")
     return {key: spec[key] for key in keys if key in spec}
 
 
