@@ -19,7 +19,7 @@ from mixlib.datasets import (
 )
 from mixlib.datasets.sources import url_source
 from mixlib.experiments.comparison import PROTOCOL_KEYS
-from mixlib.experiments.registry import EM_KEYS, MODELS
+from mixlib.experiments.registry import EM_KEYS, MODELS, RENAMED
 from mixlib.datasets.registry import ROLE_PREFIX
 from mixlib.model_selection.fixed_splits import (
     check_row_ranges, dataset_role_columns, roles_from_rows, split_kind,
@@ -132,6 +132,35 @@ def check_fold_sizes(labels: np.ndarray, n_folds: int, dataset: str,
             f"data set {dataset!r} has fewer of class {', '.join(small)}. Lower {where} or "
             f"leave {dataset!r} out of the comparison."
         )
+
+
+def rename_old_model_names(config: dict[str, Any]) -> list[str]:
+    """Replace renamed models (:data:`mixlib.experiments.registry.RENAMED`) in
+    ``comparison.models`` and ``comparison.params`` by their new names, in place, so an old
+    config keeps running; returns one message per replacement for the run's log."""
+    comparison = config.get("comparison")
+    if not isinstance(comparison, dict):
+        return []
+    messages = []
+    models = comparison.get("models")
+    if isinstance(models, list):
+        for position, name in enumerate(models):
+            if name in RENAMED:
+                models[position] = RENAMED[name]
+                messages.append(f"comparison.models: {name!r} is now called {RENAMED[name]!r} "
+                                "(the tree grown to pure leaves; 'cart' is the pruned one); "
+                                "it runs under the new name, which the tables use. Rename it "
+                                "in your config to silence this message.")
+    params = comparison.get("params")
+    if isinstance(params, dict):
+        for name in [name for name in params if name in RENAMED]:
+            if RENAMED[name] in params:
+                raise ValueError(f"comparison.params: both {name!r} and its new name "
+                                 f"{RENAMED[name]!r} are given; keep only {RENAMED[name]!r}.")
+            params[RENAMED[name]] = params.pop(name)
+            messages.append(f"comparison.params.{name}: {name!r} is now called "
+                            f"{RENAMED[name]!r}; its overrides apply under the new name.")
+    return messages
 
 
 def check_em_section(config: Mapping[str, Any]) -> None:

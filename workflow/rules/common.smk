@@ -9,6 +9,7 @@ from mixlib.experiments.data import uses_standardisation
 from mixlib.model_selection.fixed_splits import split_kind, split_repeats
 from mixlib.pipeline.config import (
     check_config, check_em_section, check_split_forms, dataset_source, describe_config_source,
+    rename_old_model_names,
 )
 from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
 
@@ -19,6 +20,8 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # Which file(s) the config comes from, then keys and types (names the offending key), then
 # names, sizes and the data's values, before any job runs.
 logger.info(describe_config_source(workflow.overwrite_configfiles))
+for _message in rename_old_model_names(config):  # before the schema: an old name still runs
+    logger.warning(_message)
 check_em_section(config)  # before the schema: an old mixture.em is named with its new place
 check_split_forms(config)  # before the schema: a split with none or two of its forms, by name
 validate(config, schema="../schemas/config.schema.yaml")
