@@ -141,6 +141,9 @@ def study_targets():
         + ["results/tables/comparison_summary.tsv", "results/figures/comparison.png"]
         + ["results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
            "results/figures/comparison_cd.png"]
+        + (["results/tables/comparison_wilcoxon.tsv", "results/tables/comparison_bayes.tsv",
+            "results/figures/comparison_bayes.png"]
+           if len(config["comparison"]["datasets"]) >= 2 else [])
         + expand("results/figures/confusion_{dataset}.png", dataset=config["comparison"]["datasets"])
         + ["results/tables/claims.tsv"]
     )
