@@ -31,3 +31,20 @@ def test_suite_has_every_shipped_data_set_and_power_across_them():
     cd = nemenyi_critical_difference(len(comparison["models"]), len(comparison["datasets"]),
                                      comparison["alpha"])
     assert cd < 5
+
+
+def test_every_suite_job_declares_a_memory_for_its_data_set():
+    comparison = SUITE["comparison"]
+    assert sorted(comparison["mem_mb"]) == sorted(comparison["datasets"])
+    assert all(100 <= mb <= 4000 for mb in comparison["mem_mb"].values())
+
+
+def test_a_memory_for_a_data_set_outside_the_comparison_is_named():
+    import copy
+
+    import pytest
+
+    config = copy.deepcopy(SUITE)
+    config["comparison"]["mem_mb"]["mnist"] = 500
+    with pytest.raises(ValueError, match=r"comparison.mem_mb.mnist: 'mnist' is not a data set"):
+        check_config(config, ROOT)

@@ -309,6 +309,10 @@ def _check_stage_references(config: Mapping[str, Any],
                 f"the roles {list(roles)}."
             )
     comparison = config.get("comparison", {})
+    for name in comparison.get("mem_mb", {}):
+        if name not in comparison.get("datasets", []):
+            raise ValueError(f"comparison.mem_mb.{name}: {name!r} is not a data set of "
+                             f"comparison.datasets {comparison.get('datasets', [])}.")
     _check_model_names(comparison.get("models", []), "comparison.models")
     _check_comparison_params(comparison.get("params", {}))
     datasets = config.get("datasets", {})

@@ -35,7 +35,8 @@ rule comparison_point:
         model="|".join(COMPARISON["models"]),
     threads: 1
     resources:
-        mem_mb=2000,
+        # the peak measured on the data set (comparison.mem_mb; docs/scaling.md), else 2 GB
+        mem_mb=lambda wildcards: COMPARISON.get("mem_mb", {}).get(wildcards.dataset, 2000),
         runtime=30,
     script:
         "../scripts/comparison_point.py"
