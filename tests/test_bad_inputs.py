@@ -183,7 +183,7 @@ CASES = [
     Case("unknown encoding", r"'binary'", config=lambda c: c["datasets"]["splice"].update(encoding="binary")),
     Case("misspelt role", r"'labeled'", config=holdout_roles(labeled=3, test="rest")),
     Case("negative role size", r"-5", config=holdout_roles(train=-5, test="rest")),
-    Case("url source without sha256", r"'sha256' is a required property",
+    Case("url source without sha256", r"datasets.x.sha256: a url data set needs its sha256",
          config=lambda c: c["datasets"].update(x={"source": "url", "url": "https://h/x", "format": "uci_wine"})),
     Case("csv source without class_column", r"'class_column' is a required property",
          config=lambda c: c["datasets"]["people"].pop("class_column")),
@@ -191,8 +191,8 @@ CASES = [
     # Config references (semantic checks), each named by key.
     Case("split of an unknown data set", r"splits.people_holdout.dataset: unknown data set 'persons'",
          config=lambda c: c["splits"]["people_holdout"].update(dataset="persons")),
-    Case("unknown shipped data set", r"datasets.iris.source: Unknown bundled data set 'iris'",
-         config=lambda c: c["datasets"].update(iris={"source": "bundled"})),
+    Case("unknown shipped data set", r"datasets.mnist.source: Unknown bundled data set 'mnist'",
+         config=lambda c: c["datasets"].update(mnist={"source": "bundled"})),
     Case("encoding on numeric data", r"datasets.people.encoding: only sequence data",
          config=people(encoding="onehot")),
     # Issue 14: splits fixed by the data (role_column, rows), named by key, column, value, line.

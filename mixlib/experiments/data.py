@@ -9,7 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets import CLASS_COLUMN, load_source, prepare_table, sequence_column
+from mixlib.datasets import (
+    CLASS_COLUMN, all_categorical, categorical_columns, load_source, prepare_table, sequence_column,
+)
 from mixlib.datasets.checks import default_lines, read_role_column
 from mixlib.datasets.registry import ROLE_PREFIX
 from mixlib.core.preprocessing import standardise
@@ -27,15 +29,20 @@ def fetch_dataset(name: str, spec: Mapping[str, Any], base_dir: str | Path = "."
 
 
 def prepare_dataset(raw: pd.DataFrame, name: str, spec: Mapping[str, Any]) -> pd.DataFrame:
-    """The ``prepare`` rule: ``row_id``, numeric features (sequences encoded), ``class``."""
-    return prepare_table(raw, sequence_column(name, dict(spec)), spec.get("encoding", "onehot"))
+    """The ``prepare`` rule: ``row_id``, numeric features (sequences and categorical features
+    encoded with ``encoding``, default one-hot), ``class``."""
+    spec = dict(spec)
+    return prepare_table(raw, sequence_column(name, spec), spec.get("encoding", "onehot"),
+                         categorical_columns(name, spec))
 
 
 def uses_standardisation(name: str, spec: Mapping[str, Any]) -> bool:
-    """Whether a data set's features are standardised (``standardise: auto`` = numeric data)."""
+    """Whether a data set's features are standardised. ``standardise: auto``: unless every
+    feature is a sequence or categorical (:func:`mixlib.datasets.all_categorical`), whose
+    one-hot 0/1 columns the models see as they are."""
     setting = spec.get("standardise", "auto")
     if setting == "auto":
-        return sequence_column(name, dict(spec)) is None
+        return not all_categorical(name, dict(spec))
     return bool(setting)
 
 

@@ -159,6 +159,14 @@ def _tree(p: dict[str, Any], random_state: RandomState) -> Any:
                                   random_state=random_state)
 
 
+def _cart(p: dict[str, Any], random_state: RandomState) -> Any:
+    from mixlib.tree import CARTClassifier
+
+    return CARTClassifier(criterion=p["criterion"], risk=p["risk"], n_folds=p["n_folds"],
+                          se_rule=p["se_rule"], min_samples_leaf=p["min_samples_leaf"],
+                          random_state=random_state)
+
+
 def _id3(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.tree import ID3Classifier, QuantileDiscretised
 
@@ -226,9 +234,14 @@ MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in [
     ModelSpec("knn", "deterministic", "neighbours", _knn,
               {"n_neighbors": None, "weights": "uniform", "metric": "euclidean"},
               "k-NN, k the odd integer nearest sqrt(n_train) (seed 002)"),
-    ModelSpec("tree", "deterministic", "trees", _tree,
+    ModelSpec("tree_unpruned", "deterministic", "trees", _tree,
               {"criterion": "entropy", "max_depth": None, "min_samples_leaf": 1},
-              "binary decision tree, information gain, grown to pure leaves"),
+              "binary decision tree, information gain, grown to pure leaves, not pruned"),
+    ModelSpec("cart", "deterministic", "trees", _cart,
+              {"criterion": "gini", "risk": "misclassification", "n_folds": 10, "se_rule": 1.0,
+               "min_samples_leaf": 1},
+              "CART (Breiman et al. 1984): Gini tree pruned by minimal cost-complexity, the "
+              "subtree chosen by 10-fold CV with the one-standard-error rule"),
     ModelSpec("id3", "deterministic", "trees", _id3,
               {"max_depth": None, "n_bins": 4, "max_categories": 8},
               "ID3 (seed 002) on categorical features: one-hot indicators as they are, "
@@ -246,6 +259,11 @@ MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in [
 ]}
 
 
+RENAMED: dict[str, str] = {"tree": "tree_unpruned"}
+"""Old model names and their new ones: ``tree`` (grown to pure leaves) became
+``tree_unpruned`` when ``cart`` (pruned) joined the study."""
+
+
 def model_spec(name: str) -> ModelSpec:
     """The :class:`ModelSpec` of ``name``.
 
@@ -254,6 +272,8 @@ def model_spec(name: str) -> ModelSpec:
     ValueError
         For an unknown model; the message lists the known ones.
     """
+    if name in RENAMED:
+        raise ValueError(f"model {name!r} is now called {RENAMED[name]!r}; use the new name.")
     if name not in MODELS:
         raise ValueError(f"unknown model {name!r}; known models: {sorted(MODELS)}.")
     return MODELS[name]
@@ -339,7 +359,7 @@ def make_model(name: str, params: dict[str, Any] | None = None, rng: RandomState
     name : str
         A key of :data:`MODELS`: "mixture", "gaussian_per_class", "gaussian_shared",
         "naive_bayes", "logistic_regression", "mlp", "svm", "svm_all_together", "knn",
-        "tree", "id3",
+        "tree_unpruned", "cart", "id3",
         "random_forest", "adaboost", "bagging".
     params : dict or None
         Overrides of the model's defaults (see :func:`resolve_params`); e.g. for "mixture"

@@ -14,9 +14,12 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from mixlib.datasets import CLASS_COLUMN, bundled_dataset, load_source, sequence_column
+from mixlib.datasets import (
+    CLASS_COLUMN, bundled_dataset, categorical_columns, load_source, sequence_column,
+)
+from mixlib.datasets.sources import url_source
 from mixlib.experiments.comparison import PROTOCOL_KEYS
-from mixlib.experiments.registry import EM_KEYS, MODELS
+from mixlib.experiments.registry import EM_KEYS, MODELS, RENAMED
 from mixlib.datasets.registry import ROLE_PREFIX
 from mixlib.model_selection.fixed_splits import (
     check_row_ranges, dataset_role_columns, roles_from_rows, split_kind,
@@ -103,6 +106,7 @@ def load_dataset_table(name: str, spec: Mapping[str, Any],
     """
     source = spec.get("source", "bundled")
     if source == "url":
+        url_source(name, dict(spec))  # url, sha256 and format given or known, before any job
         return None
     if source == "csv":
         path = Path(base_dir) / spec["path"]
@@ -130,6 +134,35 @@ def check_fold_sizes(labels: np.ndarray, n_folds: int, dataset: str,
         )
 
 
+def rename_old_model_names(config: dict[str, Any]) -> list[str]:
+    """Replace renamed models (:data:`mixlib.experiments.registry.RENAMED`) in
+    ``comparison.models`` and ``comparison.params`` by their new names, in place, so an old
+    config keeps running; returns one message per replacement for the run's log."""
+    comparison = config.get("comparison")
+    if not isinstance(comparison, dict):
+        return []
+    messages = []
+    models = comparison.get("models")
+    if isinstance(models, list):
+        for position, name in enumerate(models):
+            if name in RENAMED:
+                models[position] = RENAMED[name]
+                messages.append(f"comparison.models: {name!r} is now called {RENAMED[name]!r} "
+                                "(the tree grown to pure leaves; 'cart' is the pruned one); "
+                                "it runs under the new name, which the tables use. Rename it "
+                                "in your config to silence this message.")
+    params = comparison.get("params")
+    if isinstance(params, dict):
+        for name in [name for name in params if name in RENAMED]:
+            if RENAMED[name] in params:
+                raise ValueError(f"comparison.params: both {name!r} and its new name "
+                                 f"{RENAMED[name]!r} are given; keep only {RENAMED[name]!r}.")
+            params[RENAMED[name]] = params.pop(name)
+            messages.append(f"comparison.params.{name}: {name!r} is now called "
+                            f"{RENAMED[name]!r}; its overrides apply under the new name.")
+    return messages
+
+
 def check_em_section(config: Mapping[str, Any]) -> None:
     """Raise ``ValueError`` naming the key where a config sets EM settings outside ``em``.
 
@@ -153,7 +186,8 @@ def check_em_section(config: Mapping[str, Any]) -> None:
 def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
 
-    Checks: every bundled data set is shipped; ``encoding`` is set only on sequence data;
+    Checks: every bundled data set is shipped; ``encoding`` is set only on sequence or
+    categorical data;
     every data set that can be read without a download passes the value checks of
     :mod:`mixlib.datasets.checks`; every split has one form (:func:`check_split_forms`),
     names a configured data set and asks for no more rows than it has; a ``rows`` split's
@@ -177,10 +211,11 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
             except ValueError as exc:
                 key = "bundled_name" if "bundled_name" in spec else "source"
                 raise ValueError(f"datasets.{name}.{key}: {exc}") from None
-        if "encoding" in spec and sequence_column(name, spec) is None:
+        if ("encoding" in spec and sequence_column(name, spec) is None
+                and not categorical_columns(name, spec)):
             raise ValueError(
-                f"datasets.{name}.encoding: only sequence data (splice) have an encoding; "
-                f"{name!r} is numeric."
+                f"datasets.{name}.encoding: only sequence data (splice) and data with "
+                f"categorical columns have an encoding; {name!r} is numeric."
             )
     for split_name, split in config.get("splits", {}).items():
         if split["dataset"] not in datasets:
@@ -274,6 +309,10 @@ def _check_stage_references(config: Mapping[str, Any],
                 f"the roles {list(roles)}."
             )
     comparison = config.get("comparison", {})
+    for name in comparison.get("mem_mb", {}):
+        if name not in comparison.get("datasets", []):
+            raise ValueError(f"comparison.mem_mb.{name}: {name!r} is not a data set of "
+                             f"comparison.datasets {comparison.get('datasets', [])}.")
     _check_model_names(comparison.get("models", []), "comparison.models")
     _check_comparison_params(comparison.get("params", {}))
     datasets = config.get("datasets", {})

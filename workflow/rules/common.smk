@@ -10,8 +10,10 @@ from mixlib.experiments.data import uses_standardisation
 from mixlib.model_selection.fixed_splits import split_kind, split_repeats
 from mixlib.pipeline.config import (
     check_config, check_em_section, check_split_forms, dataset_source, describe_config_source,
+    rename_old_model_names,
 )
 from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
+from mixlib.pipeline.stages import configured_stages
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -20,6 +22,8 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # Which file(s) the config comes from, then keys and types (names the offending key), then
 # names, sizes and the data's values, before any job runs.
 logger.info(describe_config_source(workflow.overwrite_configfiles))
+for _message in rename_old_model_names(config):  # before the schema: an old name still runs
+    logger.warning(_message)
 check_em_section(config)  # before the schema: an old mixture.em is named with its new place
 check_split_forms(config)  # before the schema: a split with none or two of its forms, by name
 validate(config, schema="../schemas/config.schema.yaml")
@@ -36,6 +40,7 @@ onstart:
 
 
 DATASETS = sorted(config["datasets"])
+STAGES_RUN = configured_stages(config)  # the stages whose config sections are present
 SPLITS = sorted(config["splits"])
 
 
@@ -119,24 +124,39 @@ def claim_tables():
 
 
 def study_targets():
-    """The targets of the `all` rule, stage by stage: each stage's tables and figures."""
+    """The targets of the `all` rule: the data stages', then each configured stage's tables
+    and figures (mixlib.pipeline.stages)."""
+    comparison = config.get("comparison", {})
     sensitivity = config.get("semisupervised_sensitivity")
-    return (
+    per_stage = {
+        "mixture": ["results/figures/fig3_3.png", "results/figures/fig3_4.png"],
+        "imputation": lambda: expand("results/figures/imputation_{dataset}.png",
+                                     dataset=config["imputation_study"]["datasets"]),
+        "semisupervised": lambda: (
+            expand("results/figures/{figure}.png", figure=["fig5_1", "fig5_3", "fig5_4", "fig5_5"])
+            + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])),
+        "dna": ["results/figures/fig6_1.png"],
+        "mlp": ["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png"],
+        "svm": lambda: (expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
+                        + ["results/figures/mkl.png", "results/figures/svdd.png"]),
+        "ensembles": ["results/tables/ensembles.tsv", "results/figures/ensembles.png"],
+        "comparison": lambda: (
+            ["results/tables/comparison_summary.tsv", "results/figures/comparison.png",
+             "results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
+             "results/figures/comparison_cd.png"]
+            + (["results/tables/comparison_wilcoxon.tsv", "results/tables/comparison_bayes.tsv",
+                "results/figures/comparison_bayes.png"]
+               if len(comparison["datasets"]) >= 2 else [])
+            + expand("results/figures/confusion_{dataset}.png", dataset=comparison["datasets"])),
+        "report": ["results/tables/claims.tsv"],
+    }
+    targets = (
         expand("results/splits/{split}.split.tsv", split=SPLITS)
         + ["results/tables/data_summary.tsv", "results/tables/splits_summary.tsv",
            "results/figures/data_summary.png"]
         + expand("results/impute/{split}.substitutes.tsv", split=SPLITS)
-        + ["results/figures/fig3_3.png", "results/figures/fig3_4.png"]
-        + expand("results/figures/imputation_{dataset}.png", dataset=config["imputation_study"]["datasets"])
-        + expand("results/figures/{figure}.png", figure=["fig5_1", "fig5_3", "fig5_4", "fig5_5", "fig6_1"])
-        + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])
-        + ["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png"]
-        + expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
-        + ["results/figures/mkl.png", "results/figures/svdd.png"]
-        + ["results/tables/ensembles.tsv", "results/figures/ensembles.png"]
-        + ["results/tables/comparison_summary.tsv", "results/figures/comparison.png"]
-        + ["results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
-           "results/figures/comparison_cd.png"]
-        + expand("results/figures/confusion_{dataset}.png", dataset=config["comparison"]["datasets"])
-        + ["results/tables/claims.tsv"]
     )
+    for stage in STAGES_RUN:
+        stage_targets = per_stage[stage]
+        targets += stage_targets() if callable(stage_targets) else stage_targets
+    return targets
