@@ -25,15 +25,13 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/impute.smk"
-include: "workflow/rules/mixture.smk"
-include: "workflow/rules/imputation.smk"
-include: "workflow/rules/semisupervised.smk"
-include: "workflow/rules/dna.smk"
-include: "workflow/rules/mlp.smk"
-include: "workflow/rules/svm.smk"
-include: "workflow/rules/ensembles.smk"
-include: "workflow/rules/comparison.smk"
-include: "workflow/rules/report.smk"
+
+
+# Each stage whose config sections are present (mixlib/pipeline/stages.py): all of them for
+# config/config.yaml, only the comparison for config/suite.yaml.
+for _stage in STAGES_RUN:
+
+    include: f"workflow/rules/{_stage}.smk"
 
 
 # Every table and figure of the study (listed in common.smk).

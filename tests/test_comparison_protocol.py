@@ -29,7 +29,7 @@ from mixlib.model_selection.significance import (
 from mixlib.neighbors import KNeighborsClassifier
 from tests.test_experiments_comparison import EM, LIGHT, blobs, one_hot
 
-MODELS = ["mixture", "naive_bayes", "knn", "tree"]
+MODELS = ["mixture", "naive_bayes", "knn", "tree_unpruned"]
 #: The hold-out protocol's settings here: only the significance level matters to it.
 PROTOCOL = ComparisonProtocol(n_folds=3, cv_repeats=1, group_duplicates=False,
                               significance_level=0.05)
@@ -70,7 +70,7 @@ def test_one_repeat_is_the_single_cv_and_repeat_zero_of_more():
 def test_repeats_draw_their_own_folds_shared_by_every_model():
     X, y = blobs(6, n=60)
     rng = generator(3, "comparison", "toy")
-    table = comparison_job(X, y, "toy", ["knn", "tree"], None, 3, 0.05, rng, n_repeats=2).scores
+    table = comparison_job(X, y, "toy", ["knn", "tree_unpruned"], None, 3, 0.05, rng, n_repeats=2).scores
     # the repeat-1 folds: child K of the generator's SeedSequence, drawn like repeat 0's
     stream = generator(3, "comparison", "toy")
     stratified_folds(y, 3, stream)
@@ -85,7 +85,7 @@ def test_repeats_draw_their_own_folds_shared_by_every_model():
     # every model has the same (repeat, fold, n_test) keys
     keys = fold_rows(table).groupby("model")[["repeat", "fold", "n_test"]].apply(
         lambda part: part.to_numpy().tolist())
-    assert keys["knn"] == keys["tree"]
+    assert keys["knn"] == keys["tree_unpruned"]
 
 
 def test_error_rows_plain_and_corrected_intervals_by_hand():
@@ -147,7 +147,7 @@ def test_holdout_errors_are_the_test_errors_of_each_repeat():
 
 def test_holdout_is_seeded_and_one_repeat_has_no_interval():
     repeats = holdout_repeats(1)
-    run = [comparison_holdout_job(repeats, split="s", dataset="d", model="tree",
+    run = [comparison_holdout_job(repeats, split="s", dataset="d", model="tree_unpruned",
                                   params={"max_train_rows": 20}, protocol=PROTOCOL, seed=4,
                                   standardise=False, em=None).scores
            for _ in range(2)]
@@ -273,7 +273,7 @@ def test_ranks_across_cv_data_sets_with_approach(study):
     ranks = comparison_ranks(study)
     assert sorted(ranks["model"]) == sorted(MODELS) and (ranks["n_datasets"] == 2).all()
     approach = dict(zip(ranks["model"], ranks["approach"]))
-    assert approach["mixture"] == "probabilistic" and approach["tree"] == "deterministic"
+    assert approach["mixture"] == "probabilistic" and approach["tree_unpruned"] == "deterministic"
     assert ranks["critical_difference"].iloc[0] == pytest.approx(nemenyi_critical_difference(4, 2))
     one = comparison_ranks(study[study["dataset"] == "dna"])
     assert (one["n_datasets"] == 1).all() and one["friedman_p"].isna().all()

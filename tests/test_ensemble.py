@@ -124,6 +124,7 @@ def test_staged_predictions_and_oob_curve():
     for b in (0, 4, 11):  # the vote of the first b + 1 members, refitted from scratch
         sub = BaggingClassifier(DecisionTreeClassifier(max_depth=3), n_estimators=b + 1)
         sub.classes_, sub.estimators_ = bag.classes_, bag.estimators_[: b + 1]
+        sub.n_features_in_ = bag.n_features_in_
         sub.member_weights_ = np.ones(b + 1)
         np.testing.assert_array_equal(staged[b], sub.predict(X_test))
     assert bag.oob_error_curve_.shape == (12,)
@@ -146,7 +147,7 @@ def test_bagging_invalid():
     X, y, _ = problem(0, n=20)
     with pytest.raises(ValueError, match="n_estimators must be an int >= 1, got 0"):
         BaggingClassifier(n_estimators=0).fit(X, y)
-    with pytest.raises(TypeError, match="does not take sample_weight"):
+    with pytest.raises(TypeError, match="sample_weight"):
         BaggingClassifier().fit(X, y, sample_weight=np.ones(20))
 
 

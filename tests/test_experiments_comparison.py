@@ -134,7 +134,7 @@ def test_deterministic_from_seed(model):
     pd.testing.assert_frame_equal(without_timing(first), without_timing(again))
 
 
-@pytest.mark.parametrize("model", ["gaussian_shared", "knn", "tree"])
+@pytest.mark.parametrize("model", ["gaussian_shared", "knn", "tree_unpruned"])
 def test_perfect_model_zero_error_and_diagonal_confusion(model):
     X, y = blobs(6, n=60, spread=40.0)
     table = comparison_point(X, y, "toy", model, None, 4, 0.05, 1).scores
@@ -306,7 +306,7 @@ def test_quantile_discretised_bins_numeric_features_only():
 
 def _hand_table() -> pd.DataFrame:
     errors = {("d1", "mixture"): 0.30, ("d1", "naive_bayes"): 0.20, ("d1", "svm"): 0.10,
-              ("d1", "knn"): 0.20, ("d2", "mixture"): 0.40, ("d2", "tree"): 0.05}
+              ("d1", "knn"): 0.20, ("d2", "mixture"): 0.40, ("d2", "tree_unpruned"): 0.05}
     rows = []
     for (dataset, model), e in errors.items():
         for name, value in (("cv_error", e), ("cv_std", 0.01), ("ci_low", e - 0.02),
@@ -344,7 +344,7 @@ def test_summary_is_one_row_per_model_sorted():
 def two_datasets() -> pd.DataFrame:
     X, y = blobs(16, n=45, spread=2.0)
     H, z = one_hot(16, n=45)
-    models = ["mixture", "naive_bayes", "knn", "tree"]
+    models = ["mixture", "naive_bayes", "knn", "tree_unpruned"]
     params = {"mixture": LIGHT["mixture"]}
     return pd.concat([comparison_job(X, y, "blobs", models, params, 3, 0.05, 1, em=EM).scores,
                       comparison_job(H, z, "dna", models, params, 3, 0.05, 1, em=EM).scores],

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from mixlib.core.exceptions import NotFittedError
 from mixlib.tree.id3 import ID3Classifier, information_gain
 from mixlib.tree.decision_tree import DecisionTreeClassifier
 
@@ -155,7 +156,7 @@ def test_invalid_inputs():
     with pytest.raises(ValueError, match="X must be 2-dimensional"):
         ID3Classifier().fit(TENNIS[:, 0], TENNIS[:, 4])
     model = fit_tennis()
-    with pytest.raises(ValueError, match="X has 3 features, but the tree was fitted on 4"):
+    with pytest.raises(ValueError, match="X has 3 features, but ID3Classifier is expecting 4 features"):
         model.predict(TENNIS[:, :3])
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         ID3Classifier().predict(TENNIS[:, :4])

@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
+from mixlib.core.exceptions import NotFittedError
 from mixlib.impute.imputers import ClassMeanImputer, KernelModeImputer, MeanImputer
 from mixlib.mixture import IsotropicGaussianMixture
 
@@ -97,7 +98,7 @@ def test_errors(imputer):
     X = np.array([[1.0, np.nan], [2.0, np.nan], [3.0, np.nan]])
     with pytest.raises(ValueError, match=r"features \[1\] have no observed value"):
         imputer.fit(X)
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         type(imputer)().transform(X)
     with warnings.catch_warnings():  # class 1 has one row: K reduced, tested above
         warnings.simplefilter("ignore", UserWarning)

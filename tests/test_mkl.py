@@ -80,5 +80,5 @@ def test_validation():
         MKLSVC(kernels=[{"kernel": "rbf"}]).fit(X, y)
     with pytest.raises(ValueError, match="keys among"):
         MKLSVC(kernels=[{"gamma": 1.0}]).fit(X, y)
-    with pytest.raises(ValueError, match="sample_weight"):
+    with pytest.raises(TypeError, match="sample_weight"):
         MKLSVC().fit(X, y, sample_weight=np.ones(20))

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from sklearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB
 
+from mixlib.core.exceptions import NotFittedError
 from mixlib.generative.naive_bayes import BernoulliNaiveBayes, CategoricalNaiveBayes, GaussianNaiveBayes
-from tests.sklearn_compat import sklearn_compatible
 
 
 def _labels_and_weights(seed, n):
@@ -122,9 +122,9 @@ def test_validation_messages():
         GaussianNaiveBayes(priors=[0.9, 0.9]).fit(X, y)
     with pytest.raises(ValueError, match="var_smoothing must be a float > 0"):
         GaussianNaiveBayes(var_smoothing=0.0).fit(X, y)
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         GaussianNaiveBayes().predict(X)
     constant = GaussianNaiveBayes().fit(np.ones((3, 2)), y)  # all features constant
     assert constant.epsilon_ == 1e-9 and np.isfinite(constant.predict_proba(np.zeros((1, 2)))).all()
-    model = sklearn_compatible(GaussianNaiveBayes)(var_smoothing=1e-3).fit(X, y)
+    model = GaussianNaiveBayes(var_smoothing=1e-3).fit(X, y)
     assert model.get_params() == {"priors": None, "var_smoothing": 1e-3}

@@ -9,10 +9,10 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 from sklearn.neighbors import KNeighborsClassifier as SkKNeighborsClassifier
 
+from mixlib.core.exceptions import NotFittedError
 from mixlib.core.distances import squared_euclidean
 from mixlib.neighbors._common import _exact_rows
 from mixlib.neighbors.knn import BruteForceNeighbors, KDTree, KNeighborsClassifier, default_n_neighbors
-from tests.sklearn_compat import sklearn_compatible
 
 METRICS = [("euclidean", 2), ("manhattan", 1), ("chebyshev", math.inf), ("minkowski", 3)]
 
@@ -175,10 +175,14 @@ def test_classifier_matches_sklearn(seed, algorithm, weights, metric, p):
     theirs.fit(X, y)
     np.testing.assert_array_equal(ours.classes_, theirs.classes_)
     proba = ours.predict_proba(Q)
-    np.testing.assert_allclose(proba, theirs.predict_proba(Q), rtol=1e-12, atol=1e-15)
+    # equal vote shares, but for the 1e-9 lead of the predicted class among tied ones
+    np.testing.assert_allclose(proba, theirs.predict_proba(Q), rtol=0, atol=1e-9)
+    np.testing.assert_array_equal(ours.classes_[proba.argmax(axis=1)], ours.predict(Q))
     top_two = np.sort(proba, axis=1)[:, -2:]
-    tie_free = top_two[:, 1] - top_two[:, 0] > 1e-9
+    tie_free = top_two[:, 1] - top_two[:, 0] > 1e-6
     assert tie_free.sum() > 60
+    np.testing.assert_allclose(proba[tie_free], theirs.predict_proba(Q)[tie_free], rtol=1e-12,
+                               atol=1e-15)
     np.testing.assert_array_equal(ours.predict(Q)[tie_free], theirs.predict(Q)[tie_free])
 
 
@@ -231,13 +235,15 @@ def test_all_ties_rule_ignores_row_order_and_algorithm(weights):
     y = np.where(codes[:, 0] + rng.integers(0, 2, 150) > 2, "hi", "lo")
     Q = np.eye(4)[rng.integers(0, 4, size=(40, 6))].reshape(40, 24)
     reference = KNeighborsClassifier(9, weights=weights, algorithm="brute").fit(X, y)
-    _, indices, mask = reference._voters(Q)
+    _, indices, mask, _ = reference._voters(Q)
     assert (mask.sum(axis=1) > 9).mean() > 0.5  # ties are frequent here
-    expected = reference.predict_proba(Q)
+    expected = reference._votes(Q)[0]
     order = rng.permutation(150)
     for algorithm, rows in (("kd_tree", np.arange(150)), ("brute", order), ("kd_tree", order)):
         model = KNeighborsClassifier(9, weights=weights, algorithm=algorithm, leaf_size=4).fit(X[rows], y[rows])
-        np.testing.assert_allclose(model.predict_proba(Q), expected, rtol=1e-12)
+        np.testing.assert_allclose(model._votes(Q)[0], expected, rtol=1e-12)
+        # the shares, but for the 1e-9 lead of the class predict picks among tied ones
+        np.testing.assert_allclose(model.predict_proba(Q), reference.predict_proba(Q), atol=1e-9)
 
 
 def test_distance_weights_exact_match_and_sample_weight():
@@ -246,12 +252,38 @@ def test_distance_weights_exact_match_and_sample_weight():
     proba = model.predict_proba(X)  # each point is at distance 0 of itself only
     np.testing.assert_array_equal(model.classes_[proba.argmax(axis=1)], y)
     np.testing.assert_array_equal(proba.max(axis=1), 1.0)
-    weight = np.random.default_rng(5).uniform(0.1, 3.0, size=60)
-    Q = X[:10] + 0.3
-    weighted = KNeighborsClassifier(n_neighbors=5).fit(X, y, sample_weight=weight)
-    _, indices = weighted.kneighbors(Q)
-    votes = np.stack([[weight[row][y[row] == c].sum() for c in weighted.classes_] for row in indices])
-    np.testing.assert_allclose(weighted.predict_proba(Q), votes / votes.sum(axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("ties", ["all", "index"])
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+@pytest.mark.parametrize("n_neighbors", [None, 4, 9])
+def test_integer_sample_weights_are_repeated_rows(ties, weights, n_neighbors):
+    X, y, Q = _blobs(8, n=50)
+    count = np.random.default_rng(8).integers(0, 4, size=50)
+    count[0] = 1
+    weighted = KNeighborsClassifier(n_neighbors, weights=weights, ties=ties)
+    weighted.fit(X, y, sample_weight=count)
+    repeated = KNeighborsClassifier(n_neighbors, weights=weights, ties=ties)
+    repeated.fit(np.repeat(X, count, axis=0), np.repeat(y, count))
+    assert weighted.n_neighbors_ == repeated.n_neighbors_
+    np.testing.assert_allclose(weighted.predict_proba(Q), repeated.predict_proba(Q), rtol=1e-12)
+    np.testing.assert_array_equal(weighted.predict(Q), repeated.predict(Q))
+
+
+def test_fractional_sample_weights_fill_k_hand_worked():
+    # On the line, from 0: 'a' (weight 0.5), 'b' at 1 (1), 'b' at 2 (1), 'a' at 3 (2); k=2
+    # is reached at the point at 2, which counts 0.5 under ties="index" and fully under "all".
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    y = np.array(["a", "b", "b", "a"])
+    weight = np.array([0.5, 1.0, 1.0, 2.0])
+    by_index = KNeighborsClassifier(2, ties="index").fit(X, y, sample_weight=weight)
+    np.testing.assert_allclose(by_index.predict_proba([[0.0]]), [[0.25, 0.75]])
+    all_ties = KNeighborsClassifier(2, ties="all").fit(X, y, sample_weight=weight)
+    np.testing.assert_allclose(all_ties.predict_proba([[0.0]]), [[0.2, 0.8]])
+    # the default k comes from the total weight 4.5, rounded down: the odd k nearest sqrt(4)
+    assert KNeighborsClassifier().fit(X, y, sample_weight=weight).n_neighbors_ == 3
+    with pytest.raises(ValueError, match="n_neighbors=5 exceeds the total sample weight"):
+        KNeighborsClassifier(5).fit(X, y, sample_weight=weight)
 
 
 def test_classifier_validation_and_sklearn_meta_estimators():
@@ -264,11 +296,10 @@ def test_classifier_validation_and_sklearn_meta_estimators():
         KNeighborsClassifier(algorithm="ball_tree").fit(X, y)
     with pytest.raises(ValueError, match="k=91 exceeds"):
         KNeighborsClassifier(n_neighbors=91).fit(X, y)
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         KNeighborsClassifier().predict(X)
-    Sk = sklearn_compatible(KNeighborsClassifier)
-    assert clone(Sk(n_neighbors=3)).get_params()["n_neighbors"] == 3
-    search = GridSearchCV(Sk(), {"n_neighbors": [1, 5, 9]}, cv=3).fit(X, y)
+    assert clone(KNeighborsClassifier(n_neighbors=3)).get_params()["n_neighbors"] == 3
+    search = GridSearchCV(KNeighborsClassifier(), {"n_neighbors": [1, 5, 9]}, cv=3).fit(X, y)
     assert search.best_params_["n_neighbors"] in (1, 5, 9)
 
 

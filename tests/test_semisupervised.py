@@ -19,7 +19,6 @@ from mixlib.semi_supervised import (
     prior_probability_classification,
     unlabelled_mask,
 )
-from tests.sklearn_compat import sklearn_compatible
 
 
 def xor_blobs(rng, n_per_blob):
@@ -70,7 +69,7 @@ def test_iterative_matches_sklearn_self_training(seed, threshold, max_iter):
     estimator = MixtureClassifier(2, random_state=seed)
     ours = IterativeClassifier(estimator, threshold=threshold, max_iter=max_iter, finish="stop").fit(X, y_semi)
     theirs = SelfTrainingClassifier(
-        sklearn_compatible(MixtureClassifier)(2, random_state=seed),
+        MixtureClassifier(2, random_state=seed),
         threshold=threshold, criterion="threshold", max_iter=max_iter,
     ).fit(X, y_semi)
     np.testing.assert_array_equal(ours.transduction_, theirs.transduction_)

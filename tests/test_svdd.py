@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sklearn.svm import OneClassSVM
 
+from mixlib.core.exceptions import NotFittedError
 from mixlib.svm.svdd import SVDD
 
 
@@ -61,5 +62,5 @@ def test_validation():
     X = np.zeros((10, 2))
     with pytest.raises(ValueError, match="C=0.05 is too small"):
         SVDD(C=0.05).fit(X)
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         SVDD().predict(X)

@@ -6,10 +6,10 @@ from sklearn.base import clone
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC as SkSVC
 
+from mixlib.core.exceptions import NotFittedError
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import kernel_matrix
 from mixlib.svm.svc import SVC
-from tests.sklearn_compat import sklearn_compatible
 
 KERNEL_ARGS = {
     "gaussian": ({"sigma": 1.3}, {"kernel": "rbf", "gamma": 1 / (2 * 1.3**2)}),
@@ -86,14 +86,22 @@ def multiclass_problem(seed, n=120):
 def test_one_vs_one_matches_libsvm(seed):
     X, y = multiclass_problem(seed)
     ours = SVC(C=3.0, sigma=0.7, tol=1e-9).fit(X, y)
-    sk = SkSVC(C=3.0, gamma=1 / (2 * 0.7**2), tol=1e-9, decision_function_shape="ovo").fit(X, y)
+    sk = SkSVC(C=3.0, gamma=1 / (2 * 0.7**2), tol=1e-9).fit(X, y)
     X_test = np.random.default_rng(seed).uniform(-1, 3, size=(80, 2))
     assert ours.problems_ == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     np.testing.assert_array_equal(ours.support_, np.sort(sk.support_))
     np.testing.assert_allclose(ours.decision_function(X_test), sk.decision_function(X_test),
                                atol=1e-6)
+    pairwise = ours.set_params(decision_function_shape="ovo").decision_function(X_test)
+    np.testing.assert_allclose(pairwise, sk.set_params(decision_function_shape="ovo")
+                               .decision_function(X_test), atol=1e-6)
     np.testing.assert_allclose(ours.intercept_, sk.intercept_, atol=1e-6)
     np.testing.assert_array_equal(ours.predict(X_test), sk.predict(X_test))
+    ours.set_params(break_ties=True, decision_function_shape="ovr")
+    sk.set_params(break_ties=True, decision_function_shape="ovr")
+    np.testing.assert_array_equal(ours.predict(X_test), sk.predict(X_test))
+    np.testing.assert_array_equal(ours.predict(X_test),
+                                  ours.classes_[ours.decision_function(X_test).argmax(axis=1)])
 
 
 def test_one_vs_all_matches_binary_libsvm():
@@ -145,15 +153,15 @@ def test_convergence_warning_and_validation():
         SVC(multiclass="all").fit(X, y)
     with pytest.raises(ValueError, match="at least 2 classes"):
         SVC().fit(X, np.zeros(len(y)))
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         SVC().predict(X)
-    with pytest.raises(ValueError, match="X has 3 features, expected 4"):
+    with pytest.raises(ValueError, match="X has 3 features, but SVC is expecting 4 features"):
         SVC().fit(X, y).predict(X[:, :3])
 
 
 def test_scikit_learn_clone_and_score():
     X, y = binary_problem(10)
-    model = sklearn_compatible(SVC)(C=2.0, sigma=0.9)
+    model = SVC(C=2.0, sigma=0.9)
     copy = clone(model)
     assert copy.get_params()["C"] == 2.0 and copy.get_params()["sigma"] == 0.9
     sk = SkSVC(C=2.0, gamma=1 / (2 * 0.81)).fit(X, y)

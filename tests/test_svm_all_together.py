@@ -7,6 +7,7 @@ import pytest
 from scipy.optimize import Bounds, minimize
 from sklearn.svm import SVC as SkSVC
 
+from mixlib.core.exceptions import NotFittedError
 from mixlib.core.base import clone
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import kernel_matrix
@@ -131,10 +132,11 @@ def test_kkt_conditions_and_predictions(seed):
 def test_two_classes_separable():
     X, y = blobs(5, n=40, c=2, spread=0.2)
     model = AllTogetherSVC(C=100.0, kernel="linear").fit(X, y)
-    assert model.decision_function(X).shape == (40, 2)
+    F = model._class_values(X)
+    assert F.shape == (40, 2)
+    np.testing.assert_array_equal(model.decision_function(X), F[:, 1] - F[:, 0])
     np.testing.assert_array_equal(model.predict(X), y)
     # separable and C large: every margin constraint holds, no slack
-    F = model.decision_function(X)
     y_index = np.unique(y, return_inverse=True)[1]
     margins = F[np.arange(40), y_index] - F[np.arange(40), 1 - y_index]
     assert margins.min() >= 1.0 - 1e-2
@@ -269,7 +271,7 @@ def test_bad_parameters_name_the_parameter():
         AllTogetherSVC().fit(X, np.zeros(len(y)))
     with pytest.raises(ValueError, match="sample_weight"):
         AllTogetherSVC().fit(X, y, sample_weight=-np.ones(len(y)))
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         AllTogetherSVC().predict(X)
     model = AllTogetherSVC().fit(X, y)
     with pytest.raises(ValueError, match="features"):

@@ -1,8 +1,17 @@
-"""Estimator base classes: parameters, representation and scoring.
+"""Estimator base classes: parameters, representation, scoring and scikit-learn's tags.
 
 The conventions are those of scikit-learn, without depending on it: ``__init__`` stores its
 arguments unchanged (no validation there), ``get_params``/``set_params`` expose them so that
-meta-estimators can clone an estimator, and learned attributes end with ``_``.
+meta-estimators can clone an estimator, learned attributes end with ``_``, ``fit`` sets
+``n_features_in_`` and prediction before ``fit`` raises
+:class:`~mixlib.core.exceptions.NotFittedError`.
+
+scikit-learn (1.6 and later) asks every estimator for its tags through
+``__sklearn_tags__()``, which must return its ``sklearn.utils.Tags`` dataclass. Only
+scikit-learn calls that method, so it imports scikit-learn's dataclasses inside its body:
+importing or using mixlib never imports scikit-learn. A subclass adjusts its tags the way
+scikit-learn's developer guide shows, by calling ``super().__sklearn_tags__()`` and setting
+fields (``tags.non_deterministic = True``), which needs no import either.
 """
 
 from __future__ import annotations
@@ -65,11 +74,57 @@ class BaseEstimator:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items())
         return f"{type(self).__name__}({args})"
 
+    def __sklearn_tags__(self):
+        """scikit-learn's tags of a plain estimator: dense 2-d numeric ``X``, no NaN.
+
+        Returns
+        -------
+        sklearn.utils.Tags
+        """
+        from sklearn.utils import InputTags, Tags, TargetTags
+
+        return Tags(estimator_type=None, target_tags=TargetTags(required=False),
+                    input_tags=InputTags())
+
 
 class ClassifierMixin:
-    """Accuracy scoring for classifiers that implement ``predict``."""
+    """Accuracy scoring and the classifier tags for classifiers that implement ``predict``.
+
+    List it before :class:`BaseEstimator` among the bases, as scikit-learn's mixins.
+    """
 
     _estimator_type = "classifier"
+
+    def __sklearn_tags__(self):
+        """The base tags, marked as a classifier that needs ``y`` (scikit-learn's tags).
+
+        Returns
+        -------
+        sklearn.utils.Tags
+        """
+        from sklearn.utils import ClassifierTags
+
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "classifier"
+        tags.classifier_tags = ClassifierTags()
+        tags.target_tags.required = True
+        return tags
+
+    @staticmethod
+    def _binary_decision(scores: np.ndarray) -> np.ndarray:
+        """Per-class scores as scikit-learn's ``decision_function`` shapes them.
+
+        Parameters
+        ----------
+        scores : ndarray of shape (n_samples, n_classes)
+            One score per class; the prediction is the class of the largest.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes: ``scores[:, 1] - scores[:, 0]``,
+        positive exactly where ``classes_[1]`` is predicted; else ``scores`` unchanged.
+        """
+        return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
 
     def score(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> float:
         """Mean (weighted) accuracy of ``self.predict(X)`` against ``y``."""

@@ -8,10 +8,14 @@ Parameter checks (:func:`check_int`, :func:`check_float`, :func:`check_choice`) 
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Collection
 from typing import Literal, TypeVar
 
 import numpy as np
+from scipy import sparse
+
+from mixlib.core.exceptions import DataConversionWarning, not_fitted_error
 
 T = TypeVar("T")
 
@@ -176,27 +180,56 @@ def check_random_state(random_state: None | int | np.random.Generator) -> np.ran
 
 
 def check_array(
-    X, *, name: str = "X", ndim: int = 2, allow_nan: bool = False, min_samples: int = 1
+    X, *, name: str = "X", ndim: int = 2, allow_nan: bool = False, min_samples: int = 1,
+    min_features: int = 1,
 ) -> np.ndarray:
     """Return ``X`` as a C-contiguous float64 array of ``ndim`` dimensions.
 
+    Parameters
+    ----------
+    X : array-like
+        Dense numbers: lists, numpy arrays, pandas frames, or object arrays of numbers.
+    name : str, default="X"
+        Name of the input, for the messages.
+    ndim : int, default=2
+        Required number of dimensions.
+    allow_nan : bool, default=False
+        Whether NaN cells are accepted (infinities never are).
+    min_samples, min_features : int, default=1
+        Fewest rows, and (for 2-dimensional input) fewest columns, accepted.
+
     Raises
     ------
+    TypeError
+        If ``X`` is a scipy sparse matrix or array (the estimators need dense arrays), or
+        holds values that are not numbers.
     ValueError
-        If the shape is wrong, there are fewer than ``min_samples`` rows, or the array holds
-        infinities, or NaN while ``allow_nan`` is false (the message says where).
+        If ``X`` holds complex numbers, has the wrong number of dimensions, too few rows or
+        columns, or infinities, or NaN while ``allow_nan`` is false (the message says where).
     """
+    if sparse.issparse(X):
+        raise TypeError(f"{name} is a sparse {X.format} matrix; the estimators of mixlib need a "
+                        f"dense array: pass {name}.toarray().")
     array = np.asarray(X)
+    if array.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported: {name} holds complex numbers.")
     if array.dtype == object or not np.issubdtype(array.dtype, np.number):
         try:
             array = array.astype(np.float64)
         except (TypeError, ValueError) as exc:
-            raise TypeError(f"{name} must be numeric, got dtype {array.dtype}.") from exc
+            raise TypeError(f"{name} must hold numbers, got dtype {array.dtype}: {exc}") from exc
     array = np.ascontiguousarray(array, dtype=np.float64)
     if array.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {array.shape}.")
+        hint = (f" Reshape your data: {name}.reshape(-1, 1) if it holds a single feature, "
+                f"{name}.reshape(1, -1) if it holds a single sample."
+                if ndim == 2 and array.ndim == 1 else "")
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {array.shape}.{hint}")
     if array.shape[0] < min_samples:
-        raise ValueError(f"{name} needs at least {min_samples} samples, got {array.shape[0]}.")
+        raise ValueError(f"{name} has {array.shape[0]} sample(s) (shape={array.shape}) while a "
+                         f"minimum of {min_samples} is required.")
+    if ndim == 2 and array.shape[1] < min_features:
+        raise ValueError(f"{name} has {array.shape[1]} feature(s) (shape={array.shape}) while a "
+                         f"minimum of {min_features} is required.")
     if np.isinf(array).any():
         raise ValueError(f"{name} contains infinite values.")
     if not allow_nan:
@@ -210,24 +243,78 @@ def check_array(
     return array
 
 
-def check_X_y(X, y, *, allow_nan: bool = False, min_samples: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """Check ``X`` as by :func:`check_array` and ``y`` as a 1-d label vector of the same length."""
-    X = check_array(X, allow_nan=allow_nan, min_samples=min_samples)
+def check_labels(y, n_samples: int) -> np.ndarray:
+    """Return the class labels ``y`` as a 1-d array of ``n_samples`` labels.
+
+    A column vector of shape (n_samples, 1) is flattened, with a
+    :class:`~mixlib.core.exceptions.DataConversionWarning`.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` has another shape (several outputs per row are not supported), holds NaN or
+        infinite values, or continuous values (numbers that are not whole: a classifier needs
+        class labels, not a measurement to regress on).
+    """
+    if y is None:
+        raise ValueError("fit requires y to be passed, but the target y is None: give the "
+                         "class label of every row.")
     y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected; it is read as "
+                      "the label vector y.ravel().", DataConversionWarning, stacklevel=3)
+        y = y.ravel()
     if y.ndim != 1:
-        raise ValueError(f"y must be 1-dimensional, got shape {y.shape}.")
-    if y.shape[0] != X.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} samples but y has {y.shape[0]}.")
-    if y.dtype.kind == "f" and np.isnan(y).any():
-        raise ValueError("y contains NaN labels.")
-    return X, y
+        raise ValueError(f"y must be 1-dimensional, one class label per row, got shape {y.shape} "
+                         "(several outputs per row are not supported).")
+    if y.shape[0] != n_samples:
+        raise ValueError(f"X has {n_samples} samples but y has {y.shape[0]}.")
+    if y.dtype.kind == "c":
+        raise ValueError("Complex data not supported: y holds complex numbers.")
+    if y.dtype.kind == "f":
+        if np.isnan(y).any():
+            raise ValueError("y contains NaN labels.")
+        if np.isinf(y).any():
+            raise ValueError("y contains infinite labels.")
+        fractional = np.flatnonzero(y != np.round(y))
+        if fractional.size:
+            row = int(fractional[0])
+            raise ValueError(f"y holds continuous values ({fractional.size} are not whole "
+                             f"numbers, first y[{row}] = {y[row]!r}); a classifier needs class "
+                             "labels.")
+    return y
+
+
+def encode_labels(y: np.ndarray, *, min_classes: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct labels of ``y`` and the index of every row's label among them.
+
+    Raises
+    ------
+    ValueError
+        ``"y holds one class ('a'); this classifier needs at least 2 classes."`` when
+        ``y`` has fewer than ``min_classes`` distinct labels.
+    """
+    classes, codes = np.unique(y, return_inverse=True)
+    if len(classes) < min_classes:
+        held = f"one class ({classes[0]!r})" if len(classes) == 1 else "no class"
+        raise ValueError(f"y holds {held}; this classifier needs at least {min_classes} classes.")
+    return classes, codes
+
+
+def check_X_y(X, y, *, allow_nan: bool = False, min_samples: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Check ``X`` as by :func:`check_array` and ``y`` as by :func:`check_labels`."""
+    X = check_array(X, allow_nan=allow_nan, min_samples=min_samples)
+    return X, check_labels(y, X.shape[0])
 
 
 def check_sample_weight(sample_weight, n_samples: int) -> np.ndarray:
-    """Return non-negative float weights of length ``n_samples`` (ones when ``None``)."""
+    """Return non-negative float weights of length ``n_samples`` (ones when ``None``).
+
+    The result is a new array: the caller's weights are never modified.
+    """
     if sample_weight is None:
         return np.ones(n_samples)
-    weight = np.asarray(sample_weight, dtype=np.float64)
+    weight = np.array(sample_weight, dtype=np.float64)
     if weight.shape != (n_samples,):
         raise ValueError(f"sample_weight must have shape ({n_samples},), got {weight.shape}.")
     if not np.all(np.isfinite(weight)) or (weight < 0).any():
@@ -237,9 +324,42 @@ def check_sample_weight(sample_weight, n_samples: int) -> np.ndarray:
     return weight
 
 
-def check_is_fitted(estimator, attribute: str) -> None:
-    """Raise a clear error if ``estimator`` has not been fitted (lacks ``attribute``)."""
+def check_is_fitted(estimator, attribute: str = "n_features_in_") -> None:
+    """Raise :class:`~mixlib.core.exceptions.NotFittedError` if ``estimator`` lacks ``attribute``."""
     if not hasattr(estimator, attribute):
-        raise RuntimeError(
+        raise not_fitted_error(
             f"This {type(estimator).__name__} instance is not fitted yet; call fit first."
         )
+
+
+def check_fitted_input(estimator, X, *, attribute: str = "n_features_in_",
+                       allow_nan: bool = False) -> np.ndarray:
+    """Validate the input of a method that needs a fitted ``estimator``.
+
+    Checks that ``estimator`` is fitted (has ``attribute``), that ``X`` is a valid array
+    (:func:`check_array`) and that it has the ``n_features_in_`` columns seen by ``fit``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_features_in_)
+
+    Raises
+    ------
+    NotFittedError
+        Before ``fit``.
+    ValueError
+        ``"X has 3 features, but SVC is expecting 4 features as input."`` (scikit-learn's
+        wording), or as :func:`check_array`.
+    """
+    check_is_fitted(estimator, attribute)
+    X = check_array(X, allow_nan=allow_nan)
+    check_n_features(estimator, X)
+    return X
+
+
+def check_n_features(estimator, X: np.ndarray) -> None:
+    """Raise ``ValueError`` unless ``X`` has the ``n_features_in_`` columns seen by ``fit``."""
+    expected = estimator.n_features_in_
+    if X.shape[1] != expected:
+        raise ValueError(f"X has {X.shape[1]} features, but {type(estimator).__name__} is "
+                         f"expecting {expected} features as input.")

@@ -13,14 +13,15 @@ import numpy as np
 from mixlib.datasets.encoders import encode_sequences, feature_matrix, prepare_table
 from mixlib.datasets.registry import BUNDLED, CLASS_COLUMN, bundled_dataset
 from mixlib.datasets.sources import (
-    FetchError, dataset_encoding, load_bundled, load_source, sequence_column,
-    uses_standardisation,
+    FetchError, all_categorical, categorical_columns, dataset_encoding, load_bundled,
+    load_source, sequence_column, uses_standardisation,
 )
 
 __all__ = [
-    "BUNDLED", "CLASS_COLUMN", "FetchError", "bundled_dataset", "dataset_encoding",
-    "encode_sequences", "feature_matrix", "load_bundled", "load_source", "load_xy",
-    "prepare_table", "sequence_column", "uses_standardisation",
+    "BUNDLED", "CLASS_COLUMN", "FetchError", "all_categorical", "bundled_dataset",
+    "categorical_columns", "dataset_encoding", "encode_sequences", "feature_matrix",
+    "load_bundled", "load_source", "load_xy", "prepare_table", "sequence_column",
+    "uses_standardisation",
 ]
 
 
@@ -30,9 +31,9 @@ def load_xy(name: str, encoding: str = "onehot") -> tuple[np.ndarray, np.ndarray
     Parameters
     ----------
     name : str
-        One of ``splice``, ``heart_cleveland``, ``wine``.
+        A shipped data set (a key of :data:`BUNDLED`).
     encoding : {"onehot", "ordinal"}
-        How sequences are coded (ignored for numeric data).
+        How sequences and categorical features are coded (ignored for numeric data).
 
     Returns
     -------
@@ -40,5 +41,6 @@ def load_xy(name: str, encoding: str = "onehot") -> tuple[np.ndarray, np.ndarray
     y : ndarray of shape (n_samples,), str class labels
     """
     raw = load_bundled(name)
-    prepared = prepare_table(raw, bundled_dataset(name).sequence_column, encoding)
+    info = bundled_dataset(name)
+    prepared = prepare_table(raw, info.sequence_column, encoding, info.categorical_columns)
     return feature_matrix(prepared)

@@ -110,7 +110,8 @@ def check_classes(labels: pd.Series, lines: Sequence[int], source: str) -> None:
 
 
 def check_raw_table(frame: pd.DataFrame, source: str, lines: Sequence[int] | None = None,
-                    sequence_column: str | None = None) -> None:
+                    sequence_column: str | None = None,
+                    categorical_columns: Sequence[str] = ()) -> None:
     """All value checks of a normalised raw table (features, or one sequence column, then ``class``).
 
     Parameters
@@ -123,14 +124,24 @@ def check_raw_table(frame: pd.DataFrame, source: str, lines: Sequence[int] | Non
         File line of each row; default :func:`default_lines` (header on line 1, no blank line).
     sequence_column : str, optional
         For sequence data, the column of sequences (checked by the encoder, not here).
+    categorical_columns : sequence of str
+        Features holding categories as text: each must have a value in some row (their
+        values are checked by the encoder, not here).
 
     Role columns (:data:`mixlib.datasets.registry.ROLE_PREFIX`) are not features: they are
     checked when read (:func:`read_role_column`), not here.
     """
     lines = default_lines(len(frame)) if lines is None else np.asarray(lines)
     if sequence_column is None:
-        features = frame.drop(columns=[CLASS_COLUMN, *prefixed_role_columns(frame.columns)])
+        features = frame.drop(columns=[CLASS_COLUMN, *prefixed_role_columns(frame.columns),
+                                       *categorical_columns])
         check_features(features, lines, source)
+    for column in categorical_columns:
+        if frame[column].isna().all():
+            raise ValueError(
+                f"{source}: column {column!r} has no value in any row (every cell is empty or a "
+                "missing marker); list it in drop_columns or fill it in."
+            )
     check_classes(frame[CLASS_COLUMN], lines, source)
 
 

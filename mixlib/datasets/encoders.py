@@ -72,12 +72,57 @@ def encode_sequences(sequences: pd.Series, encoding: str = "onehot") -> pd.DataF
     return pd.DataFrame(ordinal, columns=positions)
 
 
+def category_order(values: pd.Series) -> list[str]:
+    """The categories of a text column in code order: by number when every value is one
+    (``"2" < "10"``), else alphabetically; missing cells are not a category."""
+    categories = sorted(set(values.dropna().astype(str)))
+    numbers = pd.to_numeric(pd.Series(categories, dtype=object), errors="coerce")
+    if len(categories) and numbers.notna().all():
+        return [c for _, c in sorted(zip(numbers.to_numpy(), categories))]
+    return categories
+
+
+def encode_categorical(column: pd.Series, encoding: str = "onehot") -> pd.DataFrame:
+    """Encode one categorical feature (text, ``None``/NaN where missing) as numbers.
+
+    Parameters
+    ----------
+    column : pandas.Series of str, length n_samples
+        The feature's values; its name names the output columns.
+    encoding : {"onehot", "ordinal"}
+        ``onehot``: one 0/1 column ``<name>=<category>`` per category (in
+        :func:`category_order`); ``ordinal``: one column ``<name>`` holding the category's
+        position 0, 1, ..., m - 1 in that order (meaningful for ordered categories only).
+        A missing cell is NaN in every output column of the feature, for the imputation
+        stage to fill.
+
+    Returns
+    -------
+    pandas.DataFrame of shape (n_samples, m) or (n_samples, 1), float64.
+    """
+    if encoding not in ENCODINGS:
+        raise ValueError(f"Unknown encoding {encoding!r}; expected one of {list(ENCODINGS)}.")
+    categories = category_order(column)
+    text = column.astype(object).where(column.notna(), None).map(
+        lambda value: None if value is None else str(value))
+    index = pd.Categorical(text, categories=categories).codes.astype(np.int64)  # -1: missing
+    observed = index >= 0
+    name = str(column.name)
+    if encoding == "ordinal":
+        return pd.DataFrame({name: np.where(observed, index, np.nan).astype(np.float64)})
+    onehot = (index[:, None] == np.arange(len(categories))[None, :]).astype(np.float64)
+    onehot[~observed] = np.nan
+    return pd.DataFrame(onehot, columns=[f"{name}={category}" for category in categories])
+
+
 def prepare_table(raw: pd.DataFrame, sequence_column: str | None = None,
-                  encoding: str = "onehot") -> pd.DataFrame:
+                  encoding: str = "onehot",
+                  categorical_columns: tuple[str, ...] | list[str] = ()) -> pd.DataFrame:
     """The prepared table: ``row_id``, numeric features, then ``class``.
 
-    Sequence data are encoded by :func:`encode_sequences`; numeric features are passed through
-    unchanged (standardisation depends on the split, so it happens later, with statistics of
+    Sequence data are encoded by :func:`encode_sequences` and categorical features by
+    :func:`encode_categorical` (both with ``encoding``), each in its place among the
+    features; numeric features are passed through unchanged (standardisation depends on the split, so it happens later, with statistics of
     the training rows only). Missing values stay NaN: imputation is its own stage. Role columns
     (:data:`mixlib.datasets.registry.ROLE_PREFIX`) are not features and are left out; the
     ``split`` stage reads them from the raw table.
@@ -91,7 +136,11 @@ def prepare_table(raw: pd.DataFrame, sequence_column: str | None = None,
         features = encode_sequences(raw[sequence_column], encoding)
     else:
         features = raw.drop(columns=[CLASS_COLUMN, *prefixed_role_columns(raw.columns)])
-        features = features.astype(np.float64).reset_index(drop=True)
+        features = pd.concat(
+            [encode_categorical(features[column].reset_index(drop=True), encoding)
+             if column in categorical_columns
+             else features[column].astype(np.float64).reset_index(drop=True).to_frame()
+             for column in features.columns], axis=1)
     prepared = pd.concat(
         [pd.DataFrame({ROW_ID_COLUMN: np.arange(len(raw))}), features], axis=1
     )

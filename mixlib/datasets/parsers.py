@@ -16,6 +16,7 @@ import pandas as pd
 from mixlib.datasets.checks import (
     check_raw_table, check_role_column_names, describe_lines, read_role_column,
 )
+from mixlib.datasets.layouts import LAYOUTS, FileLayout
 from mixlib.datasets.registry import CLASS_COLUMN, ROLE_PREFIX, ROW_ID_COLUMN, prefixed_role_columns
 
 CLEVELAND_COLUMNS = [
@@ -109,10 +110,83 @@ def parse_uci_wine(text: str) -> pd.DataFrame:
     return frame
 
 
+def _split_fields(line: str, delimiter: str | None) -> list[str]:
+    if delimiter is None:
+        return line.split()
+    return [field.strip() for field in line.split(delimiter)]
+
+
+def parse_layout(text: str, layout: FileLayout, source: str = "the file") -> pd.DataFrame:
+    """Parse a delimited file laid out as ``layout`` into the normalised raw table.
+
+    Parameters
+    ----------
+    text : str
+        The file's text (several files of one data set joined line after line).
+    layout : FileLayout
+        Names of the fields, the class field, the fields left out, the categorical features,
+        the delimiter, the missing markers and whether a header line comes first.
+    source : str
+        The file as messages name it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The features in file order (numeric ones float64 with NaN where missing, categorical
+        ones text with ``None`` where missing), then ``class`` (text).
+        ``frame.attrs["lines"]`` holds the file line of each row.
+
+    Raises
+    ------
+    ValueError
+        On a line with the wrong number of fields, a numeric feature cell that is not a
+        number, a missing class, or a file without data rows; naming the column and line.
+    """
+    records, lines = [], []
+    header_seen = not layout.header
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        if not header_seen:
+            header_seen = True
+            continue
+        fields = _split_fields(line, layout.delimiter)
+        if len(fields) != len(layout.columns):
+            raise ValueError(f"{source} line {line_number}: expected {len(layout.columns)} "
+                             f"fields, got {len(fields)}.")
+        records.append(fields)
+        lines.append(line_number)
+    if not records:
+        raise ValueError(f"{source} holds no data row.")
+    cells = pd.DataFrame(records, columns=list(layout.columns))
+    lines = np.asarray(lines)
+    missing = cells.isin(layout.missing)
+    if missing[layout.class_column].any():
+        raise ValueError(f"{source}: the class field {layout.class_column!r} is missing at "
+                         f"{describe_lines(lines[missing[layout.class_column].to_numpy()])}.")
+    frame = pd.DataFrame(index=cells.index)
+    for column in layout.features:
+        text_cells = cells[column].where(~missing[column])
+        if column in layout.categorical:
+            frame[column] = text_cells.astype(object).where(text_cells.notna(), None)
+            continue
+        values = pd.to_numeric(text_cells, errors="coerce").to_numpy(np.float64)
+        bad = np.isnan(values) & ~missing[column].to_numpy()
+        if bad.any():
+            raise ValueError(f"{source}: column {column!r} holds {cells[column][bad].iloc[0]!r}"
+                             f" at {describe_lines(lines[bad])}, which is not a number.")
+        frame[column] = values
+    frame[CLASS_COLUMN] = cells[layout.class_column].to_numpy(dtype=str)
+    frame.attrs["lines"] = lines.tolist()
+    return frame
+
+
 PARSERS = {
     "uci_splice": parse_uci_splice,
     "uci_cleveland": parse_uci_cleveland,
     "uci_wine": parse_uci_wine,
+    **{name: (lambda text, layout=layout, name=name: parse_layout(text, layout, name))
+       for name, layout in LAYOUTS.items()},
 }
 
 
@@ -128,17 +202,26 @@ def parse_uci(text: str, format: str) -> pd.DataFrame:
     return parser(text)
 
 
-def read_normalised_csv(source, sequence_column: str | None = None) -> pd.DataFrame:
+def read_normalised_csv(source, sequence_column: str | None = None,
+                        categorical_columns: Sequence[str] = ()) -> pd.DataFrame:
     """Read a normalised raw CSV (the shipped copies and the fetch stage's output).
 
-    Every column but ``class``, the role columns (text, ``""`` where empty) and the sequence
-    column, if any, is read as float64.
+    Every column but ``class``, the role columns (text, ``""`` where empty), the sequence
+    column, if any, and the categorical columns (text, ``None`` where empty) is read as
+    float64.
     """
-    frame = pd.read_csv(source, dtype={CLASS_COLUMN: str}, keep_default_na=False, na_values=[""])
+    text_columns = {CLASS_COLUMN: str, **{column: str for column in categorical_columns}}
+    frame = pd.read_csv(source, dtype=text_columns, keep_default_na=False, na_values=[""])
     if CLASS_COLUMN not in frame.columns:
         raise ValueError(f"The table has no {CLASS_COLUMN!r} column (columns: {list(frame.columns)}).")
     if sequence_column is not None:
         frame[sequence_column] = frame[sequence_column].astype(str)
+    absent = [column for column in categorical_columns if column not in frame.columns]
+    if absent:
+        raise ValueError(f"The table has no categorical column {absent} (columns: "
+                         f"{list(frame.columns)}).")
+    for column in categorical_columns:
+        frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
     for column in prefixed_role_columns(frame.columns):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)
     return frame
@@ -187,6 +270,7 @@ def parse_user_csv(
     drop_columns: Sequence[str] = (),
     source: str = "CSV",
     role_columns: Mapping[str, str] | None = None,
+    categorical_columns: Sequence[str] = (),
 ) -> pd.DataFrame:
     """Read a user's CSV into the normalised raw table, and check its values.
 
@@ -207,11 +291,15 @@ def parse_user_csv(
         used in messages). They are not features: they skip the numeric checks and are kept
         as text in ``role:<column>`` (``""`` where empty or a missing marker), after checking
         that every cell is a role (:func:`mixlib.datasets.checks.read_role_column`).
+    categorical_columns : sequence of str
+        Features whose values are categories (text such as ``red``, or codes): kept as text
+        (``None`` where empty or a missing marker) for the ``prepare`` stage to encode.
 
     Returns
     -------
     pandas.DataFrame
-        Features (float64, NaN where missing), the role columns, then ``class``.
+        Features (numeric ones float64 with NaN where missing, categorical ones text), the
+        role columns, then ``class``.
         ``frame.attrs["lines"]`` holds the file line of each row (the header is line 1; blank
         lines are skipped but counted).
 
@@ -225,7 +313,9 @@ def parse_user_csv(
     """
     header, records, lines = _csv_records(text, source)
     lines = np.asarray(lines)
-    for name, role in [(class_column, "class_column")] + [(c, "drop_columns") for c in drop_columns]:
+    named = ([(class_column, "class_column")] + [(c, "drop_columns") for c in drop_columns]
+             + [(c, "categorical_columns") for c in categorical_columns])
+    for name, role in named:
         if name not in header:
             raise ValueError(f"{source}: {role} names {name!r}, which is not a column of {header}.")
     role_columns = dict(role_columns or {})
@@ -253,6 +343,9 @@ def parse_user_csv(
     for column in features.columns:
         text_cells = features[column]
         is_missing = text_cells.isin(missing).to_numpy()
+        if column in categorical_columns:
+            numeric[column] = text_cells.astype(object).where(~is_missing, None)
+            continue
         values = pd.to_numeric(text_cells.where(~is_missing), errors="coerce").to_numpy(np.float64)
         nan_text = text_cells.str.lower().isin(_NAN_TEXTS).to_numpy() & ~is_missing
         if nan_text.any():
@@ -265,9 +358,10 @@ def parse_user_csv(
         if bad.any():
             raise ValueError(
                 f"{source}: column {column!r} is not numeric: {text_cells[bad].iloc[0]!r} at "
-                f"{describe_lines(lines[bad])}; list the column in drop_columns, add the "
-                "marker to missing_values, or, if it holds each row's role (train, test, ...), "
-                "name it in a split's role_column."
+                f"{describe_lines(lines[bad])}; list the column in categorical_columns if its "
+                "values are categories, in drop_columns if it is no feature, add the marker to "
+                "missing_values, or, if it holds each row's role (train, test, ...), name it "
+                "in a split's role_column."
             )
         numeric[column] = values
     for column, where in role_columns.items():
@@ -276,6 +370,6 @@ def parse_user_csv(
         numeric[ROLE_PREFIX + column] = text_cells.to_numpy()
     numeric[CLASS_COLUMN] = labels.to_numpy()
     numeric = numeric.reset_index(drop=True)
-    check_raw_table(numeric, source, lines)
+    check_raw_table(numeric, source, lines, categorical_columns=categorical_columns)
     numeric.attrs["lines"] = lines.tolist()
     return numeric

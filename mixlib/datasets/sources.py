@@ -12,21 +12,22 @@ import pandas as pd
 
 from mixlib.datasets.checks import check_raw_table, check_role_column_names
 from mixlib.datasets.download import DownloadLimits, FetchError, download
+from mixlib.datasets.layouts import LAYOUTS, ORIGINS
 from mixlib.datasets.parsers import parse_uci, parse_user_csv, read_normalised_csv
-from mixlib.datasets.registry import CLASS_COLUMN, bundled_dataset
+from mixlib.datasets.registry import BUNDLED, CLASS_COLUMN, bundled_dataset
 
 #: The keys of a data set's config entry that say where and how its raw table is read: the
 #: ``fetch`` job's parameters, so changing one refetches the data set.
 SOURCE_KEYS = ("source", "bundled_name", "url", "sha256", "format", "max_download_mb",
                "download_deadline_s", "path", "class_column", "missing_values", "drop_columns",
-               "role_columns")
+               "categorical_columns", "role_columns")
 
 
 def load_bundled(name: str) -> pd.DataFrame:
     """The shipped copy of data set ``name`` as a normalised raw table."""
     info = bundled_dataset(name)
     with info.open_binary() as handle, gzip.open(handle, "rt", encoding="utf-8") as text:
-        return read_normalised_csv(text, info.sequence_column)
+        return read_normalised_csv(text, info.sequence_column, info.categorical_columns)
 
 
 def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> pd.DataFrame:
@@ -38,9 +39,10 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
         The data set's key in the config (used in messages).
     spec : dict
         ``source`` is ``bundled`` (optional ``bundled_name``, default ``name``), ``url``
-        (``url``, ``sha256``, ``format``; optional ``max_download_mb`` and
-        ``download_deadline_s``, see :class:`~mixlib.datasets.download.DownloadLimits`) or ``csv`` (``path``, ``class_column``, optional
-        ``missing_values`` and ``drop_columns``). Optional ``role_columns``: the columns the
+        (``url``, ``sha256``, ``format``: :func:`url_source`; optional ``max_download_mb``
+        and ``download_deadline_s``, see :class:`~mixlib.datasets.download.DownloadLimits`)
+        or ``csv`` (``path``, ``class_column``, optional ``missing_values``, ``drop_columns``
+        and ``categorical_columns``). Optional ``role_columns``: the columns the
         splits read roles from, column -> config key
         (:func:`mixlib.model_selection.fixed_splits.dataset_role_columns`); only a user's CSV
         can have them, so for the other sources any is an error naming the key.
@@ -69,16 +71,20 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
                                 f"datasets.{name} (the shipped {shipped})")
         return frame
     if source == "url":
+        urls, digests, format = url_source(name, spec)
         limits = DownloadLimits.from_config(
             **{key: spec[key] for key in ("max_download_mb", "download_deadline_s") if key in spec})
         with tempfile.TemporaryDirectory(prefix="mixstudy-fetch-") as folder:
-            path = download(spec["url"], spec["sha256"], Path(folder) / "download", limits,
-                            where=f"datasets.{name}")
-            text = path.read_bytes().decode("utf-8", errors="strict")
-        frame = parse_uci(text, spec["format"])
-        where = f"datasets.{name} ({spec['url']})"
+            paths = [download(url, digest, Path(folder) / f"download{index}", limits,
+                              where=f"datasets.{name}")
+                     for index, (url, digest) in enumerate(zip(urls, digests))]
+            text = "\n".join(path.read_bytes().decode("utf-8", errors="strict")
+                             for path in paths)
+        frame = parse_uci(text, format)
+        where = f"datasets.{name} ({', '.join(urls)})"
         check_role_column_names(list(frame.columns), wanted, CLASS_COLUMN, where)
-        check_raw_table(frame, where, frame.attrs["lines"], sequence_column(name, spec))
+        check_raw_table(frame, where, frame.attrs["lines"], sequence_column(name, spec),
+                        categorical_columns(name, spec))
         return frame
     if source == "csv":
         path = Path(base_dir) / spec["path"]
@@ -91,8 +97,38 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
             drop_columns=spec.get("drop_columns", []),
             source=f"datasets.{name} ({spec['path']})",
             role_columns=wanted,
+            categorical_columns=spec.get("categorical_columns", []),
         )
     raise ValueError(f"datasets.{name}.source: unknown source {source!r}; expected bundled, url or csv.")
+
+
+def url_source(name: str, spec: dict[str, Any]) -> tuple[list[str], list[str], str]:
+    """The files, their sha256 and the format of a ``url`` data set.
+
+    ``url`` and ``sha256`` are one string each, or lists of the same length (the files are
+    read in order and their lines joined). For a data set shipped with the suite
+    (``bundled_name``, default the key; :data:`mixlib.datasets.layouts.ORIGINS`), a key left
+    out takes the original's: ``url`` and ``format`` always, ``sha256`` where verified.
+
+    Raises
+    ------
+    ValueError
+        Naming the key: when one is missing and has no default, or the lengths differ.
+    """
+    origin = ORIGINS.get(spec.get("bundled_name", name))
+    urls = spec.get("url", list(origin.urls) if origin else None)
+    digests = spec.get("sha256", list(origin.sha256) if origin and origin.sha256 else None)
+    format = spec.get("format", origin.format if origin else None)
+    for key, value in (("url", urls), ("sha256", digests), ("format", format)):
+        if value is None:
+            hint = (" (sha256sum the file you trust)" if key == "sha256" else "")
+            raise ValueError(f"datasets.{name}.{key}: a url data set needs its {key}{hint}.")
+    urls = [urls] if isinstance(urls, str) else list(urls)
+    digests = [digests] if isinstance(digests, str) else list(digests)
+    if len(urls) != len(digests):
+        raise ValueError(f"datasets.{name}.sha256: {len(digests)} digest(s) for {len(urls)} "
+                         "url(s); give one sha256 per file, in the same order.")
+    return urls, digests, format
 
 
 def sequence_column(name: str, spec: dict[str, Any]) -> str | None:
@@ -108,15 +144,48 @@ def sequence_column(name: str, spec: dict[str, Any]) -> str | None:
     return None
 
 
+def categorical_columns(name: str, spec: dict[str, Any]) -> tuple[str, ...]:
+    """The categorical features of a data set (kept as text until the ``prepare`` stage).
+
+    A shipped copy's come from the registry, a downloaded file's from its layout
+    (:data:`mixlib.datasets.layouts.LAYOUTS`), a user's CSV's from ``categorical_columns``.
+    """
+    source = spec.get("source", "bundled")
+    if source == "bundled":
+        return bundled_dataset(spec.get("bundled_name", name)).categorical_columns
+    if source == "url":
+        layout = LAYOUTS.get(spec.get("format", spec.get("bundled_name", name)))
+        return layout.categorical if layout is not None else ()
+    return tuple(spec.get("categorical_columns", ()))
+
+
+def all_categorical(name: str, spec: dict[str, Any]) -> bool:
+    """Whether every feature of a shipped or laid-out data set is categorical (or a
+    sequence): then, like splice, its one-hot 0/1 columns are not standardised by default.
+    ``False`` for a user's CSV, whose header is not read here."""
+    source = spec.get("source", "bundled")
+    if sequence_column(name, spec) is not None:
+        return True
+    if source == "bundled":
+        info = BUNDLED.get(spec.get("bundled_name", name))
+        return info is not None and len(info.categorical_columns) == info.n_features
+    if source == "url":
+        layout = LAYOUTS.get(spec.get("format", spec.get("bundled_name", name)))
+        return layout is not None and set(layout.features) == set(layout.categorical)
+    return False
+
+
 def dataset_encoding(spec: Mapping[str, Any]) -> str:
-    """How a data set's sequences are coded: its ``encoding``, ``onehot`` when not given."""
+    """How a data set's sequences and categorical features are coded: its ``encoding``,
+    ``onehot`` when not given."""
     return spec.get("encoding", "onehot")
 
 
 def uses_standardisation(name: str, spec: Mapping[str, Any]) -> bool:
-    """Whether a data set's features are standardised: its ``standardise`` setting, where
-    ``auto`` (the default) means numeric data, not sequences."""
+    """Whether a data set's features are standardised. ``standardise: auto`` (the default):
+    unless every feature is a sequence or categorical (:func:`all_categorical`), whose one-hot
+    0/1 columns the models see as they are."""
     setting = spec.get("standardise", "auto")
     if setting == "auto":
-        return sequence_column(name, dict(spec)) is None
+        return not all_categorical(name, dict(spec))
     return bool(setting)

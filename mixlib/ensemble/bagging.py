@@ -13,7 +13,7 @@ import logging
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
-from mixlib.core.validation import check_int, check_is_fitted, check_random_state, check_X_y
+from mixlib.core.validation import check_fitted_input, check_int, check_random_state, check_X_y
 from mixlib.tree.decision_tree import (
     DecisionTreeClassifier,
     apply_trees,
@@ -140,28 +140,23 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
     def _check_ensemble_params(self) -> None:
         check_int(self.n_estimators, "n_estimators", min_value=1)
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y):
         """Fit ``n_estimators`` members on bootstrap samples and compute the OOB estimates.
+
+        There is no ``sample_weight``: the bootstrap draws rows with equal probabilities.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Passed to the members as given (row-indexed).
+            Numeric features without NaN.
         y : array-like of shape (n_samples,)
-        sample_weight : None
-            Not supported: bootstrap resampling plays that role (raises if given).
         """
-        if sample_weight is not None:
-            raise TypeError(f"{type(self).__name__} does not take sample_weight.")
         self._check_ensemble_params()
-        X = np.asarray(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or X.shape[0] != y.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} rows but y has shape {y.shape}.")
+        X, y = check_X_y(X, y)
         n = X.shape[0]
         rng = check_random_state(self.random_state)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
-        self.n_features_in_ = X.shape[1] if X.ndim == 2 else None
+        self.n_features_in_ = X.shape[1]
         self.estimators_samples_ = [
             rng.integers(0, n, size=n) if self.bootstrap else np.arange(n)
             for _ in range(self.n_estimators)
@@ -199,8 +194,7 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
 
     def member_predictions(self, X) -> np.ndarray:
         """Class index predicted by every member: ndarray of shape (n_members, n_samples)."""
-        check_is_fitted(self, "estimators_")
-        return self._member_class_indices(np.asarray(X))
+        return self._member_class_indices(check_fitted_input(self, X, attribute="estimators_"))
 
     def _member_class_indices(self, X: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Class index predicted by every member for the rows of ``mask`` (all by default),

@@ -10,12 +10,13 @@ import numpy as np
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
 from mixlib.core.validation import (
     check_choice,
+    check_fitted_input,
     check_float,
     check_int,
-    check_is_fitted,
     check_random_state,
     check_sample_weight,
     check_X_y,
+    encode_labels,
 )
 from mixlib.ensemble.bagging import label_indices
 from mixlib.tree.decision_tree import DecisionTreeClassifier, bin_features
@@ -102,14 +103,10 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         check_int(self.n_estimators, "n_estimators", min_value=1)
         check_choice(self.algorithm, "algorithm", ("SAMME", "binary"))
         check_float(self.learning_rate, "learning_rate", low=0, closed="neither", finite=False)
-        X = np.asarray(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or X.shape[0] != y.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} rows but y has shape {y.shape}.")
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        X, y = check_X_y(X, y)
+        self.classes_, y_idx = encode_labels(y, min_classes=2)
+        self.n_features_in_ = X.shape[1]
         n_classes = self.classes_.shape[0]
-        if n_classes < 2:
-            raise ValueError(f"AdaBoost needs at least 2 classes, got {n_classes}.")
         if self.algorithm == "binary" and n_classes != 2:
             raise ValueError(
                 f"algorithm='binary' needs exactly 2 classes, got {n_classes}; use 'SAMME'."
@@ -122,7 +119,6 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             base = DecisionTreeClassifier(max_depth=1)
         if isinstance(base, DecisionTreeClassifier):
             # Trees are grown on the data ranked once, not once per round.
-            X, _ = check_X_y(X, y)
             XT = np.ascontiguousarray(X.T)
             binned = bin_features(XT)
         self.estimators_, weights, errors, history = [], [], [], []
@@ -172,50 +168,47 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def _member_votes(self, X) -> np.ndarray:
         """Class index predicted by every member: shape (n_rounds, n_samples)."""
-        check_is_fitted(self, "estimators_")
-        X = np.asarray(X)
+        X = check_fitted_input(self, X, attribute="estimators_")
         return np.stack([label_indices(self.classes_, m.predict(X)) for m in self.estimators_])
 
-    def staged_decision_function(self, X):
-        """Yield the decision values after 1, 2, ..., T members.
-
-        Items have shape (n_samples,) for ``"binary"`` (:math:`\\sum_t \\alpha_t h_t(x)`)
-        and (n_samples, n_classes) for SAMME (:math:`\\sum_t \\alpha_t [h_t(x) = k]`).
-        """
+    def _staged_scores(self, X):
+        """Yield :math:`\\sum_{s \\le t} \\alpha_s [h_s(x) = k]`, shape (n_samples, n_classes),
+        after 1, 2, ..., T members."""
         votes = self._member_votes(X)
         n = votes.shape[1]
         score = np.zeros((n, self.classes_.shape[0]))
         rows = np.arange(n)
         for alpha, v in zip(self.estimator_weights_, votes):
             score[rows, v] += alpha
-            if self.algorithm == "binary":
-                yield score[:, 1] - score[:, 0]
-            else:
-                yield score.copy()
+            yield score.copy()
+
+    def staged_decision_function(self, X):
+        """Yield the decision values after 1, 2, ..., T members.
+
+        Items have shape (n_samples, n_classes), :math:`\\sum_t \\alpha_t [h_t(x) = k]`, or
+        (n_samples,) for two classes: the score of ``classes_[1]`` minus that of
+        ``classes_[0]`` (for ``"binary"``, :math:`\\sum_t \\alpha_t h_t(x)`).
+        """
+        for score in self._staged_scores(X):
+            yield self._binary_decision(score)
 
     def decision_function(self, X) -> np.ndarray:
         """Decision values of the full ensemble (see :meth:`staged_decision_function`)."""
         return deque(self.staged_decision_function(X), maxlen=1)[0]
 
     def staged_predict(self, X):
-        """Yield the predicted labels (shape (n_samples,)) after 1, 2, ..., T members."""
-        for score in self.staged_decision_function(X):
-            if self.algorithm == "binary":
-                yield self.classes_[(score > 0).astype(np.intp)]
-            else:
-                yield self.classes_[np.argmax(score, axis=1)]
+        """Yield the predicted labels (shape (n_samples,)) after 1, 2, ..., T members: the
+        class of the largest score, ties to the first (binary: a score of 0 goes to
+        ``classes_[0]``)."""
+        for score in self._staged_scores(X):
+            yield self.classes_[np.argmax(score, axis=1)]
 
     def predict(self, X) -> np.ndarray:
-        """Weighted vote of all members: shape (n_samples,). Binary ties (score 0) go to
-        ``classes_[0]``."""
+        """Weighted vote of all members: shape (n_samples,), ties to the first class."""
         return deque(self.staged_predict(X), maxlen=1)[0]
 
     def predict_proba(self, X) -> np.ndarray:
         """Members' weighted vote fractions :math:`\\sum_t \\alpha_t [h_t(x)=k] / \\sum_t
         \\alpha_t`: shape (n_samples, n_classes)."""
-        votes = self._member_votes(X)
-        score = np.zeros((votes.shape[1], self.classes_.shape[0]))
-        rows = np.arange(votes.shape[1])
-        for alpha, v in zip(self.estimator_weights_, votes):
-            score[rows, v] += alpha
+        score = deque(self._staged_scores(X), maxlen=1)[0]
         return score / score.sum(axis=1, keepdims=True)

@@ -26,7 +26,8 @@ logger = logging.getLogger(__name__)
 GROUP_COLUMNS = list(COMPARISON_GROUP)
 
 
-def _alpha(table: pd.DataFrame) -> float:
+def table_alpha(table: pd.DataFrame) -> float:
+    """The comparison's ``alpha`` (one value in the whole table)."""
     values = table["alpha"].dropna().unique()
     if len(values) != 1:
         raise ValueError(f"the comparison table must have one alpha, got {sorted(values)}.")
@@ -63,7 +64,7 @@ def comparison_pairs(table: pd.DataFrame) -> pd.DataFrame:
         ``significant``). A hold-out split with one repeat has no variance to test: its pairs
         are left out (logged). ``alpha`` is the comparison's.
     """
-    alpha = _alpha(table)
+    alpha = table_alpha(table)
     errors = fold_errors(table)
     tables = []
     for key, part in errors.groupby(GROUP_COLUMNS, sort=False):
@@ -101,7 +102,7 @@ def comparison_ranks(table: pd.DataFrame) -> pd.DataFrame:
         the model's ``approach`` after ``model``. With one data set the Friedman columns are
         NaN (the test needs two) and the critical difference is that of ``N = 1``.
     """
-    alpha = _alpha(table)
+    alpha = table_alpha(table)
     rows = with_protocol(table)
     rows = rows[(rows["protocol"] == CV) & (rows["metric"] == "cv_error")]
     if rows.empty:

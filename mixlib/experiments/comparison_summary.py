@@ -2,7 +2,7 @@
 deterministic approach per data set (report ch. 6 and conclusion).
 
 Both read the stacked tables of :func:`mixlib.experiments.comparison.comparison_point` and
-:func:`mixlib.experiments.comparison_holdout.comparison_holdout_job` (the ``comparison.tsv``
+:func:`mixlib.experiments.comparison.comparison_holdout_job` (the ``comparison.tsv``
 table of the pipeline); they need no estimator. Tables written before the hold-out protocol
 (no ``protocol``, ``split`` or ``n_repeats`` column) read as one cross-validation each, and
 tables written before the grouping of the folds was recorded (no ``group_duplicates``

@@ -9,7 +9,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets import CLASS_COLUMN, dataset_encoding, load_source, prepare_table, sequence_column
+from mixlib.datasets import (
+    CLASS_COLUMN, categorical_columns, dataset_encoding, load_source, prepare_table,
+    sequence_column,
+)
 from mixlib.datasets.checks import default_lines, read_role_column
 from mixlib.datasets.registry import ROLE_PREFIX
 from mixlib.core.preprocessing import standardise
@@ -27,8 +30,11 @@ def fetch_dataset(name: str, spec: Mapping[str, Any], base_dir: str | Path = "."
 
 
 def prepare_dataset(raw: pd.DataFrame, name: str, spec: Mapping[str, Any]) -> pd.DataFrame:
-    """The ``prepare`` rule: ``row_id``, numeric features (sequences encoded), ``class``."""
-    return prepare_table(raw, sequence_column(name, dict(spec)), dataset_encoding(spec))
+    """The ``prepare`` rule: ``row_id``, numeric features (sequences and categorical features
+    encoded with ``encoding``, default one-hot), ``class``."""
+    spec = dict(spec)
+    return prepare_table(raw, sequence_column(name, spec), dataset_encoding(spec),
+                         categorical_columns(name, spec))
 
 
 def make_split(prepared: pd.DataFrame, split_name: str, split_spec: Mapping[str, Any],

@@ -43,7 +43,7 @@ ENSEMBLE_METHODS = (
 #: candidate features per split of a forest's trees, ``adaboost_max_depth`` the depth of the
 #: boosted trees (1: stumps).
 TREE_SETTINGS: dict[str, dict[str, str]] = {
-    "tree": {"criterion": "criterion", "tree_max_depth": "max_depth",
+    "tree_unpruned": {"criterion": "criterion", "tree_max_depth": "max_depth",
              "min_samples_leaf": "min_samples_leaf"},
     "id3": {"id3_max_depth": "max_depth"},
     "random_forest": {"criterion": "criterion", "tree_max_depth": "max_depth",
@@ -51,6 +51,9 @@ TREE_SETTINGS: dict[str, dict[str, str]] = {
     "adaboost": {"criterion": "criterion", "adaboost_max_depth": "max_depth",
                  "learning_rate": "learning_rate"},
 }
+
+#: The single-model baselines (methods) and the catalogue model each one fits.
+BASELINES: dict[str, str] = {"tree": "tree_unpruned", "id3": "id3"}
 
 COLUMNS = ["method", "n_members", "test_error", "oob_error", "fit_seconds"]
 
@@ -130,8 +133,9 @@ def ensemble_curve(
     y_test = np.asarray(y_test)
     start = time.perf_counter()
     oob = None
-    if method in ("tree", "id3"):
-        model = make_model(method, _params(method, p), rng if method == "tree" else None)
+    if method in BASELINES:
+        name = BASELINES[method]
+        model = make_model(name, _params(name, p), rng if method == "tree" else None)
         test = np.array([np.mean(model.fit(X_train, y_train).predict(X_test) != y_test)])
     elif method == "adaboost":
         model = make_model("adaboost", _params("adaboost", p, n_estimators=max_members), rng)

@@ -171,6 +171,12 @@ def _tree(p: dict[str, Any], random_state: RandomState) -> Any:
     return DecisionTreeClassifier(**p, random_state=random_state)
 
 
+def _cart(p: dict[str, Any], random_state: RandomState) -> Any:
+    from mixlib.tree import CARTClassifier
+
+    return CARTClassifier(**p, random_state=random_state)
+
+
 def _id3(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.tree import ID3Classifier, QuantileDiscretised
 
@@ -248,9 +254,15 @@ MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in [
               _taken_by("KNeighborsClassifier", "n_neighbors", "weights", "metric"),
               "k-NN, by default k the odd integer nearest sqrt(n_train) (course chapter on "
               "k-NN and trees)"),
-    ModelSpec("tree", "deterministic", "trees", _tree,
+    ModelSpec("tree_unpruned", "deterministic", "trees", _tree,
               _taken_by("DecisionTreeClassifier", *_TREE),
-              "binary decision tree (course chapter on k-NN and trees)"),
+              "binary decision tree grown to pure leaves, not pruned (course chapter on k-NN "
+              "and trees)"),
+    ModelSpec("cart", "deterministic", "trees", _cart,
+              _taken_by("CARTClassifier", "criterion", "risk", "n_folds", "se_rule",
+                        "min_samples_leaf"),
+              "CART (Breiman et al. 1984): tree pruned by minimal cost-complexity, by default "
+              "Gini, the subtree chosen by 10-fold CV with the one-standard-error rule"),
     ModelSpec("id3", "deterministic", "trees", _id3,
               {**_taken_by("ID3Classifier", "max_depth", "min_samples_split"),
                **_taken_by("QuantileDiscretised", "n_bins", "max_categories")},
@@ -277,6 +289,11 @@ MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in [
 CLASSIFIERS = tuple(name for name, spec in MODELS.items() if spec.approach in APPROACHES)
 
 
+RENAMED: dict[str, str] = {"tree": "tree_unpruned"}
+"""Old model names and their new ones: ``tree`` (grown to pure leaves) became
+``tree_unpruned`` when ``cart`` (pruned) joined the study."""
+
+
 def model_spec(name: str) -> ModelSpec:
     """The :class:`ModelSpec` of ``name``.
 
@@ -285,6 +302,8 @@ def model_spec(name: str) -> ModelSpec:
     ValueError
         For an unknown model; the message lists the known ones.
     """
+    if name in RENAMED:
+        raise ValueError(f"model {name!r} is now called {RENAMED[name]!r}; use the new name.")
     if name not in MODELS:
         raise ValueError(f"unknown model {name!r}; known models: {sorted(MODELS)}.")
     return MODELS[name]

@@ -148,15 +148,17 @@ class StudySettings(NamedTuple):
     ----------
     em : EMSettings
         The ``em`` section: the EM settings of every mixture.
-    comparison : ComparisonProtocol
-        How the comparison resamples and tests.
+    comparison : ComparisonProtocol or None
+        How the comparison resamples and tests; None when the config runs no comparison
+        (it has no ``comparison`` section).
     """
 
     em: EMSettings
-    comparison: ComparisonProtocol
+    comparison: ComparisonProtocol | None
 
 
 def study_settings(config: Mapping[str, Any]) -> StudySettings:
     """The typed settings of a config already checked by its schema (every ``em`` key given)."""
+    comparison = config["comparison"] if "comparison" in config else None
     return StudySettings(EMSettings.from_mapping(config["em"]),
-                         ComparisonProtocol.from_config(config["comparison"]))
+                         None if comparison is None else ComparisonProtocol.from_config(comparison))

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
 
-from mixlib.core.validation import check_array, check_choice, check_float, check_is_fitted
+from mixlib.core.validation import check_choice, check_fitted_input, check_float
 from mixlib.generative._bayes import BayesRuleClassifier, check_priors, weighted_class_indicator
 
 __all__ = ["QuadraticGaussianClassifier", "LinearGaussianClassifier"]
@@ -52,6 +52,7 @@ class _GaussianGenerative(BayesRuleClassifier):
         check_float(self.reg_covar, "reg_covar", low=0, finite=False)
         check_choice(self.ddof, "ddof", (0, 1))
         X, self.classes_, codes, R = weighted_class_indicator(X, y, sample_weight)
+        self.n_features_in_ = X.shape[1]
         self.class_weight_ = R.sum(axis=0)
         if (self.class_weight_ <= self.ddof).any():
             raise ValueError(
@@ -68,10 +69,7 @@ class _GaussianGenerative(BayesRuleClassifier):
 
     def _joint_log_likelihood(self, X: ArrayLike) -> np.ndarray:
         """``log p(x | C_k) + log p(C_k)``, shape (n_samples, n_classes)."""
-        check_is_fitted(self, "means_")
-        X = check_array(X)
-        if X.shape[1] != self.means_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features, fitted on {self.means_.shape[1]}.")
+        X = check_fitted_input(self, X)
         log_density = np.column_stack(
             [_gaussian_log_density(X, mean, chol) for mean, chol in zip(self.means_, self._chol_per_class())]
         )
@@ -214,13 +212,15 @@ class LinearGaussianClassifier(_GaussianGenerative):
         return [self._chol] * len(self.classes_)
 
     def decision_function(self, X: ArrayLike) -> np.ndarray:
-        """Linear discriminants ``coef_ x + intercept_``, shape (n_samples, n_classes).
+        """Linear discriminants ``coef_ x + intercept_``.
 
         They differ from ``log p(x | C_k) p(C_k)`` by a term independent of the class, so they
         give the same posteriors (after softmax) and predictions.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes), or (n_samples,) for two classes: the
+        discriminant of ``classes_[1]`` minus that of ``classes_[0]`` (scikit-learn's shape).
         """
-        check_is_fitted(self, "coef_")
-        X = check_array(X)
-        if X.shape[1] != self.coef_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features, fitted on {self.coef_.shape[1]}.")
-        return X @ self.coef_.T + self.intercept_
+        X = check_fitted_input(self, X)
+        return self._binary_decision(X @ self.coef_.T + self.intercept_)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mixlib.core.validation import check_array, check_float, check_is_fitted
+from mixlib.core.validation import check_fitted_input, check_float
 from mixlib.generative._bayes import BayesRuleClassifier, check_priors, weighted_class_indicator
 
 __all__ = ["GaussianNaiveBayes", "CategoricalNaiveBayes", "BernoulliNaiveBayes"]
@@ -49,15 +49,8 @@ class _BaseNaiveBayes(BayesRuleClassifier):
     def _check_alpha(self) -> None:
         check_float(self.alpha, "alpha", low=0, finite=False)
 
-    def _check_predict_X(self, X) -> np.ndarray:
-        check_is_fitted(self, "class_log_prior_")
-        X = check_array(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, fitted on {self.n_features_in_}.")
-        return X
-
     def _joint_log_likelihood(self, X: ArrayLike) -> np.ndarray:
-        return self._log_likelihood(self._check_predict_X(X)) + self.class_log_prior_
+        return self._log_likelihood(check_fitted_input(self, X)) + self.class_log_prior_
 
     def predict_joint_log_proba(self, X: ArrayLike) -> np.ndarray:
         """``log p(x, C_k) = log p(C_k) + sum_i log p(x_i | C_k)``, shape (n_samples, n_classes)."""

@@ -19,11 +19,12 @@ from scipy.optimize import minimize
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.validation import (
     check_array,
+    check_fitted_input,
     check_float,
     check_int,
-    check_is_fitted,
     check_sample_weight,
     check_X_y,
+    encode_labels,
 )
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.log_space import logsumexp_rows
@@ -164,10 +165,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self._check_params()
         X, y = check_X_y(X, y)
         weight = check_sample_weight(sample_weight, X.shape[0])
-        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.classes_, codes = encode_labels(y, min_classes=2)
+        self.n_features_in_ = X.shape[1]
         n_classes = len(self.classes_)
-        if n_classes < 2:
-            raise ValueError(f"LogisticRegression needs at least 2 classes, got {self.classes_.tolist()}.")
         T = np.zeros((X.shape[0], n_classes))
         T[np.arange(X.shape[0]), codes] = 1.0
         n_params = n_classes * (X.shape[1] + int(self.fit_intercept))
@@ -203,17 +203,25 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             self.intercept_ = np.zeros(n_classes)
         return self
 
-    def decision_function(self, X: ArrayLike) -> np.ndarray:
+    def _scores(self, X: ArrayLike) -> np.ndarray:
         """Scores ``a_k = w_k.x + b_k``, shape (n_samples, n_classes)."""
-        check_is_fitted(self, "coef_")
-        X = check_array(X)
-        if X.shape[1] != self.coef_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features, fitted on {self.coef_.shape[1]}.")
+        X = check_fitted_input(self, X)
         return X @ self.coef_.T + self.intercept_
+
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
+        """Scores ``a_k = w_k.x + b_k`` of the classes.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes), or (n_samples,) for two classes:
+        ``a_2 - a_1 = (w_2 - w_1).x + b_2 - b_1``, the log-odds of ``classes_[1]``
+        (scikit-learn's shape).
+        """
+        return self._binary_decision(self._scores(X))
 
     def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
         """``log p(C_k | x) = a_k - logsumexp_j a_j``, shape (n_samples, n_classes)."""
-        scores = self.decision_function(X)
+        scores = self._scores(X)
         return scores - logsumexp_rows(scores, keepdims=True)
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
@@ -222,7 +230,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Class of largest score (the first class on exact ties)."""
-        scores = self.decision_function(X)
+        scores = self._scores(X)
         return self.classes_[np.argmax(scores, axis=1)]
 
 

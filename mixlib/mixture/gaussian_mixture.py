@@ -19,9 +19,10 @@ from mixlib.core.distances import squared_euclidean
 from mixlib.core.log_space import logsumexp_rows
 from mixlib.core.validation import (
     check_array,
+    check_fitted_input,
     check_float,
     check_int,
-    check_is_fitted,
+    check_labels,
     check_random_state,
     check_sample_weight,
 )
@@ -80,6 +81,8 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         ``P(c) = sum_n w_n Q_nc / sum_n w_n``.
     min_variance_ : float
         The variance floor every class's mixture used (units of ``X``).
+    n_iter_ : ndarray of int of shape (n_classes,)
+        EM iterations run by each class's mixture.
     n_features_in_ : int
 
     Notes
@@ -143,13 +146,7 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
                     "do not."
                 )
             return classes, Q
-        if y is None:
-            raise ValueError("fit needs y (hard labels) or soft_labels.")
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != n_samples:
-            raise ValueError(f"y must have shape ({n_samples},), got {y.shape}.")
-        if y.dtype.kind == "f" and np.isnan(y).any():
-            raise ValueError("y contains NaN labels.")
+        y = check_labels(y, n_samples)
         if classes is None:
             classes = np.unique(y)
         else:
@@ -209,6 +206,7 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
             self.mixtures_.append(mixture)
             effective.append(k)
         self.n_components_per_class_ = np.asarray(effective)
+        self.n_iter_ = np.array([mixture.n_iter_ for mixture in self.mixtures_])
         return self
 
     def _previous_mixtures(self, classes: np.ndarray, n_features: int) -> list:
@@ -246,14 +244,8 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         to the variance floor (``sigma = 1e-3`` for ``min_variance = 1e-6``) stops counting
         ``0.04`` away, i.e. for every example but the one it sits on.
         """
-        check_is_fitted(self, "mixtures_")
-        X = check_array(X)
+        X = check_fitted_input(self, X, attribute="mixtures_")
         n_features = X.shape[1]
-        if n_features != self.n_features_in_:
-            raise ValueError(
-                f"X has {n_features} features, but MixtureClassifier was fitted with "
-                f"{self.n_features_in_}."
-            )
         X_sq = np.einsum("ij,ij->i", X, X)
         zero = np.ones(len(X), dtype=bool)
         for prior, mixture in zip(self.class_prior_, self.mixtures_):
@@ -269,13 +261,7 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_log_density(self, X) -> np.ndarray:
         """Class-conditional log densities ``ln p(x_n | c)``, shape (n_samples, n_classes)."""
-        check_is_fitted(self, "mixtures_")
-        X = check_array(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but MixtureClassifier was fitted with "
-                f"{self.n_features_in_}."
-            )
+        X = check_fitted_input(self, X, attribute="mixtures_")
         return np.column_stack([m.score_samples(X) for m in self.mixtures_])
 
     def _joint_log_likelihood(self, X) -> np.ndarray:

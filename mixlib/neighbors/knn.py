@@ -21,9 +21,9 @@ from mixlib.neighbors._brute import BruteForceNeighbors
 from mixlib.neighbors.kd_tree import KDTree
 from mixlib.neighbors._common import _check_k, _check_metric
 from mixlib.core.validation import (
-    check_array,
     check_choice,
-    check_is_fitted,
+    check_fitted_input,
+    check_int,
     check_sample_weight,
     check_X_y,
 )
@@ -33,6 +33,11 @@ __all__ = ["KDTree", "BruteForceNeighbors", "KNeighborsClassifier", "default_n_n
 # Relative tolerance under which two distances count as tied (ties="all" of the classifier):
 # far above the rounding of a distance computed from coordinate differences.
 _TIE_RTOL = 1e-12
+# Relative tolerance under which two vote totals count as tied.
+_VOTE_RTOL = 1e-12
+# Share of its probability by which the class predict picks among classes tied at the top of
+# the vote leads the others in predict_proba (far above _VOTE_RTOL, far below any real margin).
+_TIE_LEAD = 1e-9
 
 
 def default_n_neighbors(n_samples: int) -> int:
@@ -100,6 +105,13 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     classes reach the maximal vote, the prediction is the class of the nearest voter among
     those belonging to a tied class (voters ordered by distance, then training index), a
     deterministic alternative to the random draw of the supervised-learning notes, remark 1.
+
+    **Sample weights count rows:** a row of weight 2 is the row given twice, 0 the row left
+    out, so ``k`` is a total weight. ``N_k(x)`` takes the nearest points (by distance, then
+    index) until their weights add up to ``k``; the point that reaches ``k`` counts with the
+    part of its weight needed (``ties="index"``), or every point tied with it counts in full
+    (``ties="all"``). The default ``k`` is computed from the total weight (rounded down).
+    With integer weights the prediction is that of the data with repeated rows.
     """
 
     def __init__(
@@ -130,7 +142,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
-            Multiplies the vote of each training point.
+            How many times each row counts (see the Notes); all 1 by default.
         """
         X, y = check_X_y(X, y)
         check_choice(self.weights, "weights", ("uniform", "distance"))
@@ -138,10 +150,22 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         check_choice(self.algorithm, "algorithm", ("auto", "kd_tree", "brute"))
         _check_metric(self.metric, self.p)
         n_samples = X.shape[0]
-        k = default_n_neighbors(n_samples) if self.n_neighbors is None else self.n_neighbors
-        self.n_neighbors_ = _check_k(k, n_samples)
-        self.classes_, self._y_codes = np.unique(y, return_inverse=True)
         self._sample_weight = check_sample_weight(sample_weight, n_samples)
+        self._weighted = sample_weight is not None
+        if self._weighted:
+            total = float(self._sample_weight.sum())
+            k = (default_n_neighbors(max(1, math.floor(total))) if self.n_neighbors is None
+                 else self.n_neighbors)
+            check_int(k, "n_neighbors", min_value=1)
+            if k > total * (1 + _VOTE_RTOL):
+                raise ValueError(f"n_neighbors={k} exceeds the total sample weight ({total:g}): "
+                                 "a weight counts as that many copies of its row.")
+            self.n_neighbors_ = int(k)
+        else:
+            k = default_n_neighbors(n_samples) if self.n_neighbors is None else self.n_neighbors
+            self.n_neighbors_ = _check_k(k, n_samples)
+        self.classes_, self._y_codes = np.unique(y, return_inverse=True)
+        self.n_features_in_ = X.shape[1]
         if self.algorithm == "kd_tree":
             self.index_ = KDTree(X, leaf_size=self.leaf_size, metric=self.metric, p=self.p)
         else:
@@ -159,7 +183,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         -------
         distances, indices : ndarray of shape (n_queries, n_neighbors_)
         """
-        check_is_fitted(self, "index_")
+        X = check_fitted_input(self, X, attribute="index_")
         return self.index_.query(X, self.n_neighbors_)
 
     def _query(self, X: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -170,25 +194,52 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             return self.index_.query(X, k, exact=exact)
         return self.index_.query(X, k)
 
-    def _voters(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Neighbours that vote: distances, indices and mask, each (n_queries, width).
+    def _voters(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Neighbours that vote: distances, indices, mask and counted sample weights, each
+        (n_queries, width).
 
         With ``ties="all"`` the search structure returns the ``k`` nearest plus every point
         tied with the k-th (``query_ties``: one distance matrix per block for brute force, a
         radius pass over the buckets for the kd-tree); ``mask`` selects the real entries.
         """
-        check_is_fitted(self, "index_")
-        X = check_array(X)
+        X = check_fitted_input(self, X, attribute="index_")
+        if self._weighted:
+            return self._weighted_voters(X)
         k = self.n_neighbors_
         if self.ties == "all":
-            return self.index_.query_ties(X, k, _TIE_RTOL)
-        distances, indices = self._query(X, k)
-        return distances, indices, np.ones(distances.shape, dtype=bool)
+            distances, indices, mask = self.index_.query_ties(X, k, _TIE_RTOL)
+        else:
+            distances, indices = self._query(X, k)
+            mask = np.ones(distances.shape, dtype=bool)
+        return distances, indices, mask, self._sample_weight[indices] * mask
+
+    def _weighted_voters(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                       np.ndarray]:
+        """:meth:`_voters` when sample weights count rows: the nearest points up to a total
+        weight of ``k`` (see the class Notes), searched among twice as many points each time
+        some query has not reached ``k`` yet."""
+        k, n_train = self.n_neighbors_, self._sample_weight.shape[0]
+        width = min(k, n_train)
+        while True:
+            distances, indices, mask = self.index_.query_ties(X, width, _TIE_RTOL)
+            weight = np.where(mask, self._sample_weight[indices], 0.0)
+            reached = np.cumsum(weight, axis=1) >= k * (1 - _VOTE_RTOL)
+            if width == n_train or reached.any(axis=1).all():
+                break
+            width = min(2 * width, n_train)
+        rows = np.arange(X.shape[0])
+        last = np.argmax(reached, axis=1)
+        if self.ties == "all":
+            bound = distances[rows, last] * (1 + _TIE_RTOL)
+            counted = np.where(distances <= bound[:, None], weight, 0.0)
+        else:
+            before = np.cumsum(weight, axis=1) - weight
+            counted = np.clip(k - before, 0.0, weight)
+        return distances, indices, counted > 0, counted
 
     def _votes(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Vote matrix (n_queries, n_classes), voter class codes and mask (n_queries, width)."""
-        distances, indices, mask = self._voters(X)
-        weight = self._sample_weight[indices] * mask
+        distances, indices, mask, weight = self._voters(X)
         if self.weights == "distance":
             exact = (distances == 0.0) & mask
             has_exact = exact.any(axis=1, keepdims=True)
@@ -200,17 +251,38 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         votes = np.bincount(cells, weight.ravel(), minlength=len(codes) * n_classes)
         return votes.reshape(len(codes), n_classes), codes, mask
 
-    def predict_proba(self, X: ArrayLike) -> np.ndarray:
-        """Share of the (weighted) vote of each class, shape (n_queries, n_classes)."""
-        votes, _, _ = self._votes(X)
+    def _shares(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """Vote shares (n_queries, n_classes), the top ties leaning to the predicted class,
+        and the index of the predicted class of each query."""
+        votes, codes, mask = self._votes(X)
+        n_queries, n_classes = votes.shape
+        best = votes.max(axis=1, keepdims=True)
+        tied = votes >= best - _VOTE_RTOL * np.abs(best)
+        rows = np.arange(n_queries)
+        first = np.argmax(tied[rows[:, None], codes] & mask, axis=1)
+        winner = codes[rows, first]
         total = votes.sum(axis=1, keepdims=True)
-        return np.divide(votes, total, out=np.full_like(votes, 1.0 / votes.shape[1]), where=total > 0)
+        shares = np.divide(votes, total, out=np.full_like(votes, 1.0 / n_classes), where=total > 0)
+        n_tied = tied.sum(axis=1)
+        leaning = np.flatnonzero(n_tied > 1)
+        if leaning.size:
+            lead = _TIE_LEAD * shares[leaning, winner[leaning]]
+            others = tied[leaning]
+            others[np.arange(leaning.size), winner[leaning]] = False
+            shares[leaning] -= others * (lead / (n_tied[leaning] - 1))[:, None]
+            shares[leaning, winner[leaning]] += lead
+        return shares, winner
+
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
+        """Share of the (weighted) vote of each class, shape (n_queries, n_classes).
+
+        When several classes share the largest vote, the one :meth:`predict` picks (the
+        class of the nearest tied voter) leads the others by a relative ``1e-9``, taken from
+        them, so that the argmax of the shares is always the predicted class.
+        """
+        return self._shares(X)[0]
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Majority class of the neighbours, ties broken by the nearest tied neighbour."""
-        votes, codes, mask = self._votes(X)
-        best = votes.max(axis=1, keepdims=True)
-        tied = votes >= best - 1e-12 * np.abs(best)
-        rows = np.arange(len(codes))[:, None]
-        first = np.argmax(tied[rows, codes] & mask, axis=1)
-        return self.classes_[codes[np.arange(len(codes)), first]]
+        winner = self._shares(X)[1]
+        return self.classes_[winner]

@@ -17,15 +17,16 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.core.log_space import logsumexp_rows
 from mixlib.core.validation import (
-    check_array,
     check_choice,
+    check_fitted_input,
     check_float,
     check_int,
-    check_is_fitted,
     check_random_state,
     check_sample_weight,
     check_X_y,
+    encode_labels,
 )
 from mixlib.neural_network.network import Network, add_bias_column, forward, one_of_n_targets, squared_error
 
@@ -211,9 +212,7 @@ class MLPClassifier(ClassifierMixin, BaseEstimator):
         self._check_params()
         X, y = check_X_y(X, y)
         weight = check_sample_weight(sample_weight, X.shape[0])
-        self.classes_, y_index = np.unique(y, return_inverse=True)
-        if self.classes_.shape[0] < 2:
-            raise ValueError(f"y must hold at least 2 classes, got {self.classes_.tolist()}.")
+        self.classes_, y_index = encode_labels(y, min_classes=2)
         self.n_features_in_ = X.shape[1]
         rng = check_random_state(self.random_state)
         n_classes = self.classes_.shape[0]
@@ -323,6 +322,12 @@ class MLPClassifier(ClassifierMixin, BaseEstimator):
         err = float(np.average(np.argmax(out, axis=1) != y_index, weights=weight))
         return loss, err
 
+    def _outputs(self, X) -> np.ndarray:
+        """Output activations ``arctan(A1 W2 + b2)``, shape (n_samples, n_classes)."""
+        X = check_fitted_input(self, X, attribute="coefs_")
+        (W1, W2), (b1, b2) = self.coefs_, self.intercepts_
+        return forward(X, W1, b1, W2, b2)[1]
+
     def decision_function(self, X) -> np.ndarray:
         """Output activations of the network.
 
@@ -333,31 +338,26 @@ class MLPClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
-            ``arctan(A1 W2 + b2)`` in (-pi/2, pi/2), column ``i`` for ``classes_[i]``.
+            ``arctan(A1 W2 + b2)`` in (-pi/2, pi/2), column ``i`` for ``classes_[i]``; for
+            two classes, shape (n_samples,): the activation of ``classes_[1]`` minus that of
+            ``classes_[0]`` (scikit-learn's shape; positive where ``classes_[1]`` is predicted).
         """
-        check_is_fitted(self, "coefs_")
-        X = check_array(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but the network was fitted with "
-                f"{self.n_features_in_}."
-            )
-        (W1, W2), (b1, b2) = self.coefs_, self.intercepts_
-        return forward(X, W1, b1, W2, b2)[1]
+        return self._binary_decision(self._outputs(X))
 
     def predict(self, X) -> np.ndarray:
         """Class of the output unit with the largest activation, shape (n_samples,)."""
-        out = self.decision_function(X)
+        out = self._outputs(X)
         return self.classes_[np.argmax(out, axis=1)]
 
     def predict_proba(self, X) -> np.ndarray:
-        """Output activations rescaled to sum to one. NOT calibrated probabilities.
+        """Softmax of the output activations. NOT calibrated probabilities.
 
         The network is trained on squared error against +/-1 targets, not on a likelihood, so
         its outputs carry no probabilistic meaning (the report itself notes the perceptron
         "lacks a measure of confidence", ch. 2). This method only provides the scikit-learn
-        interface: ``p_i = (out_i + pi/2) / sum_j (out_j + pi/2)``, a monotone rescaling whose
-        argmax equals :meth:`predict` (uniform if every output sits at -pi/2).
+        interface: ``p_i = exp(out_i) / sum_j exp(out_j)``, whose argmax equals
+        :meth:`predict` and which, for two classes, increases with
+        :meth:`decision_function` (``p_2 = 1 / (1 + exp(-(out_2 - out_1)))``).
 
         Parameters
         ----------
@@ -367,10 +367,5 @@ class MLPClassifier(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        shifted = self.decision_function(X) + np.pi / 2
-        np.maximum(shifted, 0.0, out=shifted)
-        total = shifted.sum(axis=1, keepdims=True)
-        n_classes = shifted.shape[1]
-        return np.divide(
-            shifted, total, out=np.full_like(shifted, 1.0 / n_classes), where=total > 0
-        )
+        out = self._outputs(X)
+        return np.exp(out - logsumexp_rows(out, keepdims=True))

@@ -1,10 +1,12 @@
 """Every check of a study config before any job: :func:`validate_study_config`.
 
 ``workflow/rules/common.smk`` and the tests call the same function, which checks, in order:
-keys the study no longer reads (:mod:`mixlib.pipeline.legacy`), the form of every split, the
-schema (``workflow/schemas/config.schema.yaml``: keys and types, and the defaults it fills),
-then what no schema can say (:func:`check_config`): that names refer to things that exist,
-that sizes fit the data and that every split a stage reads has the roles the stage uses.
+keys the study no longer reads and models renamed since (:mod:`mixlib.pipeline.legacy`), the
+form of every split, the schema (``workflow/schemas/config.schema.yaml``: keys and types, and
+the defaults it fills), that every stage has all its sections or none
+(:mod:`mixlib.pipeline.stages`), then what no schema can say (:func:`check_config`): that
+names refer to things that exist, that sizes fit the data and that every split a stage reads
+has the roles the stage uses.
 It returns the config's typed settings (:func:`mixlib.experiments.settings.study_settings`).
 
 The roles a stage needs are the workflow's: the schema declares them beside the config key
@@ -14,7 +16,7 @@ sets says ``x-names: datasets``), and :func:`schema_references` reads them from 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from mixlib.datasets import CLASS_COLUMN, bundled_dataset, sequence_column
+from mixlib.datasets import CLASS_COLUMN, bundled_dataset, categorical_columns, sequence_column
 from mixlib.datasets.registry import ROLE_PREFIX
 from mixlib.experiments.comparison import PROTOCOL_KEYS
 from mixlib.experiments.registry import CLASSIFIERS, model_spec, unknown_parameters
@@ -30,11 +32,13 @@ from mixlib.experiments.settings import EMSettings, StudySettings, study_setting
 from mixlib.model_selection.fixed_splits import check_row_ranges, roles_from_rows, split_kind
 from mixlib.model_selection.splits import UNUSED, role_sizes
 from mixlib.pipeline.datasets import dataset_source, load_dataset_table
-from mixlib.pipeline.legacy import check_legacy_keys
+from mixlib.pipeline.legacy import check_legacy_keys, rename_old_model_names
+from mixlib.pipeline.stages import check_shared_sections
 
 
 def validate_study_config(config: dict[str, Any], schema: str | Path,
-                          base_dir: str | Path = ".", *, read_data: bool = True) -> StudySettings:
+                          base_dir: str | Path = ".", *, read_data: bool = True,
+                          warn: Callable[[str], Any] | None = None) -> StudySettings:
     """Check a study config before any job; its typed settings.
 
     Parameters
@@ -49,6 +53,9 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
         Run :func:`check_config`, which reads every data set that needs no download (about a
         second); a process that parses the workflow for a config already checked (a cluster
         job's) passes False.
+    warn : callable, optional
+        Receives each message about a renamed model that still runs under its new name
+        (:func:`mixlib.pipeline.legacy.rename_old_model_names`), e.g. the run's logger.
 
     Raises
     ------
@@ -58,8 +65,12 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
     from snakemake.utils import validate
 
     check_legacy_keys(config)
+    for message in rename_old_model_names(config):
+        if warn is not None:
+            warn(message)
     check_split_forms(config)
     validate(config, schema=str(Path(schema).resolve()))
+    check_shared_sections(config)
     if read_data:
         check_config(config, schema, base_dir)
     return study_settings(config)
@@ -119,7 +130,8 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
                  base_dir: str | Path = ".") -> None:
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
 
-    Checks: every bundled data set is shipped; ``encoding`` is set only on sequence data;
+    Checks: every bundled data set is shipped; ``encoding`` is set only on sequence or
+    categorical data;
     every data set that can be read without a download passes the value checks of
     :mod:`mixlib.datasets.checks`; every split has one form (:func:`check_split_forms`),
     names a configured data set and asks for no more rows than it has; a ``rows`` split's
@@ -140,10 +152,11 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
             except ValueError as exc:
                 key = "bundled_name" if "bundled_name" in spec else "source"
                 raise ValueError(f"datasets.{name}.{key}: {exc}") from None
-        if "encoding" in spec and sequence_column(name, spec) is None:
+        if ("encoding" in spec and sequence_column(name, spec) is None
+                and not categorical_columns(name, spec)):
             raise ValueError(
-                f"datasets.{name}.encoding: only sequence data (splice) have an encoding; "
-                f"{name!r} is numeric."
+                f"datasets.{name}.encoding: only sequence data (splice) and data with "
+                f"categorical columns have an encoding; {name!r} is numeric."
             )
     for split_name, split in splits.items():
         if split["dataset"] not in datasets:
@@ -157,6 +170,10 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
         _check_split_sizes(split_name, split, tables[split["dataset"]])
     _check_references(config, schema_references(schema), tables)
     comparison = config.get("comparison", {})
+    for name in comparison.get("mem_mb", {}):
+        if name not in comparison.get("datasets", []):
+            raise ValueError(f"comparison.mem_mb.{name}: {name!r} is not a data set of "
+                             f"comparison.datasets {comparison.get('datasets', [])}.")
     check_model_names(comparison.get("models", []), "comparison.models")
     check_comparison_params(comparison.get("params", {}))
     for name in comparison.get("datasets", []):

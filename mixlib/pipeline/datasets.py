@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from mixlib.datasets import CLASS_COLUMN, load_source
+from mixlib.datasets.sources import url_source
 from mixlib.model_selection.fixed_splits import dataset_role_columns
 
 
@@ -37,10 +38,12 @@ def load_dataset_table(name: str, spec: Mapping[str, Any],
 
     Shipped copies are read from the package, a user's CSV is read and checked by
     :func:`mixlib.datasets.load_source` (so its value errors name column, class and file line);
-    a ``url`` source is left to the ``fetch`` job, which runs the same checks.
+    a ``url`` source is left to the ``fetch`` job, which runs the same checks (its ``url``,
+    ``sha256`` and ``format``, given or known for the name, are checked here, before any job).
     """
     source = spec.get("source", "bundled")
     if source == "url":
+        url_source(name, dict(spec))
         return None
     if source == "csv":
         path = Path(base_dir) / spec["path"]

@@ -14,7 +14,7 @@ import numpy as np
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import check_kernel_params
-from mixlib.core.validation import check_sample_weight, check_X_y
+from mixlib.core.validation import check_sample_weight, check_X_y, encode_labels
 from mixlib.svm._all_together_solver import all_together_solve
 from mixlib.svm._smo import kernel_rows
 from mixlib.svm.svc import check_svm_params, support_kernel
@@ -114,10 +114,9 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
         check_kernel_params(self.kernel, self.degree, self.sigma)
         max_iter = check_svm_params(self.C, self.tol, self.max_iter, self.cache_size)
         weight = check_sample_weight(sample_weight, X.shape[0])
-        self.classes_, y_index = np.unique(y, return_inverse=True)
+        self.classes_, y_index = encode_labels(y, min_classes=2)
+        self.n_features_in_ = X.shape[1]
         n_classes = len(self.classes_)
-        if n_classes < 2:
-            raise ValueError(f"y needs at least 2 classes, got {n_classes}: {self.classes_}.")
         get_row, diag = kernel_rows(X, kernel=self.kernel, degree=self.degree,
                                     sigma=self.sigma, cache_size=self.cache_size)
         result = all_together_solve(get_row, diag, y_index, self.C * weight, n_classes,
@@ -136,6 +135,11 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
         self.n_iter_ = result.n_iter
         return self
 
+    def _class_values(self, X: np.ndarray) -> np.ndarray:
+        """``f_m(x)`` of every class, shape (n_samples, n_classes)."""
+        _, K = support_kernel(self, X)
+        return K @ self.dual_coef_.T + self.intercept_
+
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """Decision values ``f_m(x) = sum_i beta_{im} k(x_i, x) + b_m`` of every class.
 
@@ -146,10 +150,10 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
-            Column ``m`` for ``classes_[m]``, also with two classes.
+            Column ``m`` for ``classes_[m]``; for two classes, shape (n_samples,):
+            ``f_2(x) - f_1(x)``, positive for ``classes_[1]`` (scikit-learn's shape).
         """
-        _, K = support_kernel(self, X)
-        return K @ self.dual_coef_.T + self.intercept_
+        return self._binary_decision(self._class_values(X))
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Predicted class labels ``classes_[argmax_m f_m(x)]``, shape (n_samples,).
@@ -158,5 +162,5 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
         ----------
         X : ndarray of shape (n_samples, n_features)
         """
-        values = self.decision_function(X)  # checks first that the model is fitted
+        values = self._class_values(X)  # checks first that the model is fitted
         return self.classes_[values.argmax(axis=1)]

@@ -12,7 +12,7 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.svm._smo import smo_solve
-from mixlib.core.validation import check_array, check_float, check_int, check_is_fitted, check_X_y
+from mixlib.core.validation import check_fitted_input, check_float, check_int, check_X_y, encode_labels
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import check_kernel_params, kernel_matrix
 from mixlib.svm.svc import binary_problems, check_svm_params, dual_coefficients, problem_rows, vote
@@ -100,28 +100,22 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         self.gap_tol = gap_tol
         self.line_search_steps = line_search_steps
 
-    def fit(self, X: np.ndarray, y: np.ndarray,
-            sample_weight: np.ndarray | None = None) -> "MKLSVC":
+    def fit(self, X: np.ndarray, y: np.ndarray) -> "MKLSVC":
         """Learn the kernel weights and the SVM.
 
         Parameters
         ----------
         X : ndarray of shape (n_samples, n_features)
         y : ndarray of shape (n_samples,)
-        sample_weight : None
-            Not supported (must be None).
         """
-        if sample_weight is not None:
-            raise ValueError("MKLSVC does not support sample_weight; pass None.")
         X, y = check_X_y(X, y)
         self._max_iter = check_svm_params(self.C, self.tol, self.max_iter, 1.0)
         specs = _check_kernels(self.kernels)
         for name in ("mkl_max_iter", "line_search_steps"):
             check_int(getattr(self, name), name, min_value=1)
         check_float(self.gap_tol, "gap_tol", low=0, closed="neither", finite=False)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
-        if len(self.classes_) < 2:
-            raise ValueError(f"y needs at least 2 classes, got {len(self.classes_)}.")
+        self.classes_, y_index = encode_labels(y, min_classes=2)
+        self.n_features_in_ = X.shape[1]
         self.problems_ = binary_problems(len(self.classes_), "ovo")
         grams = [kernel_matrix(X, **spec) for spec in specs]
         self._rows, self._signs, self._grams = [], [], []
@@ -254,8 +248,7 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         self._specs = specs
 
     def _decision_matrix(self, X: np.ndarray) -> np.ndarray:
-        check_is_fitted(self, "kernel_weights_")
-        X = check_array(X)
+        X = check_fitted_input(self, X, attribute="kernel_weights_")
         K = sum(w * kernel_matrix(X, self.support_vectors_, **spec)
                 for w, spec in zip(self.kernel_weights_, self._specs) if w > 0)
         return K @ self.dual_coef_.T + self.intercept_
@@ -269,8 +262,9 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n_samples,) for two classes, else (n_samples, n_problems); the
-        conventions of :meth:`mixlib.svm.svc.SVC.decision_function`.
+        ndarray of shape (n_samples,) for two classes, else (n_samples, n_problems): the
+        conventions of :meth:`mixlib.svm.svc.SVC.decision_function` with
+        ``decision_function_shape="ovo"``.
         """
         values = self._decision_matrix(X)
         return values[:, 0] if len(self.classes_) == 2 else values

@@ -13,13 +13,13 @@ import numpy as np
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.svm._smo import SMOResult, kernel_rows, smo_solve
 from mixlib.core.validation import (
-    check_array,
     check_choice,
+    check_fitted_input,
     check_float,
     check_int,
-    check_is_fitted,
     check_sample_weight,
     check_X_y,
+    encode_labels,
 )
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import check_kernel_params, kernel_matrix
@@ -55,8 +55,18 @@ class SVC(ClassifierMixin, BaseEstimator):
         MiB for kernel values: the full Gram matrix of a binary problem when it fits,
         otherwise an LRU cache of kernel rows of this size.
     multiclass : {"ovo", "ova"}, default="ovo"
-        One-vs-one with voting (ties go to the lowest class), or one-vs-all (largest
-        decision value wins).
+        One-vs-one with voting (ties go to the lowest class, unless ``break_ties``), or
+        one-vs-all (largest decision value wins).
+    decision_function_shape : {"ovr", "ovo"}, default="ovr"
+        What :meth:`decision_function` returns for three classes or more under one-vs-one:
+        one column per class (``"ovr"``, scikit-learn's default: votes plus confidences, see
+        :func:`ovr_decision`), or the decision value of every binary problem (``"ovo"``).
+    break_ties : bool, default=False
+        One-vs-one with three classes or more: if True, :meth:`predict` returns the argmax of
+        the ``"ovr"`` decision function, so that a tie in votes goes to the class of largest
+        summed confidence; if False, to the lowest class index (libsvm's rule, the notes').
+        Either way the argmax of the ``"ovr"`` decision function and :meth:`predict` agree
+        on every row without a tie in votes (as in scikit-learn).
 
     Attributes
     ----------
@@ -77,6 +87,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         ``1/2 alpha' G alpha - e' alpha`` at the solution of each problem.
     n_iter_ : ndarray of shape (n_problems,)
         SMO pair updates per problem.
+    n_features_in_ : int
 
     Notes
     -----
@@ -95,7 +106,8 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     def __init__(self, C: float = 1.0, kernel: str = "gaussian", degree: int = 3,
                  sigma: float = 1.0, tol: float = 1e-3, max_iter: int | None = None,
-                 cache_size: float = 200.0, multiclass: str = "ovo") -> None:
+                 cache_size: float = 200.0, multiclass: str = "ovo",
+                 decision_function_shape: str = "ovr", break_ties: bool = False) -> None:
         self.C = C
         self.kernel = kernel
         self.degree = degree
@@ -104,6 +116,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.cache_size = cache_size
         self.multiclass = multiclass
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
 
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> "SVC":
         """Fit the classifier.
@@ -120,11 +134,12 @@ class SVC(ClassifierMixin, BaseEstimator):
         check_kernel_params(self.kernel, self.degree, self.sigma)
         max_iter = check_svm_params(self.C, self.tol, self.max_iter, self.cache_size)
         check_choice(self.multiclass, "multiclass", ("ovo", "ova"))
+        check_choice(self.decision_function_shape, "decision_function_shape", ("ovr", "ovo"))
+        check_choice(self.break_ties, "break_ties", (False, True))
         weight = check_sample_weight(sample_weight, X.shape[0])
-        self.classes_, y_index = np.unique(y, return_inverse=True)
+        self.classes_, y_index = encode_labels(y, min_classes=2)
+        self.n_features_in_ = X.shape[1]
         n_classes = len(self.classes_)
-        if n_classes < 2:
-            raise ValueError(f"y needs at least 2 classes, got {n_classes}: {self.classes_}.")
         problems = binary_problems(n_classes, self.multiclass)
 
         subsets, results = [], []
@@ -157,8 +172,12 @@ class SVC(ClassifierMixin, BaseEstimator):
         _, K = support_kernel(self, X)
         return K @ self.dual_coef_.T + self.intercept_
 
+    def _ovo_classes(self) -> bool:
+        """Whether the problems are one-vs-one between three classes or more."""
+        return len(self.classes_) > 2 and self.problems_[0][1] != -1
+
     def decision_function(self, X: np.ndarray) -> np.ndarray:
-        """Decision values ``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` of every problem.
+        """Decision values built on ``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` of every problem.
 
         Parameters
         ----------
@@ -166,12 +185,21 @@ class SVC(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n_samples,) for two classes (positive: ``classes_[1]``), else
-        (n_samples, n_problems) in the order of ``problems_`` (one-vs-one: positive votes
-        for the first class of the pair, as libsvm; one-vs-all: positive for class k).
+        ndarray
+            Two classes: shape (n_samples,), ``f(x)`` (positive: ``classes_[1]``).
+            One-vs-all: shape (n_samples, n_classes), ``f_k(x)`` (positive for class k).
+            One-vs-one: with ``decision_function_shape="ovr"``, shape (n_samples, n_classes),
+            the votes of each class plus its summed confidence squashed into (-1/3, 1/3)
+            (:func:`ovr_decision`); with ``"ovo"``, shape (n_samples, n_problems), ``f(x)``
+            in the order of ``problems_`` (positive votes for the first class of the pair,
+            as libsvm).
         """
         values = self._decision_matrix(X)
-        return values[:, 0] if len(self.classes_) == 2 else values
+        if len(self.classes_) == 2:
+            return values[:, 0]
+        if self._ovo_classes() and self.decision_function_shape == "ovr":
+            return ovr_decision(values, self.problems_, len(self.classes_))
+        return values
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Predicted class labels, shape (n_samples,).
@@ -180,7 +208,11 @@ class SVC(ClassifierMixin, BaseEstimator):
         ----------
         X : ndarray of shape (n_samples, n_features)
         """
-        return vote(self._decision_matrix(X), self.problems_, self.classes_)
+        values = self._decision_matrix(X)
+        if self.break_ties and self._ovo_classes():
+            scores = ovr_decision(values, self.problems_, len(self.classes_))
+            return self.classes_[scores.argmax(axis=1)]
+        return vote(values, self.problems_, self.classes_)
 
 
 def support_kernel(estimator: BaseEstimator, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -201,11 +233,7 @@ def support_kernel(estimator: BaseEstimator, X: np.ndarray) -> tuple[np.ndarray,
     K : ndarray of shape (n_samples, n_SV)
         ``K_ij = k(x_i, sv_j)``.
     """
-    check_is_fitted(estimator, "dual_coef_")
-    X = check_array(X)
-    n_features = estimator.support_vectors_.shape[1]
-    if X.shape[1] != n_features:
-        raise ValueError(f"X has {X.shape[1]} features, expected {n_features}.")
+    X = check_fitted_input(estimator, X, attribute="dual_coef_")
     K = kernel_matrix(X, estimator.support_vectors_, kernel=estimator.kernel,
                       degree=estimator.degree, sigma=estimator.sigma)
     return X, K
@@ -299,8 +327,43 @@ def vote(values: np.ndarray, problems: list[tuple[int, int]], classes: np.ndarra
     """
     if problems[0][1] == -1:
         return classes[values.argmax(axis=1)]
-    votes = np.zeros((values.shape[0], len(classes)), dtype=int)
+    return classes[ovo_votes(values, problems, len(classes)).argmax(axis=1)]
+
+
+def ovo_votes(values: np.ndarray, problems: list[tuple[int, int]], n_classes: int) -> np.ndarray:
+    """Votes of one-vs-one problems, shape (n_samples, n_classes).
+
+    Problem ``(a, b)`` votes for ``a`` where its decision value is > 0, else for ``b``.
+    """
+    votes = np.zeros((values.shape[0], n_classes), dtype=int)
     rows = np.arange(values.shape[0])
     for k, (pos, neg) in enumerate(problems):
         votes[rows, np.where(values[:, k] > 0, pos, neg)] += 1
-    return classes[votes.argmax(axis=1)]
+    return votes
+
+
+def ovr_decision(values: np.ndarray, problems: list[tuple[int, int]], n_classes: int) -> np.ndarray:
+    """One column per class from one-vs-one decision values: votes plus squashed confidence.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples, n_problems)
+        Decision value of every one-vs-one problem ``(a, b)``, positive for ``a``.
+    problems : list of (int, int)
+    n_classes : int
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes)
+        ``votes_c + s_c / (3 (|s_c| + 1))`` with ``s_c`` the sum over the problems of ``c``
+        of its decision value taken positive for ``c`` (scikit-learn's transformation for
+        ``decision_function_shape="ovr"``). The squashed term lies in (-1/3, 1/3), so
+        two classes' terms differ by less than one vote: the argmax is a class with the
+        most votes, and among tied classes the one of largest summed confidence.
+    """
+    confidence = np.zeros((values.shape[0], n_classes))
+    for k, (pos, neg) in enumerate(problems):
+        confidence[:, pos] += values[:, k]
+        confidence[:, neg] -= values[:, k]
+    squashed = confidence / (3.0 * (np.abs(confidence) + 1.0))
+    return ovo_votes(values, problems, n_classes) + squashed

@@ -113,6 +113,7 @@ class SVDD(BaseEstimator):
         self.support_ = np.flatnonzero(alpha > 0)
         self.support_vectors_ = X[self.support_]
         self.dual_coef_ = alpha[self.support_]
+        self.n_features_in_ = X.shape[1]
         return self
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:

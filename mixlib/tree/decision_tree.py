@@ -21,7 +21,7 @@ from mixlib.tree._bins import BinnedFeatures, bin_features
 from mixlib.tree._growth import TreeArrays, apply_trees, grow_trees
 from mixlib.tree._split import draw_candidates, level_splits, node_impurity
 from mixlib.core.validation import (
-    check_array,
+    check_fitted_input,
     check_choice,
     check_float,
     check_int,
@@ -198,13 +198,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _check_X(self, X) -> np.ndarray:
-        check_is_fitted(self, "tree_")
-        X = check_array(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but the tree was fitted on {self.n_features_in_}."
-            )
-        return X
+        return check_fitted_input(self, X, attribute="tree_")
 
     def apply(self, X) -> np.ndarray:
         """Leaf id of each row: ndarray of shape (n_samples,)."""

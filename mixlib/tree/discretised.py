@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
-from mixlib.core.validation import check_array, check_is_fitted
+from mixlib.core.validation import check_fitted_input, check_sample_weight, check_X_y
 
 
 class QuantileDiscretised(ClassifierMixin, BaseEstimator):
@@ -63,13 +63,22 @@ class QuantileDiscretised(ClassifierMixin, BaseEstimator):
                              f"got {self.max_categories!r}.")
         if self.estimator is None:
             raise ValueError("QuantileDiscretised needs an estimator, got None.")
-        X = check_array(X)
+        X, y = check_X_y(X, y)
         quantiles = np.arange(1, self.n_bins) / self.n_bins
-        self.edges_ = [
-            np.quantile(column, quantiles) if len(np.unique(column)) > self.max_categories
-            else None
-            for column in X.T
-        ]
+        if sample_weight is None:
+            self.edges_ = [
+                np.quantile(column, quantiles) if len(np.unique(column)) > self.max_categories
+                else None
+                for column in X.T
+            ]
+        else:
+            weight = check_sample_weight(sample_weight, X.shape[0])
+            kept = weight > 0
+            self.edges_ = [
+                weighted_quantiles(column[kept], weight[kept], quantiles)
+                if len(np.unique(column[kept])) > self.max_categories else None
+                for column in X.T
+            ]
         self.n_features_in_ = X.shape[1]
         self.estimator_ = clone(self.estimator)
         if sample_weight is None:
@@ -81,8 +90,42 @@ class QuantileDiscretised(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Predicted class of every row of ``X`` (n_samples, n_features)."""
-        check_is_fitted(self, "edges_")
-        X = check_array(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, expected {self.n_features_in_}.")
+        X = check_fitted_input(self, X, attribute="edges_")
         return self.estimator_.predict(self._codes(X))
+
+
+def weighted_quantiles(values: np.ndarray, weights: np.ndarray,
+                       quantiles: np.ndarray) -> np.ndarray:
+    """numpy's default (``"linear"``) quantiles of ``values`` repeated ``weights`` times.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n,)
+    weights : ndarray of shape (n,)
+        Positive; integer weights give exactly ``numpy.quantile(numpy.repeat(values,
+        weights), quantiles)``, other weights the same formula with ``N = sum(weights)``.
+    quantiles : ndarray of shape (m,)
+        In [0, 1].
+
+    Returns
+    -------
+    ndarray of shape (m,)
+
+    Notes
+    -----
+    With the values sorted and ``W_j`` the cumulative weight up to value ``j``, the k-th
+    order statistic (0-based) of the repeated sample is the first ``v_j`` with ``W_j > k``.
+    The quantile ``q`` sits at position ``h = q (N - 1)`` and is
+    ``x_floor(h) + (h - floor(h)) (x_floor(h)+1 - x_floor(h))``.
+    """
+    order = np.argsort(values, kind="stable")
+    sorted_values, cumulative = values[order], np.cumsum(weights[order])
+    position = quantiles * (cumulative[-1] - 1)
+    low = np.floor(position)
+    last = len(sorted_values) - 1
+
+    def order_statistic(k: np.ndarray) -> np.ndarray:
+        return sorted_values[np.minimum(np.searchsorted(cumulative, k, side="right"), last)]
+
+    below, above = order_statistic(low), order_statistic(low + 1)
+    return below + (position - low) * (above - below)

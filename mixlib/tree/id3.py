@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
-from mixlib.core.validation import check_is_fitted, check_sample_weight
+from mixlib.core.validation import check_is_fitted, check_labels, check_n_features, check_sample_weight
 from mixlib.tree.decision_tree import check_growth_limits
 
 __all__ = ["ID3Classifier", "information_gain"]
@@ -124,12 +124,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         """
         check_growth_limits(self.max_depth, self.min_samples_split)
         X = self._as_2d(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}.")
         if X.shape[0] == 0:
             raise ValueError("X needs at least 1 sample, got 0.")
+        y = check_labels(y, X.shape[0])
         weight = check_sample_weight(sample_weight, X.shape[0])
+        # A row of weight 0 counts nowhere, not even as a category (as if it were removed).
+        kept = weight > 0
+        X, y, weight = X[kept], y[kept], weight[kept]
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         self.categories_ = [np.unique(X[:, j]) for j in range(X.shape[1])]
         self.n_features_in_ = X.shape[1]
@@ -188,10 +189,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         """Node where each row stops (a leaf, or the node lacking a child for its value)."""
         check_is_fitted(self, "feature_")
         X = self._as_2d(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but the tree was fitted on {self.n_features_in_}."
-            )
+        check_n_features(self, X)
         codes = self._encode(X)
         node = np.zeros(X.shape[0], dtype=np.intp)
         rows = np.arange(X.shape[0])

@@ -14,6 +14,7 @@ from mixlib.pipeline.datasets import dataset_source
 from mixlib.pipeline.mixtures import (
     comparison_fits_mixture, em_if, imputer_fits_mixture, model_fits_mixture,
 )
+from mixlib.pipeline.stages import configured_stages
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -26,7 +27,7 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 logger.info(describe_config_source(workflow.overwrite_configfiles))
 SETTINGS = validate_study_config(
     config, schema=Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml",
-    base_dir=".", read_data=workflow.is_main_process,
+    base_dir=".", read_data=workflow.is_main_process, warn=logger.warning,
 )
 # The EM settings of every mixture the study fits.
 EM = SETTINGS.em
@@ -39,8 +40,10 @@ onstart:
 
 
 DATASETS = sorted(config["datasets"])
+STAGES_RUN = configured_stages(config)  # the stages whose config sections are present
 SPLITS = sorted(config["splits"])
-FIGURES = config["figures"]
+# The figures' settings: required by the stages that draw intervals (validate_study_config).
+FIGURES = config["figures"] if "figures" in config else None
 
 
 wildcard_constraints:
@@ -162,6 +165,12 @@ def ensemble_base_kernels(wildcards):
     return config["ensembles"]["base_mixture"]["n_components"] if bagged else None
 
 
+def comparison_mem_mb(wildcards):
+    """Memory (MB) of a CV comparison job: the peak measured on its data set
+    (``comparison.mem_mb``; docs/scaling.md), else 2 GB."""
+    return config["comparison"]["mem_mb"].get(wildcards.dataset, 2000)
+
+
 def model_params(wildcards):
     """A comparison model's parameters (``comparison.params.<model>``; none: its defaults)."""
     return config["comparison"]["params"].get(wildcards.model) or {}
@@ -185,25 +194,39 @@ def claim_tables():
 
 
 def study_targets():
-    """The targets of the `all` rule, stage by stage: each stage's tables and figures."""
+    """The targets of the `all` rule: the data stages', then each configured stage's tables
+    and figures (mixlib.pipeline.stages)."""
     sensitivity = config.get("semisupervised_sensitivity")
-    return (
+    per_stage = {
+        "mixture": ["results/figures/fig3_3.png", "results/figures/fig3_4.png"],
+        "imputation": lambda: expand("results/figures/imputation_{dataset}.png",
+                                     dataset=config["imputation_study"]["datasets"]),
+        "semisupervised": lambda: (
+            expand("results/figures/{figure}.png", figure=["fig5_1", "fig5_3", "fig5_4", "fig5_5"])
+            + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])),
+        "dna": ["results/figures/fig6_1.png"],
+        "mlp": ["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png"],
+        "svm": lambda: (expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
+                        + ["results/figures/mkl.png", "results/figures/svdd.png"]),
+        "ensembles": ["results/tables/ensembles.tsv", "results/figures/ensembles.png"],
+        "comparison": lambda: (
+            ["results/tables/comparison_summary.tsv", "results/figures/comparison.png",
+             "results/tables/comparison_settings.tsv", "results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
+             "results/figures/comparison_cd.png"]
+            + (["results/tables/comparison_wilcoxon.tsv", "results/tables/comparison_bayes.tsv",
+                "results/figures/comparison_bayes.png"]
+               if len(config["comparison"]["datasets"]) >= 2 else [])
+            + expand("results/figures/confusion_{dataset}.png",
+                     dataset=config["comparison"]["datasets"])),
+        "report": ["results/tables/claims.tsv"],
+    }
+    targets = (
         expand("results/splits/{split}.split.tsv", split=SPLITS)
         + ["results/tables/data_summary.tsv", "results/tables/splits_summary.tsv",
            "results/figures/data_summary.png"]
         + expand("results/impute/{split}.substitutes.tsv", split=SPLITS)
-        + ["results/figures/fig3_3.png", "results/figures/fig3_4.png"]
-        + expand("results/figures/imputation_{dataset}.png", dataset=config["imputation_study"]["datasets"])
-        + expand("results/figures/{figure}.png", figure=["fig5_1", "fig5_3", "fig5_4", "fig5_5", "fig6_1"])
-        + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])
-        + ["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png"]
-        + expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
-        + ["results/figures/mkl.png", "results/figures/svdd.png"]
-        + ["results/tables/ensembles.tsv", "results/figures/ensembles.png"]
-        + ["results/tables/comparison_summary.tsv", "results/figures/comparison.png",
-           "results/tables/comparison_settings.tsv"]
-        + ["results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
-           "results/figures/comparison_cd.png"]
-        + expand("results/figures/confusion_{dataset}.png", dataset=config["comparison"]["datasets"])
-        + ["results/tables/claims.tsv"]
     )
+    for stage in STAGES_RUN:
+        stage_targets = per_stage[stage]
+        targets += stage_targets() if callable(stage_targets) else stage_targets
+    return targets

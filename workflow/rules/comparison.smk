@@ -26,7 +26,7 @@ rule comparison_point:
     wildcard_constraints:
         model="|".join(COMPARISON["models"]),
     resources:
-        mem_mb=2000,
+        mem_mb=comparison_mem_mb,
         runtime=30,
     script:
         "../scripts/comparison_point.py"
@@ -190,3 +190,57 @@ rule comparison_cd_figure:
         "results/logs/comparison_cd_figure/all.log",
     script:
         "../scripts/figures/comparison_cd.py"
+
+
+# Every pair of models across the cross-validated data sets (needs two or more): Wilcoxon
+# signed-rank tests (Holm over the pairs) and Bayesian signed-rank tests with a rope.
+rule comparison_across:
+    input:
+        "results/tables/comparison.tsv",
+    output:
+        wilcoxon=report(
+            "results/tables/comparison_wilcoxon.tsv",
+            caption="../report/comparison_wilcoxon.rst",
+            category="Comparison",
+        ),
+        bayes=report(
+            "results/tables/comparison_bayes.tsv",
+            caption="../report/comparison_bayes.rst",
+            category="Comparison",
+        ),
+        posterior="results/tables/comparison_bayes_posterior.tsv",
+    log:
+        "results/logs/comparison_across/all.log",
+    params:
+        rope=COMPARISON["rope"],
+        prior_strength=COMPARISON["bayes_prior_strength"],
+        n_samples=COMPARISON["bayes_samples"],
+        seed=config["seed"],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/comparison_across.py"
+
+
+rule comparison_bayes_figure:
+    input:
+        "results/tables/comparison_bayes_posterior.tsv",
+        "results/tables/comparison_bayes.tsv",
+    output:
+        png=report(
+            "results/figures/comparison_bayes.png",
+            caption="../report/comparison_bayes_figure.rst",
+            category="Comparison",
+            labels={"figure": "Bayesian signed-rank posterior", "sweep": "classifier"},
+        ),
+        svg="results/figures/comparison_bayes.svg",
+    log:
+        "results/logs/comparison_bayes_figure/all.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figures/comparison_bayes.py"

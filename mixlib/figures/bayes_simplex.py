@@ -1,0 +1,83 @@
+"""The posterior of the Bayesian signed-rank test in the probability simplex (Benavoli et al.
+2017, figure 6): one triangle per chapter-6 pair of models."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from mixlib.figures import new_figure
+
+_POSTERIOR = ("question", "model_a", "model_b", "theta_a", "theta_rope", "theta_b")
+_PAIRS = ("question", "p_a_better", "p_equivalent", "p_b_better", "rope", "n_datasets")
+#: The corners: theta_a (bottom left), theta_rope (top), theta_b (bottom right).
+_CORNERS = np.array([[0.0, 0.0], [0.5, np.sqrt(3) / 2], [1.0, 0.0]])
+
+
+def simplex_points(thetas: np.ndarray) -> np.ndarray:
+    """Barycentric ``(theta_a, theta_rope, theta_b)`` rows (each summing to 1) to plane
+    points: ``theta_a`` at (0, 0), ``theta_rope`` at (1/2, sqrt(3)/2), ``theta_b`` at (1, 0)."""
+    return np.asarray(thetas, dtype=float) @ _CORNERS
+
+
+def _check(table: pd.DataFrame, columns, name: str) -> None:
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the columns {missing}; it has {list(table.columns)}.")
+
+
+def bayes_simplex_figure(posterior: pd.DataFrame, pairs: pd.DataFrame) -> Figure:
+    """Posterior draws of the Bayesian signed-rank test of each chapter-6 pair.
+
+    Parameters
+    ----------
+    posterior : pandas.DataFrame
+        ``comparison_bayes_posterior.tsv``: ``question``, ``model_a``, ``model_b`` and the
+        draws ``theta_a``, ``theta_rope``, ``theta_b``.
+    pairs : pandas.DataFrame
+        ``comparison_bayes.tsv``: its rows with a ``question`` give the probabilities, rope
+        and number of data sets of each panel's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One triangle per question: every draw a dot; the lines from the centre to the middle
+        of each side split the triangle into the three regions where ``theta_a``,
+        ``theta_rope`` or ``theta_b`` is the largest, whose shares of the draws are
+        ``P(a better)``, ``P(equivalent)`` and ``P(b better)``.
+    """
+    _check(posterior, _POSTERIOR, "posterior")
+    _check(pairs, _PAIRS, "pairs")
+    questions = list(pd.unique(posterior["question"]))
+    if not questions:
+        raise ValueError("the posterior table holds no chapter-6 pair to draw.")
+    figure, axes = new_figure(1, len(questions), figsize=(4.6 * len(questions), 4.4),
+                              squeeze=False)
+    centre = _CORNERS.mean(axis=0)
+    for ax, question in zip(axes[0], questions):
+        draws = posterior[posterior["question"] == question]
+        a, b = draws["model_a"].iloc[0], draws["model_b"].iloc[0]
+        points = simplex_points(draws[["theta_a", "theta_rope", "theta_b"]].to_numpy())
+        ax.fill(*_CORNERS.T, color="0.96", zorder=0)
+        ax.plot(*np.vstack([_CORNERS, _CORNERS[:1]]).T, color="0.2", linewidth=1.0)
+        for i, j in ((0, 1), (1, 2), (0, 2)):
+            middle = (_CORNERS[i] + _CORNERS[j]) / 2
+            ax.plot([centre[0], middle[0]], [centre[1], middle[1]], color="0.5",
+                    linewidth=0.8, linestyle="--")
+        ax.scatter(points[:, 0], points[:, 1], s=3, alpha=0.25, color="C0", linewidths=0)
+        row = pairs[pairs["question"] == question].iloc[0]
+        ax.text(-0.03, -0.06, f"{a} better\nP = {row['p_a_better']:.3f}", ha="left", va="top")
+        ax.text(1.03, -0.06, f"{b} better\nP = {row['p_b_better']:.3f}", ha="right", va="top")
+        ax.text(0.5, _CORNERS[1, 1] + 0.03,
+                f"equivalent (|difference| < {row['rope']:g})\nP = {row['p_equivalent']:.3f}",
+                ha="center", va="bottom")
+        ax.set_title(f"{question}\n{a} vs {b}, {int(row['n_datasets'])} data sets", pad=34)
+        ax.set_xlim(-0.08, 1.08)
+        ax.set_ylim(-0.22, _CORNERS[1, 1] + 0.12)
+        ax.set_aspect("equal")
+        ax.set_axis_off()
+    return figure
+
+
+__all__ = ["bayes_simplex_figure", "simplex_points"]

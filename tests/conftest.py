@@ -1,0 +1,23 @@
+"""Test order: the fast tests first, then those that run the Snakemake DAG or a cluster.
+
+pytest collects ``tests/cluster`` and ``tests/pipeline`` before the ``test_*.py`` files of
+``tests/`` (directories sort first), so the minutes of DAG runs would come before the
+thousand fast tests and the progress bar would sit near 0 % meanwhile. Sorting by marker
+keeps each group in its collected order.
+"""
+
+import pytest
+
+SLOW_MARKERS = ("pipeline", "cluster")
+
+
+def _slowness(item: pytest.Item) -> int:
+    """0 for a fast test, then one step per slow marker, in the order of SLOW_MARKERS."""
+    for rank, marker in enumerate(SLOW_MARKERS, start=1):
+        if item.get_closest_marker(marker) is not None:
+            return rank
+    return 0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=_slowness)  # a stable sort: the collected order within each group
