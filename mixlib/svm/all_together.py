@@ -15,8 +15,7 @@ from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import check_kernel_params
 from mixlib.core.validation import check_sample_weight, check_X_y
-from mixlib.svm._all_together_solver import all_together_solve
-from mixlib.svm._smo import kernel_rows
+from mixlib.svm._all_together_solver import all_together_fit
 from mixlib.svm.svc import check_svm_params, support_kernel
 
 
@@ -118,10 +117,9 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
         n_classes = len(self.classes_)
         if n_classes < 2:
             raise ValueError(f"y needs at least 2 classes, got {n_classes}: {self.classes_}.")
-        get_row, diag = kernel_rows(X, kernel=self.kernel, degree=self.degree,
-                                    sigma=self.sigma, cache_size=self.cache_size)
-        result = all_together_solve(get_row, diag, y_index, self.C * weight, n_classes,
-                                    tol=self.tol, max_iter=max_iter)
+        result = all_together_fit(X, y_index, self.C * weight, n_classes, kernel=self.kernel,
+                                  degree=self.degree, sigma=self.sigma,
+                                  cache_size=self.cache_size, tol=self.tol, max_iter=max_iter)
         if not result.converged:
             warnings.warn(
                 f"The all-together solver reached max_iter={max_iter} before the KKT "
