@@ -171,15 +171,15 @@ def newton_polish(state: DualState, system: FreeSetSystem, tol: float,
     Notes
     -----
     The variables are guessed at a bound or free (:meth:`DualState.active_sets`); the free
-    variables ``F`` then solve
-    ``grad_F = 0``: ``H_FF delta_F = -(grad_F + H_FB delta_B)``, where ``delta_B`` moves the
-    others to their bounds and ``H_{(i,l),(j,m)} = Kt_ij (e_{y_i} - e_l)'(e_{y_j} - e_m)``
-    (:class:`FreeSetSystem`, with a ridge of :data:`RIDGE` for repeated rows). The step repeats from the
-    new point until the guessed sets repeat: then the point is the exact minimiser on those
-    sets, and the optimum when it is feasible with the right gradient signs. The steps stop
-    early when the number of variables whose guess changes stops falling (far from the
-    optimum the guesses can cycle). The result is clipped to the box and its gradient recomputed from
-    scratch; it replaces the state only if its objective is lower.
+    variables ``F`` then solve ``grad_F = 0``: ``H_FF delta_F = -(grad_F + H_FB delta_B)``,
+    where ``delta_B`` moves the others to their bounds and
+    ``H_{(i,l),(j,m)} = Kt_ij (e_{y_i} - e_l)'(e_{y_j} - e_m)`` (:class:`FreeSetSystem`, with a
+    ridge of :data:`RIDGE` for repeated rows). The step repeats from the new point until the
+    guessed sets repeat: then the point is the exact minimiser on those sets, and the optimum
+    when it is feasible with the right gradient signs. The steps stop early when the number of
+    variables whose guess changes stops falling (far from the optimum the guesses can cycle).
+    The result is clipped to the box and its gradient recomputed from scratch; it replaces the
+    state only if its objective is lower.
     """
     other = state.other
     alpha, grad, ub = state.alpha.copy(), state.grad.copy(), state.ub

@@ -235,9 +235,10 @@ def all_together_solve(
     The descent (:func:`coordinate_descent`) runs until the largest violation is below
     ``tol``. On the way, a Newton step (:func:`mixlib.svm._all_together_newton.newton_polish`)
     is tried when its estimated cost is small next to the descent's work so far or to the
-    estimated rest of the descent (see :data:`NEWTON_STEPS`). A step is kept only if it lowers ``D``, so the descent always
-    goes on from a point at least as good: the solver converges whenever plain descent does,
-    and it stops as soon as the violation is below ``tol``.
+    estimated rest of the descent (see :data:`NEWTON_STEPS`). A step is kept only if it
+    lowers ``D``, so the descent always goes on from a point at least as good: the solver
+    converges whenever plain descent does, and it stops as soon as the violation is below
+    ``tol``.
     """
     state = DualState.start(get_row, diag, y, upper, n_classes)
     system = FreeSetSystem(state)

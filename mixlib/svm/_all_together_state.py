@@ -14,6 +14,10 @@ from typing import Callable
 
 import numpy as np
 
+#: Fraction of the rows that must change for :meth:`DualState.gradient_change` to multiply by
+#: the whole Gram matrix instead of the changed rows only.
+DENSE_CHANGE = 0.25
+
 
 @dataclass
 class DualState:
@@ -36,7 +40,7 @@ class DualState:
     get_row : callable
         ``get_row(i)`` returns row ``i`` of ``K``: the ``__getitem__`` of a full Gram matrix
         (as :func:`mixlib.svm._smo.kernel_rows` returns it), whose blocks are then read with
-        one fancy index, or a row cache.
+        ``take`` along both axes, or a row cache.
     """
 
     alpha: np.ndarray
@@ -56,6 +60,9 @@ class DualState:
         self.gram = gram if isinstance(gram, np.ndarray) else None
         self.other = np.ones(self.alpha.shape, dtype=bool)  # the variables alpha_il, l != y_i
         self.other[np.arange(len(self.y)), self.y] = False
+        rows = np.arange(len(self.y))
+        self.y_flat = rows * self.alpha.shape[1] + self.y  # flat (i, y_i) of an n x c array
+        self.y_t_flat = self.y * len(self.y) + rows  # flat (y_i, i) of a c x n array
 
     @classmethod
     def start(cls, get_row: Callable[[int], np.ndarray], diag: np.ndarray, y: np.ndarray,
@@ -86,23 +93,21 @@ class DualState:
                          (self.grad + self.penalty[1]).max()))
 
     def kernel_rows(self, rows: np.ndarray) -> np.ndarray:
-        """Rows ``rows`` of ``Kt = K + 1``, shape (len(rows), n_samples)."""
+        """Rows ``rows`` of ``K`` (not ``Kt``), shape (len(rows), n_samples)."""
         if self.gram is not None:
-            block = self.gram[rows]
-        else:
-            block = np.empty((len(rows), len(self.y)))
-            for r, i in enumerate(rows.tolist()):
-                block[r] = self.get_row(i)
-        block += 1.0
+            return self.gram.take(rows, axis=0)
+        block = np.empty((len(rows), len(self.y)))
+        for r, i in enumerate(rows.tolist()):
+            block[r] = self.get_row(i)
         return block
 
     def kernel_block(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
         """``Kt[left][:, right]``, shape (len(left), len(right))."""
         if self.gram is not None:
-            block = self.gram[np.ix_(left, right)]
+            block = self.gram.take(left, axis=0).take(right, axis=1)
         else:
             unique, inverse = np.unique(left, return_inverse=True)
-            return self.kernel_rows(unique)[np.ix_(inverse, right)]
+            block = self.kernel_rows(unique).take(right, axis=1).take(inverse, axis=0)
         block += 1.0
         return block
 
@@ -125,12 +130,27 @@ class DualState:
         """Change of ``grad`` when ``alpha`` changes by ``delta`` (0 at ``l = y_i``).
 
         ``dbeta_i = e_{y_i} sum_l delta_il - delta_i``, ``dF = Kt dbeta`` over the rows that
-        changed, ``dgrad_il = dF_{i y_i} - dF_il``.
+        changed, ``dgrad_il = dF_{i y_i} - dF_il``. With the full Gram matrix and more than
+        :data:`DENSE_CHANGE` of the rows changed, ``dF`` is a product with all of it (reading
+        it costs less than copying the changed rows out of it). The product is one
+        matrix-vector product per class: with ``c`` columns, BLAS's matrix-matrix product is
+        about half as fast.
         """
         changed = np.flatnonzero(delta.any(axis=1))
         if len(changed) == 0:
             return np.zeros_like(delta)
-        dbeta = -delta[changed]
-        dbeta[np.arange(len(changed)), self.y[changed]] = delta[changed].sum(axis=1)
-        dF = self.kernel_rows(changed).T @ dbeta
-        return dF[np.arange(len(self.y)), self.y][:, None] - dF
+        if self.gram is not None and len(changed) > DENSE_CHANGE * len(self.y):
+            dbeta = np.negative(delta, order="C")
+            dbeta.ravel()[self.y_flat] = delta.sum(axis=1)
+            rows = self.gram
+        else:
+            dbeta = -delta[changed]
+            dbeta[np.arange(len(changed)), self.y[changed]] = delta[changed].sum(axis=1)
+            rows = self.kernel_rows(changed)
+        # dF' (c x n): row m is dbeta[:, m]' K[rows], plus sum_i dbeta_im (the 1 of Kt)
+        coefficients = np.ascontiguousarray(dbeta.T)
+        dF_t = np.empty((len(coefficients), len(self.y)))
+        for m, column in enumerate(coefficients):
+            np.dot(column, rows, out=dF_t[m])
+        dF_t += coefficients.sum(axis=1)[:, None]
+        return dF_t.ravel()[self.y_t_flat][:, None] - dF_t.T
