@@ -76,26 +76,35 @@ class FreeSetSystem:
         """``x`` with ``(H_FF + ridge I) x = rhs`` for the sorted flat indices ``free``.
 
         The bordered solve through an earlier factorisation is used when few variables
-        changed and its residual is below :data:`BORDER_RESIDUAL` (relative to ``rhs``):
+        changed and its residual (from kernel rows, without building ``H_FF``) is below
+        :data:`BORDER_RESIDUAL` (relative to ``rhs``):
         repeated rows leave that factorisation nearly singular, and the bordering then loses
         the digits that keep the solution off the near-null directions. Otherwise ``H_FF``
         is factorised anew. Raises ``LinAlgError`` if it is not positive definite.
         """
-        hessian = self.hessian(free, free)
-        if self.factor is None:
-            self.ridge = RIDGE * hessian.trace() / len(free)
-        hessian.flat[::len(free) + 1] += self.ridge
         if self.free is not None and len(self.free) >= BORDER_MIN_SIZE:
             added = np.setdiff1d(free, self.free, assume_unique=True)
             removed = np.setdiff1d(self.free, free, assume_unique=True)
             if len(added) + len(removed) <= BORDER_FRACTION * len(self.free):
                 x = self._bordered_solve(free, added, removed, rhs)
                 scale = max(1.0, float(np.abs(rhs).max(initial=0.0)))
-                if np.abs(hessian @ x - rhs).max(initial=0.0) <= BORDER_RESIDUAL * scale:
+                if np.abs(self._product(free, x) - rhs).max(initial=0.0) <= (
+                        BORDER_RESIDUAL * scale):
                     return x
+        hessian = self.hessian(free, free)
+        if self.factor is None:
+            self.ridge = RIDGE * hessian.trace() / len(free)
+        hessian.flat[::len(free) + 1] += self.ridge
         self.factor = cho_factor(hessian, check_finite=False)
         self.free = free
         return cho_solve(self.factor, rhs, check_finite=False)
+
+    def _product(self, free: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """``(H_FF + ridge I) x`` through the gradient change of ``x`` (kernel rows, not
+        ``H_FF``: the bordered solves never build it)."""
+        delta = np.zeros(self.state.alpha.shape)
+        delta.ravel()[free] = x
+        return self.state.gradient_change(delta).ravel()[free] + self.ridge * x
 
     def _bordered_solve(self, free: np.ndarray, added: np.ndarray, removed: np.ndarray,
                         rhs: np.ndarray) -> np.ndarray:
