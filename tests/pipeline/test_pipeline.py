@@ -199,7 +199,7 @@ def test_claims_follow_from_their_rows_and_from_the_tables(test_run):
     both = chapter5[chapter5["id"] == "prior_vs_iterative_hard_error"]["reading"]
     assert both.str.contains("restart=fresh").any() and both.str.contains("finish=stop").any()
     assert both.str.contains("unclassifiable=underflow").any()
-    assert {"sweep_equal_at_8", "sweep_prior_32", "sweep_test_equivalent"} <= set(chapter5["id"])
+    assert {"sweep_best_kernels", "sweep_prior_not_above_iterative", "sweep_test_equivalent"} <= set(chapter5["id"])
     assert (claims["readings"] > 0).sum() > 0
 
 
