@@ -20,11 +20,13 @@ matplotlib.use("Agg")
 import matplotlib.style  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from mixlib.core.statistics import STUDY_ALPHA  # noqa: E402
+
 STYLE = str(Path(__file__).with_name("mixstudy.mplstyle"))
 matplotlib.style.use(STYLE)
 
-#: ``1 - ALPHA`` is the level of every interval drawn (bands and bars over repeats).
-ALPHA = 0.05
+#: ``1 - ALPHA`` is the level of every interval drawn (bands and bars over repeats): the study's.
+ALPHA = STUDY_ALPHA
 #: How titles name that interval.
 INTERVAL = f"{100 * (1 - ALPHA):.0f} % Student-t interval"
 

@@ -323,6 +323,13 @@ def _check_stage_references(config: Mapping[str, Any],
                     f"{section}.{key}: unknown data set {name!r}; the config's data sets are "
                     f"{sorted(datasets)}."
                 )
+    for chapter, names in config.get("claims", {}).get("report_problems", {}).items():
+        for name in names:
+            if name not in splits and name not in datasets:
+                raise ValueError(
+                    f"claims.report_problems.{chapter}: {name!r} is neither a split nor a data set "
+                    f"of the config; the splits are {sorted(splits)}, the data sets {sorted(datasets)}."
+                )
 
 
 def _check_model_names(names: Sequence[str], where: str) -> None:

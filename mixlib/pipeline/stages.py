@@ -25,7 +25,7 @@ STAGES: dict[str, tuple[str, ...]] = {
     "comparison": ("comparison",),
 }
 #: The stages whose tables the claims of the report are measured from (``report.smk``).
-CLAIM_STAGES = ("mixture", "semisupervised", "dna", "mlp", "comparison")
+CLAIM_STAGES = ("mixture", "imputation", "semisupervised", "dna", "mlp", "comparison")
 
 
 def configured_stages(config: Mapping[str, Any]) -> list[str]:

@@ -17,6 +17,7 @@ rule dna_kernel_point:
         em=config["em"],
         seed=config["seed"],
         encoding=lambda wildcards: split_encoding(wildcards.split),
+        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
         standardise=lambda wildcards: standardises(wildcards.split),
     wildcard_constraints:
         kernels=r"\d+",

@@ -17,6 +17,7 @@ rule mlp_sweep_point:
     params:
         training=MLP["training"],
         seed=config["seed"],
+        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
         standardise=lambda wildcards: standardises(wildcards.split),
     wildcard_constraints:
         regime="|".join(REGIMES),

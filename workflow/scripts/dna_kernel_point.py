@@ -6,6 +6,7 @@ from mixlib.pipeline.workflow import load_repeats, logged_job
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
     stage = dna_kernel_stage(split=wildcards.split, encoding=params.encoding,
-                             n_components=int(wildcards.kernels), params=params.em)
+                             n_components=int(wildcards.kernels), params=params.em,
+                             dataset=params.dataset)
     table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])
