@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from mixlib.core.seeding import generator
-from mixlib.experiments.claims import CLAIM_COLUMNS, build_claims
+from mixlib.experiments.claims_table import CLAIM_COLUMNS, build_claims
 from mixlib.experiments.comparison import (
     comparison_holdout_job, comparison_job, comparison_point, error_rows,
 )
@@ -332,38 +332,53 @@ def test_nemenyi_p_value_is_alpha_at_the_critical_difference(alpha):
 
 # --- claims decided by the tests ------------------------------------------------------------------
 
-def hand_pairs() -> pd.DataFrame:
-    rows = [("cv", "d1", "mixture", "mlp", 0.10, 0.01), ("cv", "d2", "mlp", "mixture", -0.05, 0.20),
-            ("holdout", "d3", "mixture", "mlp", 0.10, 0.001)]
-    return pd.DataFrame([{"protocol": p, "dataset": d, "split": "s" if p == "holdout" else np.nan,
-                          "model_a": a, "model_b": b, "mean_difference": diff, "p_holm": p_holm,
-                          "alpha": 0.05} for p, d, a, b, diff, p_holm in rows])
+def hand_folds(gap: float, noise: float, n_folds: int = 5, n_repeats: int = 2) -> pd.DataFrame:
+    """Fold errors of the mixture and the MLP on two data sets, the mixture ``gap`` worse on d1."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for dataset, shift in (("d1", gap), ("d2", 0.0)):
+        for repeat in range(n_repeats):
+            for fold in range(n_folds):
+                base = 0.2 + noise * rng.standard_normal()
+                for model, value in (("mixture", base + shift), ("mlp", base)):
+                    rows.append({"protocol": "cv", "dataset": dataset, "model": model, "metric": "fold_error",
+                                 "repeat": repeat, "fold": fold, "n_train": 80, "n_test": 20, "value": value})
+    return pd.DataFrame(rows)
 
 
-def hand_ranks() -> pd.DataFrame:
+def hand_ranks(cd: float = 1.5) -> pd.DataFrame:
     # probabilistic models ranked 3, 4, 5 of 5; deterministic 1, 2: C(5, 3) = 10 assignments
     return pd.DataFrame({"model": ["svm", "mlp", "mixture", "naive_bayes", "gaussian_shared"],
                          "approach": ["deterministic"] * 2 + ["probabilistic"] * 3,
                          "mean_rank": [1.0, 2.0, 3.0, 4.0, 5.0], "n_datasets": 3, "n_models": 5,
-                         "alpha": 0.05})
+                         "alpha": 0.05, "critical_difference": cd})
 
 
-def test_claims_state_the_test_and_its_p_value():
-    claims = build_claims({"comparison_pairs": hand_pairs(), "comparison_ranks": hand_ranks()})
+def test_fold_claims_use_the_corrected_interval_per_data_set():
+    claims = build_claims({"comparison": hand_folds(0.05, 0.01)}, problems=None, seed=0)
     assert list(claims.columns) == CLAIM_COLUMNS
-    pairs = claims[claims["id"] == "mixture_worse_than_mlp"].set_index("setting")
-    # d3 has only hold-out rows: no CV claim row for it
-    assert pairs.index.tolist() == ["dataset=d1", "dataset=d2"]
-    assert pairs.loc["dataset=d1", "measured"] == pytest.approx(0.10)
-    assert pairs.loc["dataset=d1", "holds"] == "yes" and pairs.loc["dataset=d1", "p_value"] == 0.01
-    assert pairs.loc["dataset=d2", "measured"] == pytest.approx(0.05)  # b - a: mixture minus MLP
-    assert pairs.loc["dataset=d2", "holds"] == "no"  # p = 0.2
-    assert pairs["test"].str.contains("corrected resampled t-test").all()
-    claims = claims.set_index("id")
-    ranks = claims.loc["mixture_worse_than_mlp_ranks"]
-    assert ranks["measured"] == 1.0 and ranks["p_value"] == pytest.approx(nemenyi_p_value(1, 5, 3))
-    assert ranks["holds"] == "no"
-    groups = claims.loc["probabilistic_worse"]
+    rows = claims[claims["id"] == "mixture_worse_than_mlp"].set_index("data")
+    assert rows.index.tolist() == ["d1", "d2"]
+    assert rows.loc["d1", "measured"] == pytest.approx(0.05)
+    assert rows.loc["d1", "verdict"] == "holds" and rows.loc["d1", "n"] == 10
+    # the differences on d2 are exactly 0: a zero-width interval on the band's edge
+    assert rows.loc["d2", "measured"] == pytest.approx(0.0) and rows.loc["d2", "verdict"] == "contradicted"
+    assert rows["interval"].str.contains("Nadeau-Bengio").all()
+    # the corrected interval is wider than the naive t-interval of the same differences
+    d1 = rows.loc["d1"]
+    differences = np.full(10, 0.05)
+    assert d1["ci_low"] <= differences.mean() <= d1["ci_high"]
+
+
+def test_rank_claims_are_inconclusive_when_the_gap_is_below_the_critical_difference():
+    weak = build_claims({"comparison_ranks": hand_ranks(cd=11.45)}, problems=None, seed=0).set_index("id")
+    ranks = weak.loc["mixture_worse_than_mlp_ranks"]
+    assert ranks["measured"] == 1.0
+    assert (ranks["ci_low"], ranks["ci_high"]) == pytest.approx((1.0 - 11.45, 1.0 + 11.45))
+    assert ranks["verdict"] == "inconclusive" and "critical difference 11.4" in ranks["interval"]
+    strong = build_claims({"comparison_ranks": hand_ranks(cd=0.5)}, problems=None, seed=0).set_index("id")
+    assert strong.loc["mixture_worse_than_mlp_ranks", "verdict"] == "holds"
+    groups = weak.loc["probabilistic_worse"]
     assert groups["measured"] == pytest.approx(4.0 - 1.5)
-    assert groups["p_value"] == pytest.approx(1 / 10) and groups["holds"] == "no"
-    assert "10 assignments" in groups["test"]
+    assert groups["p_holds"] == pytest.approx(1 / 10) and groups["verdict"] == "inconclusive"
+    assert "10 assignments" in groups["interval"]

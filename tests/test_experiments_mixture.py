@@ -45,8 +45,9 @@ def test_em_trace_table(two_classes):
     trace = _traces(X, y, 1, **params)
     assert list(trace.columns) == [
         "repeat", "class", "n_components", "n_labelled", "iteration", "mean_log_likelihood",
-        "n_iter", "converged", "collapsed",
+        "n_iter", "converged", "collapsed", "n_restarts", "global_gap",
     ]
+    assert (trace["n_restarts"] == 0).all() and (trace["global_gap"] == 0).all()
     assert set(trace["repeat"]) == {0, 1, 2} and set(trace["n_labelled"]) == {20}
     for (_, label), run in trace.groupby(["repeat", "class"]):
         # iterations 0..n_iter, non-decreasing likelihood, last row = the fitted model
@@ -65,6 +66,42 @@ def test_em_trace_matches_a_direct_fit(two_classes):
         run = trace[trace["class"] == label]["mean_log_likelihood"].to_numpy()
         np.testing.assert_allclose(run[:-1], clf.mixtures_[c].lower_bounds_)
         assert run[-1] == pytest.approx(clf.mixtures_[c].score(X[y == label]))
+
+
+def test_em_trace_restarts_find_the_best_maximum_without_changing_the_fit(two_classes):
+    X, y = two_classes
+    plain = em_trace(_labelled(X, y), n_components=4, em=EM, rng=8)
+    restarted = em_trace(_labelled(X, y), n_components=4, em=EM, n_restarts=5, rng=8)
+    # The restarts are drawn after the first fit: its trace is unchanged.
+    pd.testing.assert_frame_equal(restarted.drop(columns=["n_restarts", "global_gap"]),
+                                  plain.drop(columns=["n_restarts", "global_gap"]))
+    assert (restarted["n_restarts"] == 5).all() and (restarted["global_gap"] >= 0).all()
+    # The gap by hand: the same generator gives the first fit, then the five restarts.
+    rng = np.random.default_rng(8)
+    fits = [MixtureClassifier(4, random_state=rng).fit(X, y) for _ in range(6)]
+    for c, label in enumerate(fits[0].classes_):
+        scores = [fit.mixtures_[c].score(X[y == label]) for fit in fits]
+        gap = restarted.loc[restarted["class"] == label, "global_gap"].iloc[0]
+        assert gap == pytest.approx(max(scores) - scores[0])
+    with pytest.raises(ValueError, match="n_restarts must be >= 0"):
+        em_trace(_labelled(X, y), n_components=2, em=EM, n_restarts=-1, rng=0)
+
+
+def test_em_trace_floor_stages_differ_by_the_floor_alone(two_classes):
+    from mixlib.core.seeding import generator
+    from mixlib.experiments.mixture import em_trace_floor_stages
+
+    X, y = two_classes
+    repeats = [_labelled(X, y)]
+    stages = em_trace_floor_stages(split="s", dataset="d", n_components=3, em=EMSettings(min_variance=1e-6, tol=1e-5),
+                                   n_restarts=2, floors=[1e-6, 0.5])
+    table = run_stages(stages, repeats, seed=4)
+    assert list(table.columns[:3]) == ["split", "dataset", "repeat"] and table.columns[-1] == "relative_min_variance"
+    assert sorted(table["relative_min_variance"].unique()) == [1e-6, 0.5]
+    low = table[table["relative_min_variance"] == 1e-6]
+    direct = em_trace(repeats[0], n_components=3, n_restarts=2, em=EMSettings(tol=1e-5, relative_min_variance=1e-6),
+                      rng=generator(4, "em_trace_sensitivity", "s", 0))
+    np.testing.assert_allclose(low["mean_log_likelihood"].to_numpy(), direct["mean_log_likelihood"].to_numpy())
 
 
 def test_em_trace_and_kernel_map_count_collapsed_kernels():

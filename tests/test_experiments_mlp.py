@@ -21,7 +21,7 @@ def tiny_data(seed=0, repeat=0):
 def sweep(regime, hidden_size, seed, n_repeats, data_seed=0):
     """The sweep point's stage on ``n_repeats`` repeats of the same rows."""
     repeats = [tiny_data(data_seed, r) for r in range(n_repeats)]
-    stage = mlp_sweep_stage(split="s", regime=regime, hidden_size=hidden_size, params=PARAMS)
+    stage = mlp_sweep_stage(split="s", regime=regime, hidden_size=hidden_size, params=PARAMS, dataset="d")
     return run_stages(stage, repeats, seed=seed)
 
 
@@ -37,7 +37,7 @@ no_convergence_warning = pytest.mark.filterwarnings(
 @pytest.mark.parametrize("regime", ["plain", "early_stopping", "weight_decay"])
 def test_sweep_point_table(regime):
     table = sweep(regime, 3, 1, n_repeats=3)
-    expected_columns = ["regime", "hidden_size", "repeat", *PARAMS, "metric", "value", "split"]
+    expected_columns = ["regime", "hidden_size", "repeat", *PARAMS, "metric", "value", "split", "dataset"]
     assert list(table.columns) == expected_columns
     assert len(table) == 3 * len(METRICS)
     assert isinstance(table.index, pd.RangeIndex)

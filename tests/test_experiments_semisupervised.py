@@ -59,11 +59,15 @@ def test_semisupervised_rounds_table(method, own_metric):
     by_rule = table[table["unclassifiable"] != "any"]
     assert set(by_rule["metric"]) == RULE_METRICS
     assert set(by_rule["unclassifiable"]) == {"confidence", "underflow"}
-    free = {own_metric, "pseudo_label_error", "n_rounds", "collapsed_kernels"}
-    free |= {"n_argmax"} if method == "iterative" else set()
+    free = {own_metric, "pseudo_label_error", "n_rounds", "collapsed_kernels", "effective_components:neg",
+            "effective_components:pos"}
+    free |= ({"n_argmax", "unassigned_by_margin"} if method == "iterative"
+             else {"migrant_share", "migrant_margin", "resident_margin"})
     assert set(table.loc[table["unclassifiable"] == "any", "metric"]) == free
-    rates = table[~table["metric"].isin(["n_rounds", "n_argmax", "collapsed_kernels"])]
-    assert rates["value"].between(0, 1).all()
+    counts = table["metric"].isin(["n_rounds", "n_argmax", "collapsed_kernels"]) | table["metric"].str.startswith(
+        "effective_components")
+    assert table.loc[~counts, "value"].dropna().between(0, 1).all()
+    assert (table.loc[table["metric"].str.startswith("effective_components:"), "value"] == 2).all()
     last = int(table.loc[table["metric"] == "n_rounds", "value"].item())
     assert table["round"].max() == last and last <= PARAMS["max_rounds"] + 1
     for rule in ("confidence", "underflow"):
@@ -87,7 +91,56 @@ def test_rounds_settings_reach_the_methods_and_the_table():
                                       rng=1)
     assert set(iterative["finish"]) == {"stop"}
     assert iterative.loc[iterative["metric"] == "n_argmax", "value"].item() == 0.0
-    assert iterative.loc[iterative["metric"] == "unknown", "value"].iloc[-1] > 0
+    left = iterative.loc[iterative["metric"] == "unknown", "value"].iloc[-1]
+    assert left > 0
+    # The share the margin never assigns is the unknowns left by "stop" and those "argmax"
+    # forces in its last round: the same runs up to that round, so the same share.
+    assert iterative.loc[iterative["metric"] == "unassigned_by_margin", "value"].item() == left
+    forced = semisupervised_rounds(tiny_problem(), method="iterative", n_components=2,
+                                   params={**params, "threshold": 0.99, "finish": "argmax"}, rng=1)
+    assert forced.loc[forced["metric"] == "unknown", "value"].iloc[-1] == 0.0
+    n_unlabelled = len(tiny_problem()["unlabelled"].y)
+    assert forced.loc[forced["metric"] == "n_argmax", "value"].item() == pytest.approx(left * n_unlabelled)
+    assert forced.loc[forced["metric"] == "unassigned_by_margin", "value"].item() == left
+
+
+def test_migrations_and_margins_match_a_hand_count():
+    from mixlib.experiments.mixture_errors import seeded_classifier
+    from mixlib.experiments.semisupervised import posterior_margin
+    from mixlib.semi_supervised import prior_probability_classification
+
+    problem = tiny_problem(4)
+    params = {**PARAMS, "threshold": 0.6}
+    table = semisupervised_rounds(problem, method="prior", n_components=2, params=params, rng=7)
+    values = table[table["unclassifiable"] == "any"].drop_duplicates("metric", keep="last").set_index("metric")["value"]
+    # The same fit by hand, recording each round's argmax classes of the unlabelled rows.
+    X_u = problem["unlabelled"].X
+    classes = []
+    fitted = prior_probability_classification(
+        *problem["labelled"], X_u, estimator=seeded_classifier(2, params, np.random.default_rng(7)),
+        max_iter=params["max_rounds"], callback=lambda state: classes.append(
+            state.estimator.predict_proba(X_u).argmax(axis=1)))
+    moved = np.any(np.diff(np.array(classes), axis=0) != 0, axis=0)
+    margin = np.sort(fitted.predict_proba(X_u), axis=1)
+    margin = margin[:, -1] - margin[:, -2]
+    assert values["migrant_share"] == pytest.approx(moved.mean())
+    assert values["resident_margin"] == pytest.approx(margin[~moved].mean())
+    if moved.any():
+        assert values["migrant_margin"] == pytest.approx(margin[moved].mean())
+    np.testing.assert_allclose(posterior_margin(fitted.estimator_, X_u), margin)
+
+
+def test_posterior_margin_is_zero_on_a_tie_and_one_far_inside():
+    problem = tiny_problem()
+    model = MixtureClassifier(1, random_state=0).fit(*problem["labelled"])
+    far = np.array([[-40.0, -40.0, -40.0], [40.0, 40.0, 40.0]])
+    from mixlib.experiments.semisupervised import posterior_margin
+
+    assert posterior_margin(model, far) == pytest.approx([1.0, 1.0])
+    # Where the two class densities are equal the posteriors tie: a point on the boundary.
+    line = np.linspace(-3, 5, 2001)[:, None] * np.ones((1, 3))
+    margins = posterior_margin(model, line)
+    assert margins.min() < 1e-2 and np.all((margins >= 0) & (margins <= 1))
 
 
 @pytest.mark.parametrize("method", ["iterative", "prior"])
@@ -121,6 +174,7 @@ def test_kernel_sweep_point_table(method):
         assert values["train_error"] == pytest.approx(values["train_hard_error"] + values["train_unknown_error"])
     values = _values(table)
     assert values["effective_components"] == 2.0
+    assert values["effective_components:neg"] == values["effective_components:pos"] == 2.0
     assert 0 <= values["collapsed_kernels"] <= 2
     assert ("pseudo_label_error" in values) == (method != "labelled_only")
     again = kernel_sweep_point(tiny_problem(), method=method, n_components=2, params=PARAMS,
@@ -153,6 +207,10 @@ def test_kernel_sweep_point_caps_kernels_at_class_size():
                                    rng=0)
     values = _values(table)
     assert values["effective_components"] < 32
+    # Each class fits one kernel per distinct labelled example of it.
+    _, y = tiny_problem()["labelled"]
+    for label in ("neg", "pos"):
+        assert values[f"effective_components:{label}"] == np.sum(y == label)
     assert values["train_error"] == 0.0  # one kernel on every labelled example
     # ... each at the variance floor: collapse, now counted.
     assert values["collapsed_kernels"] == values["effective_components"]
@@ -193,8 +251,10 @@ def test_fig6_1_draws_means_against_kernels():
 
     problem = tiny_problem()
     repeats = [RepeatData.of(r, train=problem["labelled"], test=problem["test"]) for r in range(2)]
-    dna = pd.concat([run_stages(dna_kernel_stage(split="s", encoding="onehot", n_components=k, em=EMSettings()),
+    dna = pd.concat([run_stages(dna_kernel_stage(split="s", encoding="onehot", n_components=k, em=EMSettings(),
+                                                 dataset="d"),
                                 repeats, seed=0) for k in (1, 2)], ignore_index=True)
+    assert (dna["dataset"] == "d").all()
     dna = dna.drop(columns=["split", "encoding"])  # one encoding: curves without its name
     fig = fig6_1(dna, confidence_level=0.95)
     ax, ax_live, ax_collapsed = fig.axes
@@ -209,41 +269,93 @@ def test_fig6_1_draws_means_against_kernels():
 
 # ---------------------------------------------------------------------------- sensitivity study
 def test_sensitivity_paths_and_settings():
-    from mixlib.experiments.semisupervised import sensitivity_point_paths, sensitivity_settings
+    from mixlib.experiments.semisupervised_readings import (
+        floor_settings,
+        kernel_sweep_sensitivity_paths,
+        sensitivity_point_paths,
+        sensitivity_settings,
+    )
 
     grid = {"thresholds": [0.5, 0.75], "restarts": ["warm"], "relative_min_variances": [1e-6, 0.25]}
     paths = sensitivity_point_paths(["a", "b"], grid)
     assert len(paths) == 8 and paths[0] == "results/semisupervised_sensitivity/a.t0.5.v1e-06.tsv"
     assert "results/semisupervised_sensitivity/b.t0.75.v0.25.tsv" in paths
-    assert sensitivity_point_paths(["a"], None) == []
+    assert sensitivity_point_paths(["a"], None) == [] == kernel_sweep_sensitivity_paths(["a"], None)
+    assert kernel_sweep_sensitivity_paths(["a"], grid) == ["results/kernel_sweep_sensitivity/a.v1e-06.tsv",
+                                                          "results/kernel_sweep_sensitivity/a.v0.25.tsv"]
     settings = sensitivity_settings({"min_variance": 1e-6, "tol": 1e-5, "threshold": 0.75}, "0.5", "1e-06")
     assert settings == {"tol": 1e-5, "threshold": 0.5, "relative_min_variance": 1e-6}
+    assert floor_settings({"relative_min_variance": 0.1, "threshold": 0.7}, "0.25") == {
+        "threshold": 0.7, "relative_min_variance": 0.25}
 
 
-def test_sensitivity_stages_run_both_methods_and_each_restart():
-    from mixlib.experiments.semisupervised import sensitivity_stages
+def test_sensitivity_stages_run_every_finish_and_restart():
+    from mixlib.core.seeding import generator
+    from mixlib.experiments.semisupervised_readings import sensitivity_stages
 
     problem = tiny_problem()
     repeats = [RepeatData(r, problem.roles) for r in range(2)]
     params = {**PARAMS, "threshold": 0.6, "relative_min_variance": 1e-2}
     stages = sensitivity_stages(split="s", dataset="d", n_components=2, params=params,
-                                restarts=["warm", "fresh"])
+                                restarts=["warm", "fresh"], finishes=["argmax", "stop"])
     table = run_stages(stages, repeats, seed=3)
     assert list(table.columns[:8]) == ["split", "dataset", "method", "n_components", "restart", "finish",
                                       "threshold", "relative_min_variance"]
     assert table.columns[-1] == "repeat"
-    assert set(map(tuple, table[["method", "restart"]].drop_duplicates().to_numpy())) == {
-        ("iterative", "any"), ("prior", "warm"), ("prior", "fresh")}
+    assert set(map(tuple, table[["method", "restart", "finish"]].drop_duplicates().to_numpy())) == {
+        ("iterative", "any", "argmax"), ("iterative", "any", "stop"), ("prior", "warm", "any"),
+        ("prior", "fresh", "any")}
     assert (table["relative_min_variance"] == 1e-2).all() and (table["threshold"] == 0.6).all()
     assert set(table["repeat"]) == {0, 1}
     # The same point again gives the same table (seeded by the job's identity).
     pd.testing.assert_frame_equal(table, run_stages(stages, repeats, seed=3))
     # Both prior restarts start from the same initialisations: the prior stream of repeat 1.
-    from mixlib.core.seeding import generator
-
     fresh = semisupervised_rounds(repeats[1], method="prior", n_components=2,
                                   params={**params, "restart": "fresh"},
                                   setting_columns=("relative_min_variance",),
                                   rng=generator(3, "semisupervised_sensitivity", "s", "prior", 1))
     mine = table[(table["restart"] == "fresh") & (table["repeat"] == 1)]
     np.testing.assert_array_equal(mine["value"].to_numpy(), fresh["value"].to_numpy())
+    # Both finishes run the same rounds until the last: the margin leaves the same unknowns.
+    unassigned = table[table["metric"] == "unassigned_by_margin"].pivot(index="repeat", columns="finish",
+                                                                       values="value")
+    np.testing.assert_array_equal(unassigned["argmax"], unassigned["stop"])
+
+
+def test_kernel_sweep_point_scores_one_fit_at_every_threshold():
+    problem = tiny_problem(1)
+    for method in ("labelled_only", "prior"):
+        grid = kernel_sweep_point(problem, method=method, n_components=2, params=PARAMS, thresholds=[0.6, 0.9],
+                                  rng=4)
+        assert sorted(grid["threshold"].unique()) == [0.6, 0.9]
+        for threshold in (0.6, 0.9):
+            alone = kernel_sweep_point(problem, method=method, n_components=2,
+                                       params={**PARAMS, "threshold": threshold}, rng=4)
+            mine = grid[grid["threshold"] == threshold].reset_index(drop=True)
+            pd.testing.assert_frame_equal(mine, alone)
+    with pytest.raises(ValueError, match="not for the iterative method"):
+        kernel_sweep_point(problem, method="iterative", n_components=2, params=PARAMS, thresholds=[0.6], rng=4)
+
+
+def test_kernel_sweep_reading_stages_cover_every_reading():
+    from mixlib.experiments.semisupervised_readings import kernel_sweep_reading_stages
+
+    problem = tiny_problem()
+    repeats = [RepeatData(r, problem.roles) for r in range(2)]
+    params = {**PARAMS, "relative_min_variance": 0.25}
+    stages = kernel_sweep_reading_stages(split="s", dataset="d", kernel_counts=[1, 2], params=params,
+                                         thresholds=[0.6, 0.9], restarts=["warm", "fresh"],
+                                         finishes=["argmax", "stop"])
+    table = run_stages(stages, repeats, seed=2)
+    assert list(table.columns[:2]) == ["split", "dataset"]
+    assert list(table.columns[-2:]) == ["repeat", "relative_min_variance"]
+    assert (table["relative_min_variance"] == 0.25).all()
+    variants = set(map(tuple, table[["method", "restart", "finish", "threshold", "n_components"]]
+                       .drop_duplicates().to_numpy()))
+    expected = {(m, r, f, t, k) for k in (1, 2) for t in (0.6, 0.9)
+                for m, r, f in [("labelled_only", "any", "any"), ("prior", "warm", "any"), ("prior", "fresh", "any"),
+                                ("iterative", "any", "argmax"), ("iterative", "any", "stop")]}
+    assert variants == expected
+    # One fit per (method, K), scored at each threshold: the threshold-free metrics agree.
+    free = table[(table["method"] == "prior") & (table["metric"] == "n_rounds")]
+    assert free.groupby(["restart", "n_components", "repeat"])["value"].nunique().eq(1).all()

@@ -63,7 +63,6 @@ _SMO_TOLERANCE = (
 #: Checks that cannot pass for a registry model as the study configures it, with the reason.
 EXPECTED_FAILURES: dict[str, dict[str, str]] = {
     "svm": {_SAMPLE_WEIGHT: _SMO_TOLERANCE},
-    "svm_all_together": {_SAMPLE_WEIGHT: _SMO_TOLERANCE},
     "mlp": {_SAMPLE_WEIGHT: (
         "Online backpropagation (batch_size=1, rows shuffled every epoch) takes one doubled "
         "step for a row of weight 2 where its two copies take two steps, and early stopping "

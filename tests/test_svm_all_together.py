@@ -289,3 +289,42 @@ def test_max_iter_warns_and_params_round_trip():
     model = AllTogetherSVC(C=2.0, kernel="poly", degree=2)
     assert clone(model).get_params() == model.get_params()
     assert model.set_params(C=4.0).C == 4.0
+
+
+@pytest.mark.parametrize("repeated", [False, True])
+def test_bordered_free_set_solve_equals_a_new_factorisation(repeated):
+    """Solving a free set through the factorisation of a nearby one gives the solution of
+    ``H_FF x = r``: through the bordering on a well-conditioned Hessian, and through a new
+    factorisation, backward stable, when repeated rows leave the factorised one singular."""
+    from mixlib.svm._all_together_newton import FreeSetSystem
+    from mixlib.svm._all_together_state import DualState
+
+    X, y = blobs(9, n=150, spread=1.5)
+    if repeated:
+        X = np.vstack([X, X[:20]])
+        y = np.concatenate([y, y[:20]])
+    y_index = np.unique(y, return_inverse=True)[1]
+    order = np.argsort(y_index, kind="stable")
+    gram = kernel_matrix(X[order], sigma=0.3)
+    state = DualState.start(gram.__getitem__, np.diagonal(gram).copy(), y_index[order],
+                            np.ones(len(y)), 3)
+    system = FreeSetSystem(state)
+    rng = np.random.default_rng(0)
+    variables = np.flatnonzero(state.other)
+    base = np.sort(rng.choice(variables, 240, replace=False))
+    system.solve(base, rng.normal(size=len(base)))
+    outside = np.setdiff1d(variables, base)
+    free = np.sort(np.concatenate([np.delete(base, [3, 50, 100]),
+                                   rng.choice(outside, 5, replace=False)]))
+    rhs = rng.normal(size=len(free))
+    x = system.solve(free, rhs)
+    hessian = system.hessian(free, free)
+    hessian.flat[::len(free) + 1] += system.ridge
+    if repeated:  # refactorised: residual at rounding level of |H| |x|
+        assert system.free is free
+        scale = np.abs(hessian).max() * np.abs(x).max()
+        np.testing.assert_allclose(hessian @ x, rhs, atol=1e-12 * scale)
+    else:
+        assert system.free is base
+        np.testing.assert_allclose(x, np.linalg.solve(hessian, rhs), rtol=1e-9,
+                                   atol=1e-9 * np.abs(x).max())

@@ -7,6 +7,10 @@ training rows, so its interval widens the variance as Nadeau and Bengio (2003) d
 :func:`corrected_t_interval`. The Student-t quantile is :func:`scipy.special.stdtrit`, the
 function ``scipy.stats.t.ppf`` calls, so this module does not import ``scipy.stats`` (about a
 second, which every Snakemake process that parses the workflow would pay).
+
+The study's level is :data:`STUDY_ALPHA`: the bands of the figures and the intervals of the
+claims are at ``1 - STUDY_ALPHA``. A median (of counts, say EM iterations) has the
+distribution-free order-statistic interval of :func:`median_interval`.
 """
 
 from __future__ import annotations
@@ -16,7 +20,10 @@ import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import stdtrit
+from scipy.special import bdtr, stdtrit
+
+#: ``1 - STUDY_ALPHA`` is the level of the study's intervals over repeats (figures and claims).
+STUDY_ALPHA = 0.05
 
 
 def t_half_width(std: ArrayLike, n: ArrayLike, alpha: float = 0.05) -> np.ndarray:
@@ -141,3 +148,47 @@ def corrected_t_interval(errors, *, n_train: float, n_test: float,
     J = len(e)
     half = stdtrit(J - 1, 1 - alpha / 2) * math.sqrt((1 / J + n_test / n_train) * e.var(ddof=1))
     return float(e.mean() - half), float(e.mean() + half)
+
+
+def median_interval(values, alpha: float = STUDY_ALPHA) -> tuple[float, float, float]:
+    """Median of ``values`` and its distribution-free order-statistic confidence interval.
+
+    Parameters
+    ----------
+    values : array-like of shape (n,)
+        Independent draws of a continuous or discrete quantity (NaN entries are dropped).
+    alpha : float
+        ``1 - alpha`` is the (minimum) confidence level, ``0 < alpha < 1``.
+
+    Returns
+    -------
+    median, low, high : float
+        With ``x_(1) <= ... <= x_(n)`` the sorted values, the interval is
+        ``[x_(j), x_(n + 1 - j)]`` for the largest ``j >= 1`` with
+        ``P(B <= j - 1) <= alpha / 2``, ``B ~ Binomial(n, 1/2)``: the number of values below
+        the true median is ``B``, so the interval covers it with probability at least
+        ``1 - 2 P(B <= j - 1) >= 1 - alpha`` whatever the distribution (Conover, *Practical
+        nonparametric statistics*, 3.2). NaN ends when no ``j`` qualifies (``n < 6`` at
+        ``alpha = 0.05``); NaN median without values.
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not in (0, 1) or ``values`` is not 1-d.
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    x = np.asarray(values, dtype=float)
+    if x.ndim != 1:
+        raise ValueError(f"values must be 1-d, got shape {x.shape}.")
+    x = np.sort(x[~np.isnan(x)])
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    median = float(np.median(x))
+    ranks = np.arange(1, n // 2 + 1)
+    allowed = ranks[bdtr(ranks - 1, n, 0.5) <= alpha / 2]
+    if len(allowed) == 0:
+        return median, math.nan, math.nan
+    j = int(allowed.max())
+    return median, float(x[j - 1]), float(x[n - j])

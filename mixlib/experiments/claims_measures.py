@@ -1,229 +1,341 @@
-"""How each claim of the report is measured from a pipeline table.
+"""How each claim of chapters 3 to 5 is measured from a pipeline table, with its uncertainty.
 
-Every function here is a ``measure`` of :class:`mixlib.experiments.claims.Claim`: a table (or a
-dict name -> table for claims on several tables) in, one float out, or a :class:`Tested` when
-a significance test decides the claim (None: nothing to measure under that setting).
-Factories such as :func:`final_round_metric` return such a function for one method and metric.
+A ``measure`` of :class:`mixlib.experiments.claims.Claim` takes the rows of a table, the
+setting columns ``keys`` (the split or data set first, then the readings) and a
+:class:`Context`, and returns one row of evidence per setting: a DataFrame indexed by
+``keys`` with the columns :data:`EVIDENCE` (estimate, interval, n, ...). Every row belongs to
+exactly one setting (the claims module expands the rows that hold for any value of a setting),
+so a measure groups by ``keys`` and never mixes two splits. The measures of the sensitivity
+grid are vectorised over the settings; :func:`per_group` turns a function of one setting's
+rows into a measure, for the claims measured once per split.
+
+Intervals: a mean over repeats has the Student-t interval (:func:`t_frame`); a comparison of
+two methods is the t-interval of the paired differences, one per repeat (both methods run on
+the same repeat's rows); a median of counts has the order-statistic interval; the kernel count
+where an error is lowest has a seeded bootstrap interval over repeats.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
-from mixlib.model_selection.rank_tests import group_rank_test, nemenyi_p_value
+from mixlib.core.seeding import generator
+from mixlib.core.statistics import STUDY_ALPHA, t_half_width
+from mixlib.experiments.verdicts import CONTRADICTED, HOLDS, Evidence, decide, median_evidence, t_evidence
+
+EVIDENCE = ["measured", "n", "ci_low", "ci_high", "alpha", "interval", "p_holds", "p_contradicted", "detail"]
+#: Two EM fits reach the same maximum when their final mean log-likelihoods differ by at
+#: most this (nats per example): far above EM's stopping tolerance (1e-6 per iteration), far
+#: below the gaps between distinct local maxima.
+SAME_MAXIMUM = 1e-3
+#: Bootstrap resamples of the repeats behind the interval of an argmin.
+N_BOOTSTRAP = 2000
 
 
 @dataclass(frozen=True)
-class Tested:
-    """A measurement decided by a test: ``holds`` iff the effect has the claimed sign
-    (``value > 0``) and ``p_value < alpha``; ``test`` names the test."""
+class Context:
+    """What a measure may use besides its rows: the level, the claim's open band, the seed and
+    claim (seeded generators, :meth:`rng`), and a cross-table claim's other tables."""
 
-    value: float
-    p_value: float
-    alpha: float
-    test: str
+    alpha: float = STUDY_ALPHA
+    band: tuple[float, float] = (-math.inf, math.inf)
+    seed: int = 0
+    claim: str = ""
+    others: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+    first: str = ""
 
-    @property
-    def holds(self) -> bool:
-        return bool(np.isfinite(self.value) and self.value > 0 and self.p_value < self.alpha)
-
-
-def median_em_iterations(table: pd.DataFrame) -> float:
-    """Median over (repeat, class) fits of the EM iterations (``em_trace`` table)."""
-    per_fit = table.drop_duplicates(["repeat", "class"])
-    return float(per_fit["n_iter"].median())
+    def rng(self, key: tuple) -> np.random.Generator:
+        """The generator of the claim at one setting: ``(seed, "claims", claim, *key)``."""
+        return generator(self.seed, "claims", self.claim, *map(str, key))
 
 
-def median_kernel_map_iterations(table: pd.DataFrame) -> float:
-    """Median over classes of the EM iterations of the kernel fits (``kernel_map`` table)."""
-    kernels = table[table["kind"] == "kernel"].drop_duplicates("class")
-    return float(kernels["n_iter"].median())
+Measure = Callable[[pd.DataFrame, list, Context], pd.DataFrame]
 
 
-def mean_mlp_test_error(table: pd.DataFrame) -> float:
-    """Mean test error of the MLPs over every regime, size and repeat (``mlp_sweep`` table)."""
-    return float(table.loc[table["metric"] == "test_error", "value"].mean())
+def evidence_frame(evidence: Mapping[tuple, Evidence], keys: list[str]) -> pd.DataFrame:
+    """Evidence per setting as a frame indexed by ``keys``."""
+    if not evidence:
+        return pd.DataFrame(columns=EVIDENCE, index=pd.MultiIndex.from_tuples([], names=keys))
+    index = pd.MultiIndex.from_tuples(list(evidence), names=keys)
+    return pd.DataFrame([[getattr(e, "method" if c == "interval" else c) for c in EVIDENCE]
+                         for e in evidence.values()], index=index, columns=EVIDENCE)
 
 
-def final_round_metric(method: str, metric: str) -> Callable[[pd.DataFrame], float]:
-    """Mean over repeats of ``metric`` at the last round of each run of ``method``."""
+def per_group(function: Callable[..., Evidence | None]) -> Measure:
+    """A measure from ``function(rows, context) -> Evidence | None`` of one setting's rows.
 
-    def measure(table: pd.DataFrame) -> float:
-        rows = table[(table["method"] == method) & (table["metric"] == metric)]
-        last = rows.loc[rows.groupby("repeat")["round"].idxmax()]
-        return float(last["value"].mean())
-
-    return measure
-
-
-def mean_rounds(method: str) -> Callable[[pd.DataFrame], float]:
-    """Mean over repeats of the rounds a method ran after its labelled-only start."""
-
-    def measure(table: pd.DataFrame) -> float:
-        rows = table[table["method"] == method]
-        return float(rows.groupby("repeat")["round"].max().mean())
-
-    return measure
-
-
-def early_flips(table: pd.DataFrame) -> float:
-    """Mean share of flips over rounds 1-3 of the prior-probability method."""
-    rows = table[(table["method"] == "prior") & (table["metric"] == "flips") & table["round"].between(1, 3)]
-    return float(rows["value"].mean())
-
-
-def hard_error_gap(table: pd.DataFrame) -> float:
-    """Final hard error of the prior method minus that of the iterative method."""
-    return (final_round_metric("prior", "hard_error")(table)
-            - final_round_metric("iterative", "hard_error")(table))
-
-
-def _sweep_curve(table: pd.DataFrame, method: str, metric: str) -> pd.Series:
-    """Mean of ``metric`` of ``method`` per kernel count (``n_components``)."""
-    rows = table[(table["method"] == method) & (table["metric"] == metric)]
-    return rows.groupby("n_components")["value"].mean()
-
-
-def argmin_train_error(table: pd.DataFrame) -> float:
-    """Kernels per class at which the mean training error of both methods is lowest."""
-    both = _sweep_curve(table, "iterative", "train_error") + _sweep_curve(table, "prior", "train_error")
-    return float(both.idxmin())
-
-
-def sweep_value(method: str, metric: str, kernels: int) -> Callable[[pd.DataFrame], float]:
-    """Mean ``metric`` of ``method`` at ``kernels`` kernels per class (NaN if not swept)."""
-
-    def measure(table: pd.DataFrame) -> float:
-        curve = _sweep_curve(table, method, metric)
-        return float(curve.get(kernels, np.nan))
-
-    return measure
-
-
-def mean_test_error_gap(table: pd.DataFrame) -> float:
-    """Mean over kernel counts of |test error iterative - test error prior|."""
-    gap = _sweep_curve(table, "iterative", "test_error") - _sweep_curve(table, "prior", "test_error")
-    return float(gap.abs().mean())
-
-
-def dna_mean_test_error(encoding: str) -> Callable[[pd.DataFrame], float]:
-    """Mean test error of the DNA mixtures of ``encoding`` over kernel counts and repeats."""
-
-    def measure(table: pd.DataFrame) -> float:
-        rows = table[(table["encoding"] == encoding) & (table["class"] == "all")
-                     & (table["metric"] == "test_error")]
-        return float(rows["value"].mean()) if len(rows) else float("nan")
-
-    return measure
-
-
-def _model_cv_errors(table: pd.DataFrame, model: str) -> pd.Series:
-    """Cross-validated error of ``model`` per data set (``comparison`` table, CV rows)."""
-    rows = table[(table["model"] == model) & (table["metric"] == "cv_error")]
-    if "protocol" in rows.columns:
-        rows = rows[rows["protocol"].fillna("cv") == "cv"]
-    return rows.groupby("dataset")["value"].mean()
-
-
-def mixture_accuracy(table: pd.DataFrame) -> float:
-    """Mean over data sets of the mixture classifier's cross-validated accuracy."""
-    return float(1.0 - _model_cv_errors(table, "mixture").mean())
-
-
-def mixture_minus_mlp_tested(pairs: pd.DataFrame) -> Tested | None:
-    """Mixture minus MLP mean fold error on one data set's cross-validation
-    (``comparison_pairs`` rows of one data set), decided by the corrected resampled t-test
-    with Holm's adjustment over the data set's pairs; None without that pair."""
-    rows = pairs[pairs["protocol"] == "cv"]
-    for a, b, sign in (("mixture", "mlp", 1.0), ("mlp", "mixture", -1.0)):
-        pair = rows[(rows["model_a"] == a) & (rows["model_b"] == b)]
-        if len(pair):
-            row = pair.iloc[0]
-            return Tested(sign * float(row["mean_difference"]), float(row["p_holm"]),
-                          float(row["alpha"]),
-                          "corrected resampled t-test (Nadeau-Bengio), Holm-adjusted")
-    return None
-
-
-def mixture_minus_mlp_rank(ranks: pd.DataFrame) -> Tested | None:
-    """Mean rank of the mixture minus that of the MLP (``comparison_ranks``), decided by the
-    Nemenyi test (p < alpha iff the difference reaches the critical difference)."""
-    mean_rank = ranks.set_index("model")["mean_rank"]
-    if not {"mixture", "mlp"} <= set(mean_rank.index):
-        return None
-    difference = float(mean_rank["mixture"] - mean_rank["mlp"])
-    p = nemenyi_p_value(difference, int(ranks["n_models"].iloc[0]),
-                        int(ranks["n_datasets"].iloc[0]))
-    return Tested(difference, p, float(ranks["alpha"].iloc[0]), "Nemenyi test on mean ranks")
-
-
-def probabilistic_minus_deterministic_rank(ranks: pd.DataFrame) -> Tested | None:
-    """Mean over the probabilistic models of their mean rank minus that of the deterministic
-    ones (``comparison_ranks``), with the exact one-sided permutation test of the assignment
-    of models to the two approaches (:func:`mixlib.model_selection.rank_tests.group_rank_test`)."""
-    approaches = set(ranks["approach"])
-    if not {"probabilistic", "deterministic"} <= approaches or approaches - {
-            "probabilistic", "deterministic"}:
-        return None
-    result = group_rank_test(ranks["mean_rank"].to_numpy(),
-                             (ranks["approach"] == "probabilistic").to_numpy())
-    return Tested(result.difference, result.p_value, float(ranks["alpha"].iloc[0]),
-                  f"exact permutation test of the approach labels over the models' mean "
-                  f"ranks ({result.n_assignments} assignments, one-sided)")
-
-
-def train_error_gap_at(kernels: int) -> Callable[[pd.DataFrame], float]:
-    """|iterative - prior| mean training error at ``kernels`` kernels per class."""
-
-    def measure(table: pd.DataFrame) -> float:
-        gap = _sweep_curve(table, "iterative", "train_error") - _sweep_curve(table, "prior", "train_error")
-        return float(abs(gap.get(kernels, np.nan)))
-
-    return measure
-
-
-def prior_minus_iterative_train_error(table: pd.DataFrame) -> float:
-    """Largest, over kernel counts, of the prior minus the iterative mean training error."""
-    gap = _sweep_curve(table, "prior", "train_error") - _sweep_curve(table, "iterative", "train_error")
-    return float(gap.max())
-
-
-def rounds_gap(table: pd.DataFrame) -> float:
-    """Mean rounds of the prior method minus mean rounds of the iterative method."""
-    return mean_rounds("prior")(table) - mean_rounds("iterative")(table)
-
-
-def late_flips(table: pd.DataFrame) -> float:
-    """Mean over repeats of the share of flips summed over the prior method's rounds >= 4.
-
-    A repeat that settled before round 4 has no such rounds and counts 0.
+    A cross-table claim's function receives a dict: its first table's rows under
+    ``context.first``, the others whole.
     """
-    prior = table[table["method"] == "prior"]
-    late = prior[(prior["metric"] == "flips") & (prior["round"] >= 4)]
-    per_repeat = late.groupby("repeat")["value"].sum().reindex(prior["repeat"].unique(), fill_value=0.0)
-    return float(per_repeat.mean())
+
+    def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+        found = {}
+        for key, own in rows.groupby(keys, sort=True):
+            key = key if isinstance(key, tuple) else (key,)
+            argument = {context.first: own, **context.others} if context.others else own
+            evidence = function(argument, context)
+            if evidence is not None:
+                found[key] = evidence
+        return evidence_frame(found, keys)
+
+    measure.function = function
+    return measure
 
 
-def best_mixture_minus_mlp(encoding: str) -> Callable[[Mapping[str, pd.DataFrame]], float]:
-    """Lowest mean test error of the mixture over kernel counts minus the MLP's mean test error."""
+def t_frame(values: pd.Series, keys: list[str], alpha: float, what: str = "repeats",
+            detail: str = "") -> pd.DataFrame:
+    """Mean per setting of ``values`` (indexed by ``keys`` + ``repeat``) and its t-interval."""
+    values = values.dropna()
+    stats = values.groupby(level=keys, sort=True).agg(["mean", "std", "count"])
+    half = t_half_width(stats["std"].fillna(0.0), stats["count"], alpha)
+    frame = pd.DataFrame({"measured": stats["mean"], "n": stats["count"].astype(int),
+                          "ci_low": stats["mean"] - half, "ci_high": stats["mean"] + half,
+                          "alpha": alpha, "interval": f"Student-t over {what}", "p_holds": math.nan,
+                          "p_contradicted": math.nan, "detail": detail}, index=stats.index)
+    return frame[EVIDENCE]
 
-    def measure(tables: Mapping[str, pd.DataFrame]) -> float:
-        dna, mlp = tables["dna_kernel_sweep"], tables["mlp_sweep"]
-        rows = dna[(dna["encoding"] == encoding) & (dna["class"] == "all") & (dna["metric"] == "test_error")]
-        if rows.empty:
-            return float("nan")
-        best = rows.groupby("n_components")["value"].mean().min()
-        return float(best - mlp.loc[mlp["metric"] == "test_error", "value"].mean())
+
+# --- chapter 3: EM (em_trace) --------------------------------------------------------------
+
+def _fits(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per class fit: the table's (repeat, class) pairs (of one setting)."""
+    return table.drop_duplicates(["repeat", "class"])
+
+
+@per_group
+def median_em_iterations(table: pd.DataFrame, context: Context) -> Evidence | None:
+    """Median over the (repeat, class) fits of EM's iterations (``em_trace``)."""
+    fits = _fits(table)
+    return median_evidence(fits["n_iter"], alpha=context.alpha, what="class fits") if len(fits) else None
+
+
+@per_group
+def em_global_share(table: pd.DataFrame, context: Context) -> Evidence | None:
+    """Share of class fits that reached the best maximum found over their restarts.
+
+    A fit reached it when ``global_gap <= SAME_MAXIMUM``; the share per repeat (over its
+    classes) has a t-interval over repeats. None without restarts.
+    """
+    fits = _fits(table)
+    if fits.empty or "global_gap" not in fits.columns or not (fits["n_restarts"] > 0).all():
+        return None
+    reached = (fits["global_gap"] <= SAME_MAXIMUM).astype(float)
+    return t_evidence(reached.groupby(fits["repeat"]).mean(), alpha=context.alpha).with_detail(
+        f"{int(fits['n_restarts'].iloc[0])} restarts per fit, same maximum within {SAME_MAXIMUM:g} nats")
+
+
+# --- chapter 4: imputation (imputation_study) ----------------------------------------------
+
+@per_group
+def kernel_mode_minus_mean_mae(table: pd.DataFrame, context: Context) -> Evidence | None:
+    """Kernel-mode minus mean imputation: mean absolute error on the hidden training cells.
+
+    Per repeat, the mean over missing rates and kernel-mode variants (``kernel_mode:K``) of
+    the paired difference ``MAE(kernel_mode:K) - MAE(mean)`` (same cells hidden); t-interval
+    over repeats. None without both imputers.
+    """
+    rows = table[table["metric"] == "mae_train"]
+    wide = rows.pivot_table(index=["repeat", "missing_rate"], columns="method", values="value")
+    kernels = [c for c in wide.columns if str(c).startswith("kernel_mode")]
+    if "mean" not in wide.columns or not kernels:
+        return None
+    difference = wide[kernels].sub(wide["mean"], axis=0).mean(axis=1)
+    return t_evidence(difference.groupby(level="repeat").mean(), alpha=context.alpha).with_detail(
+        f"{', '.join(map(str, kernels))} vs mean, {rows['missing_rate'].nunique()} missing rates")
+
+
+# --- chapter 5: rounds (semisupervised_rounds) ---------------------------------------------
+
+def _select(rows: pd.DataFrame, method: str, metric: str) -> pd.DataFrame:
+    return rows[(rows["method"].to_numpy() == method) & (rows["metric"].to_numpy() == metric)]
+
+
+def _final(rows: pd.DataFrame, keys: list[str], method: str, metric: str) -> pd.Series:
+    """Per setting and repeat, ``metric`` of ``method`` at that run's last round."""
+    own = _select(rows, method, metric).sort_values("round", kind="stable")
+    return own.groupby(keys + ["repeat"], sort=True)["value"].last()
+
+
+def _at_round(rows: pd.DataFrame, keys: list[str], method: str, metric: str, round_: int) -> pd.Series:
+    own = _select(rows, method, metric)
+    return own[own["round"].to_numpy() == round_].groupby(keys + ["repeat"], sort=True)["value"].mean()
+
+
+def final_value(method: str, metric: str) -> Measure:
+    """Mean over repeats of ``metric`` of ``method`` at each repeat's last round."""
+
+    def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+        return t_frame(_final(rows, keys, method, metric), keys, context.alpha)
 
     return measure
 
 
-def mixture_over_mlp_fit_seconds(tables: Mapping[str, pd.DataFrame]) -> float:
-    """Mean fit time of the DNA mixture classifiers over the mean fit time of the MLPs."""
-    dna, mlp = tables["dna_kernel_sweep"], tables["mlp_sweep"]
-    mixture = dna.loc[(dna["class"] == "all") & (dna["metric"] == "fit_seconds"), "value"].mean()
-    return float(mixture / mlp.loc[mlp["metric"] == "fit_seconds", "value"].mean())
+def final_gap(metric: str, first: str, second: str) -> Measure:
+    """Paired difference, per repeat, of ``metric`` at the last round: ``first - second``."""
+
+    def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+        gap = _final(rows, keys, first, metric) - _final(rows, keys, second, metric)
+        return t_frame(gap, keys, context.alpha, "repeats (paired)")
+
+    return measure
+
+
+def change_from_round_0(method: str, metric: str, *, sign: float = 1.0) -> Measure:
+    """Per repeat, ``sign * (metric at the last round - metric at round 0)``; t over repeats."""
+
+    def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+        change = _final(rows, keys, method, metric) - _at_round(rows, keys, method, metric, 0)
+        return t_frame(sign * change, keys, context.alpha, "repeats (paired)")
+
+    return measure
+
+
+def _flips(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The prior method's flips: (setting, repeat) x round, 0 in the rounds a run never ran."""
+    flips = _select(rows, "prior", "flips")
+    wide = flips.pivot_table(index=keys + ["repeat"], columns="round", values="value", aggfunc="mean")
+    runs = _select(rows, "prior", "n_rounds").groupby(keys + ["repeat"], sort=True)["value"].last()
+    return wide.reindex(runs.index).fillna(0.0)
+
+
+def early_flips(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+    """Per repeat, the mean share of flips over rounds 1-3 of the prior method (a run that
+    stopped earlier flips nothing in its missing rounds); t over repeats."""
+    wide = _flips(rows, keys)
+    return t_frame(wide.reindex(columns=[1, 2, 3], fill_value=0.0).mean(axis=1), keys, context.alpha)
+
+
+def late_flips(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+    """Per repeat, the share of flips summed over the prior method's rounds >= 4 (0 for a run
+    that stopped before round 4); t over repeats."""
+    wide = _flips(rows, keys)
+    return t_frame(wide[[c for c in wide.columns if c >= 4]].sum(axis=1), keys, context.alpha)
+
+
+def migrants_margin_gap(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+    """Per repeat, the mean posterior margin of the examples that migrated minus that of the
+    others (prior method, final model; repeats without a migrant are left out)."""
+    gap = _final(rows, keys, "prior", "migrant_margin") - _final(rows, keys, "prior", "resident_margin")
+    return t_frame(gap, keys, context.alpha, "repeats with migrants (paired)")
+
+
+# --- figs. 5.4 and 5.5: the kernel sweep (kernel_sweep) ------------------------------------
+
+def _sweep(rows: pd.DataFrame, keys: list[str], method: str, metric: str) -> pd.Series:
+    """``metric`` of ``method`` per (setting, repeat, kernel count)."""
+    return _select(rows, method, metric).groupby(keys + ["repeat", "n_components"], sort=True)["value"].mean()
+
+
+def _fitted(rows: pd.DataFrame, keys: list[str], method: str, kernels: int) -> pd.Series:
+    """Kernels fit per class by ``method`` at ``kernels`` asked, mean over classes and repeats."""
+    own = _select(rows, method, "effective_components")
+    return own[own["n_components"].to_numpy() == kernels].groupby(keys, sort=True)["value"].mean()
+
+
+def sweep_value(method: str, metric: str, kernels: int) -> Measure:
+    """Mean over repeats of ``metric`` of ``method`` at ``kernels`` kernels per class (no row
+    if not swept); the detail names the kernels actually fit."""
+
+    def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+        values = _sweep(rows, keys, method, metric)
+        at = values[values.index.get_level_values("n_components") == kernels].droplevel("n_components")
+        frame = t_frame(at, keys, context.alpha)
+        fitted = _fitted(rows, keys, method, kernels).reindex(frame.index)
+        frame["detail"] = [f"{kernels} kernels per class asked, {f:.3g} fit (mean over classes and repeats)"
+                           for f in fitted]
+        return frame
+
+    return measure
+
+
+def _sweep_gap(rows: pd.DataFrame, keys: list[str], metric: str, first: str, second: str) -> pd.Series:
+    return (_sweep(rows, keys, first, metric) - _sweep(rows, keys, second, metric)).dropna()
+
+
+def sweep_gap_at(metric: str, kernels: int) -> Measure:
+    """Paired difference, per repeat, iterative minus prior ``metric`` at ``kernels``."""
+
+    def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+        gap = _sweep_gap(rows, keys, metric, "iterative", "prior")
+        at = gap[gap.index.get_level_values("n_components") == kernels].droplevel("n_components")
+        frame = t_frame(at, keys, context.alpha, "repeats (paired)")
+        fitted = [_fitted(rows, keys, m, kernels).reindex(frame.index) for m in ("iterative", "prior")]
+        frame["detail"] = [f"at {kernels} kernels per class (fit: iterative {a:.3g}, prior {b:.3g})"
+                           for a, b in zip(*fitted)]
+        return frame
+
+    return measure
+
+
+def deciding_count(per_count: Mapping[int, Evidence], band: tuple[float, float]) -> Evidence | None:
+    """One claim over every kernel count: the count that decides it, with its interval.
+
+    The claim holds when it holds at every count and is contradicted when it is contradicted
+    at some count. The evidence returned is, in that order, the first contradicted count, the
+    first count that is not holding, or (all holding) the count whose interval comes
+    closest to an end of the band; so its interval alone gives the claim's verdict.
+    """
+    if not per_count:
+        return None
+    verdicts = {k: decide(e, *band) for k, e in per_count.items()}
+    contradicted = [k for k, v in verdicts.items() if v == CONTRADICTED]
+    open_ = [k for k, v in verdicts.items() if v != HOLDS]
+    if contradicted:
+        k = contradicted[0]
+    elif open_:
+        k = open_[0]
+    else:
+        k = min(per_count, key=lambda c: min(per_count[c].ci_low - band[0], band[1] - per_count[c].ci_high))
+    summary = ", ".join(f"{c}: {v}" for c, v in verdicts.items())
+    return replace(per_count[k], detail=f"deciding count {k} of {summary}")
+
+
+def sweep_gap_every_count(metric: str, first: str, second: str) -> Measure:
+    """``first - second`` ``metric``, paired per repeat, at every kernel count.
+
+    Each count's t-interval is at level ``1 - alpha / m`` (Bonferroni over the ``m`` counts),
+    and :func:`deciding_count` gives the claim's evidence.
+    """
+
+    def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+        gap = _sweep_gap(rows, keys, metric, first, second)
+        m = gap.index.get_level_values("n_components").nunique()
+        per = t_frame(gap.reorder_levels(keys + ["n_components", "repeat"]), keys + ["n_components"],
+                      context.alpha / max(m, 1), f"repeats (paired), alpha / {m} per kernel count")
+        found = {}
+        for key, own in per.groupby(level=keys, sort=True):
+            key = key if isinstance(key, tuple) else (key,)
+            counts = {int(k): Evidence(**{c: r[c] for c in EVIDENCE if c not in ("interval",)},
+                                       method=r["interval"])
+                      for k, r in zip(own.index.get_level_values("n_components"), own.to_dict("records"))}
+            found[key] = deciding_count(counts, context.band)
+        return evidence_frame(found, keys)
+
+    return measure
+
+
+def argmin_training_error(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+    """Kernel count where the training error, averaged over both methods, is lowest.
+
+    The estimate is the argmin of the mean curve; its interval, the ``alpha/2`` and
+    ``1 - alpha/2`` quantiles (on the swept counts) of the argmin over :data:`N_BOOTSTRAP`
+    resamples of the repeats (both methods resampled together), each setting drawing from
+    its own generator (:meth:`Context.rng`).
+    """
+    both = ((_sweep(rows, keys, "iterative", "train_error") + _sweep(rows, keys, "prior", "train_error")) / 2
+            ).dropna().unstack("n_components").dropna()
+    found = {}
+    for key, own in both.groupby(level=keys, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        counts, values = own.columns.to_numpy(), own.to_numpy()
+        picks = context.rng(key).integers(len(values), size=(N_BOOTSTRAP, len(values)))
+        argmins = counts[values[picks].mean(axis=1).argmin(axis=1)]
+        low, high = np.quantile(argmins, [context.alpha / 2, 1 - context.alpha / 2], method="inverted_cdf")
+        found[key] = Evidence(float(counts[values.mean(axis=0).argmin()]), len(values), float(low),
+                              float(high), context.alpha, f"bootstrap over repeats ({N_BOOTSTRAP} resamples)")
+    return evidence_frame(found, keys)

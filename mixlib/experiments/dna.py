@@ -84,13 +84,13 @@ def dna_kernel_point(
 
 
 def dna_kernel_stage(*, split: str, encoding: str, n_components: int,
-                     em: EMSettings) -> Stage:
+                     em: EMSettings, dataset: str) -> Stage:
     """The ``dna_kernel_point`` rule (fig. 6.1): :func:`dna_kernel_point` at one K, every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "dna_kernel_sweep", split, K, r)``; the table
-    gets ``repeat``, ``split`` and ``encoding`` columns at its end (fig. 6.1 draws one pair of
-    curves per encoding).
+    gets ``repeat``, ``split``, ``encoding`` and ``dataset`` columns at its end (fig. 6.1
+    draws one pair of curves per encoding).
     """
     return Stage(dna_kernel_point, {"n_components": n_components, "em": em},
                  keys=("dna_kernel_sweep", split, int(n_components)),
-                 trailing={"split": split, "encoding": encoding})
+                 trailing={"split": split, "encoding": encoding, "dataset": dataset})

@@ -10,6 +10,8 @@ features.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -26,6 +28,7 @@ def em_trace(
     n_components: int,
     em: EMSettings,
     n_labelled: int | None = None,
+    n_restarts: int = 0,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Mean log-likelihood of every class model at every EM iteration (fig. 3.3; one repeat).
@@ -33,7 +36,11 @@ def em_trace(
     Fits the study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`)
     with ``n_components`` kernels per class on the ``labelled`` rows of the repeat, from a random initialisation (the report's:
     distinct training vectors as centres); with ``n_labelled`` it first draws that many
-    labelled rows at random (without replacement).
+    labelled rows at random (without replacement). Then, to tell whether that fit reached the
+    global maximum of the likelihood (the report: "souvent global"), ``n_restarts`` more
+    classifiers are fit on the same rows from other random initialisations (drawn after the
+    first fit, so they do not change it); ``global_gap`` compares their maxima with the
+    first fit's.
 
     Parameters
     ----------
@@ -41,11 +48,12 @@ def em_trace(
         Uses the role ``labelled``: training rows without NaN (impute first) and their classes.
     n_components : int
         Kernels per class (the report: 4).
-    em : mapping, optional
-        EM settings ``init``, ``tol``, ``max_iter``, ``min_variance`` or
-        ``relative_min_variance`` passed to the mixtures (others are ignored).
+    em : EMSettings
+        The EM settings of the mixtures.
     n_labelled : int, optional
         Labelled rows drawn (the report: 36); all of them if None or not fewer.
+    n_restarts : int, default=0
+        Extra random initialisations per class model, >= 0.
     rng : numpy.random.Generator, int or None
         Draws the subsample, then the initialisations.
 
@@ -61,16 +69,23 @@ def em_trace(
         nats per example. ``converged`` says whether EM stopped on ``tol`` (else on
         ``max_iter``); ``collapsed`` is the number of live kernels of the fitted class model
         whose variance ended at the floor (:func:`~mixlib.mixture.gaussian_mixture.kernel_counts`).
+        ``n_restarts`` and ``global_gap``: the highest final mean log-likelihood of the class
+        over the first fit and its restarts, minus the first fit's (>= 0 nats per example;
+        0 when no restart did better, and always 0 without restarts).
     """
+    if n_restarts < 0:
+        raise ValueError(f"n_restarts must be >= 0, got {n_restarts!r}.")
     X, y = check_X_y(*data["labelled"])
     rng = check_random_state(rng)
     if n_labelled is not None and n_labelled < len(X):
         chosen = np.sort(rng.choice(len(X), size=int(n_labelled), replace=False))
         X, y = X[chosen], y[chosen]
     clf = make_mixture(n_components, em, rng).fit(X, y)
+    restarts = [make_mixture(n_components, em, rng).fit(X, y) for _ in range(n_restarts)]
     rows = []
-    for label, mixture, k in zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_):
+    for c, (label, mixture, k) in enumerate(zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_)):
         final = mixture.score(X[y == label])
+        best = max([final] + [other.mixtures_[c].score(X[y == label]) for other in restarts])
         trace = np.append(mixture.lower_bounds_, final)
         rows.append(pd.DataFrame({
             "class": label,
@@ -81,6 +96,8 @@ def em_trace(
             "n_iter": mixture.n_iter_,
             "converged": mixture.converged_,
             "collapsed": kernel_counts(mixture)[1],
+            "n_restarts": int(n_restarts),
+            "global_gap": float(best - final),
         }))
     return pd.concat(rows, ignore_index=True)
 
@@ -136,7 +153,8 @@ def kernel_map(
     Returns
     -------
     pandas.DataFrame
-        Columns ``kind`` ("kernel" or "point"), ``class``, ``kernel`` (kernel index within
+        Columns ``kind`` ("kernel" or "point"), ``class``, ``n_components`` (kernels fit
+        for that class, after the cap at its distinct rows), ``kernel`` (kernel index within
         its class; -1 for points), ``pc1``, ``pc2`` (units of ``X``), ``sigma`` and ``weight``
         (the kernel's width and mixing weight ``p_j``; NaN for points), ``n_iter`` (EM
         iterations of the class model; -1 for points), ``collapsed`` (True for a live kernel
@@ -154,6 +172,7 @@ def kernel_map(
         kernels.append(pd.DataFrame({
             "kind": "kernel",
             "class": label,
+            "n_components": mixture.n_components,
             "kernel": np.arange(mixture.n_components),
             "pc1": centres[:, 0],
             "pc2": centres[:, 1],
@@ -163,9 +182,11 @@ def kernel_map(
             "collapsed": mixture.at_floor_ & (mixture.weights_ > LIVE_WEIGHT),
         }))
     points = (X - mean) @ axes.T
+    fitted = dict(zip(clf.classes_, clf.n_components_per_class_))
     kernels.append(pd.DataFrame({
         "kind": "point",
         "class": y,
+        "n_components": [int(fitted[label]) for label in y],
         "kernel": -1,
         "pc1": points[:, 0],
         "pc2": points[:, 1],
@@ -177,14 +198,32 @@ def kernel_map(
     return pd.concat(kernels, ignore_index=True)
 
 
-def em_trace_stage(*, split: str, dataset: str, n_components: int, em: EMSettings) -> Stage:
+def em_trace_stage(*, split: str, dataset: str, n_components: int, em: EMSettings,
+                   n_restarts: int = 0) -> Stage:
     """The ``em_trace`` rule (fig. 3.3): :func:`em_trace` on the labelled rows of every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "em_trace", split, r)``; its table gets a
     leading ``repeat`` column and, before it, ``split`` and ``dataset`` columns.
     """
-    return Stage(em_trace, {"n_components": n_components, "em": em}, keys=("em_trace", split),
-                 repeat_column=0, leading={"split": split, "dataset": dataset})
+    return Stage(em_trace, {"n_components": n_components, "em": em, "n_restarts": n_restarts},
+                 keys=("em_trace", split), repeat_column=0, leading={"split": split, "dataset": dataset})
+
+
+def em_trace_floor_stages(*, split: str, dataset: str, n_components: int, em: EMSettings,
+                          n_restarts: int, floors: Sequence[float]) -> list[Stage]:
+    """The ``em_trace_sensitivity`` rule: :func:`em_trace` at every relative variance floor.
+
+    Each floor replaces ``em``'s floor (``relative_min_variance``, as in the chapter-5 grid)
+    and draws from ``generator(seed, "em_trace_sensitivity", split, r)`` on repeat ``r``, so
+    the floors alone differ; the tables get a last ``relative_min_variance`` column.
+    """
+    return [Stage(em_trace, {"n_components": n_components, "n_restarts": n_restarts,
+                             "em": EMSettings(**{**em._asdict(), "min_variance": None,
+                                                 "relative_min_variance": float(floor)})},
+                  keys=("em_trace_sensitivity", split), repeat_column=0,
+                  leading={"split": split, "dataset": dataset},
+                  trailing={"relative_min_variance": float(floor)})
+            for floor in floors]
 
 
 def kernel_map_stage(*, split: str, dataset: str, n_components: int, em: EMSettings) -> Stage:

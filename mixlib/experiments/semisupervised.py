@@ -69,20 +69,30 @@ def _rules(params: dict[str, Any]) -> tuple[str, ...]:
 class _RoundScores:
     """Callback of the semi-supervised fits: errors of every round's model, one dict a round.
 
-    Round ``r`` adds ``round`` and, for every rule, ``hard_error_<rule>``,
+    ``moved`` marks the unlabelled examples whose argmax class under some round's model
+    differed from that under the previous round's (the prior method's migrations). Round
+    ``r`` adds ``round`` and, for every rule, ``hard_error_<rule>``,
     ``unknown_error_<rule>`` (on the originally labelled rows) and ``test_hard_error_<rule>``,
     ``test_unknown_error_<rule>`` (on the test rows) from
     :func:`~mixlib.semi_supervised.label_errors`.
     """
 
     def __init__(self, labelled: RoleData, test: RoleData, rules: tuple[str, ...],
-                 threshold: float) -> None:
+                 threshold: float, unlabelled: np.ndarray) -> None:
         self.sets = (("", labelled), ("test_", test))
         self.rules = rules
         self.threshold = threshold
+        self.unlabelled = unlabelled
         self.rows: list[dict[str, float]] = []
+        self.moved = np.zeros(len(unlabelled), dtype=bool)
+        self._previous: np.ndarray | None = None
 
     def __call__(self, state: RoundState) -> None:
+        if len(self.unlabelled):
+            classes = state.estimator.predict_proba(self.unlabelled).argmax(axis=1)
+            if self._previous is not None:
+                self.moved |= classes != self._previous
+            self._previous = classes
         row = {"round": state.round}
         for rule in self.rules:
             for prefix, (X, y) in self.sets:
@@ -173,6 +183,47 @@ def _pseudo_label_error(fitted, y_unlabelled_hidden: np.ndarray) -> float:
     return float(np.mean(labels != y_unlabelled_hidden))
 
 
+def effective_per_class(model) -> dict[str, float]:
+    """``effective_components:<class>``: the kernels fit for each class of a fitted
+    :class:`~mixlib.mixture.MixtureClassifier`, after the cap at the class's distinct
+    training rows (and, under warm restarts, at round 0's count)."""
+    return {f"effective_components:{label}": float(k)
+            for label, k in zip(model.classes_, model.n_components_per_class_)}
+
+
+def posterior_margin(model, X: np.ndarray) -> np.ndarray:
+    """``p_(1)(x) - p_(2)(x)``, the top posterior minus the runner-up, shape (n_samples,).
+
+    0 on a class boundary, 1 far inside a class: how close each example lies to the
+    boundaries of ``model`` (0 with a single class).
+    """
+    proba = np.sort(model.predict_proba(X), axis=1)
+    return proba[:, -1] - (proba[:, -2] if proba.shape[1] > 1 else 1.0)
+
+
+def _run_metrics(fitted, scores: _RoundScores) -> dict[str, float]:
+    """Once-per-run metrics of the migrations (prior) or of the margin's reach (iterative).
+
+    Iterative: ``unassigned_by_margin``, the share of unlabelled examples the confidence
+    margin never assigned (those a ``finish="argmax"`` round forced, or left unknown by
+    ``finish="stop"``). Prior: ``migrant_share``, the share of unlabelled examples whose
+    argmax class changed in some round; ``migrant_margin`` and ``resident_margin``, the
+    mean :func:`posterior_margin` under the final model of those examples and of the others
+    (NaN for an empty group).
+    """
+    n_unlabelled = len(scores.unlabelled)
+    if isinstance(fitted, IterativeClassifier):
+        left = fitted.n_assigned_by_argmax_ + int(fitted.history_["n_unknown"][-1])
+        return {"unassigned_by_margin": left / n_unlabelled if n_unlabelled else 0.0}
+    if not n_unlabelled:
+        return {"migrant_share": np.nan, "migrant_margin": np.nan, "resident_margin": np.nan}
+    moved = scores.moved
+    margin = posterior_margin(fitted.estimator_, scores.unlabelled)
+    return {"migrant_share": float(moved.mean()),
+            "migrant_margin": float(margin[moved].mean()) if moved.any() else np.nan,
+            "resident_margin": float(margin[~moved].mean()) if (~moved).any() else np.nan}
+
+
 def _long_history(history: pd.DataFrame, rules: tuple[str, ...], free_metrics: list[str]) -> pd.DataFrame:
     """Wide per-round scores as long rows ``round, metric, unclassifiable, value``."""
     parts = []
@@ -234,13 +285,17 @@ def semisupervised_rounds(
         rounds >= 1). Once per run, with ``round`` = the last round: ``pseudo_label_error``
         (see :func:`_pseudo_label_error`), ``n_rounds`` (the last round), iterative
         ``n_argmax`` (unknowns assigned by the final argmax round) and ``collapsed_kernels``
-        (mean over classes of the final model's live kernels at the variance floor).
+        (mean over classes of the final model's live kernels at the variance floor),
+        ``effective_components:<class>`` (:func:`effective_per_class`) and the metrics of
+        :func:`_run_metrics` (iterative ``unassigned_by_margin``; prior ``migrant_share``,
+        ``migrant_margin``, ``resident_margin``).
     """
     if method not in ("iterative", "prior"):
         raise ValueError(f"method must be 'iterative' or 'prior', got {method!r}.")
     arrays = _check_inputs(data)
     rules = _rules(params)
-    scores = _RoundScores(arrays["labelled"], arrays["test"], rules, float(params.get("threshold", 0.75)))
+    scores = _RoundScores(arrays["labelled"], arrays["test"], rules, float(params.get("threshold", 0.75)),
+                          arrays["unlabelled"].X)
     fitted = _fit_method(method, arrays, n_components, params, check_random_state(rng), scores)
     history = pd.DataFrame(scores.rows)
     own, values = _own_metric(fitted, len(arrays["unlabelled"].y))
@@ -251,6 +306,8 @@ def semisupervised_rounds(
         "pseudo_label_error": _pseudo_label_error(fitted, arrays["unlabelled"].y),
         "n_rounds": float(last),
         "collapsed_kernels": float(np.mean(collapsed_per_class(fitted.estimator_))),
+        **effective_per_class(fitted.estimator_),
+        **_run_metrics(fitted, scores),
     }
     if method == "iterative":
         final["n_argmax"] = float(fitted.n_assigned_by_argmax_)
@@ -268,6 +325,7 @@ def kernel_sweep_point(
     method: str,
     n_components: int,
     params: dict[str, Any],
+    thresholds: Sequence[float] | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Training and test error of one method at one kernel count, one repeat (figs. 5.4, 5.5).
@@ -284,42 +342,55 @@ def kernel_sweep_point(
         that many kernels (``MixtureClassifier`` warns).
     params : dict
         See the module docstring.
+    thresholds : sequence of float, optional
+        Score the one fitted model under each of these confidence thresholds, one block of
+        rows per threshold (its ``threshold`` column): for the methods whose fit does not use
+        the threshold (``labelled_only``, ``prior``), so a grid of thresholds costs one fit.
+        None: ``params``' threshold.
     rng : numpy.random.Generator, int or None
 
     Returns
     -------
     pandas.DataFrame
-        One row per metric and rule, columns ``method``, ``n_components``, ``restart``,
+        One row per metric and rule (per threshold), columns ``method``, ``n_components``, ``restart``,
         ``finish``, ``threshold``, ``metric``, ``unclassifiable``, ``value``. Metrics of the
         final model, per rule: ``train_error`` (share of the labelled training examples not
         classified correctly, = ``train_hard_error + train_unknown_error``),
         ``train_hard_error``, ``train_unknown_error``, ``test_error``, ``test_hard_error``,
         ``test_unknown_error``; rule-free: ``effective_components`` (mean over classes of the
-        kernels fit), ``collapsed_kernels`` (mean over classes of the live kernels at the
+        kernels fit) and ``effective_components:<class>`` (:func:`effective_per_class`),
+        ``collapsed_kernels`` (mean over classes of the live kernels at the
         variance floor), ``n_rounds`` (0 for labelled-only) and, for the two semi-supervised
         methods, ``pseudo_label_error`` (see :func:`semisupervised_rounds`).
     """
     arrays = _check_inputs(data)
     rules = _rules(params)
+    if thresholds is not None and method == "iterative":
+        raise ValueError("thresholds scores a fit that does not use the threshold: not for the "
+                         "iterative method, whose assignments depend on it.")
     fitted = _fit_method(method, arrays, n_components, params, check_random_state(rng))
     wrapped = method != "labelled_only"
     model = fitted.estimator_ if wrapped else fitted
-    threshold = float(params.get("threshold", 0.75))
-    rows = []
-    for rule in rules:
-        errors = train_test_errors(model, *arrays["labelled"], *arrays["test"], rule, threshold)
-        rows.extend((metric, rule, value) for metric, value in errors.items())
     free = {
         "effective_components": float(np.mean(model.n_components_per_class_)),
+        **effective_per_class(model),
         "collapsed_kernels": float(np.mean(collapsed_per_class(model))),
         "n_rounds": float(_last_round(fitted)) if wrapped else 0.0,
     }
     if wrapped:
         free["pseudo_label_error"] = _pseudo_label_error(fitted, arrays["unlabelled"].y)
-    rows.extend((metric, ANY_RULE, value) for metric, value in free.items())
-    table = pd.DataFrame(rows, columns=["metric", "unclassifiable", "value"])
-    settings = {"method": method, "n_components": int(n_components), **method_settings(method, params)}
-    return pd.concat([pd.DataFrame(settings, index=table.index), table], axis=1)
+    blocks = []
+    for threshold in [float(params.get("threshold", 0.75))] if thresholds is None else thresholds:
+        rows = []
+        for rule in rules:
+            errors = train_test_errors(model, *arrays["labelled"], *arrays["test"], rule, threshold)
+            rows.extend((metric, rule, value) for metric, value in errors.items())
+        rows.extend((metric, ANY_RULE, value) for metric, value in free.items())
+        table = pd.DataFrame(rows, columns=["metric", "unclassifiable", "value"])
+        settings = {"method": method, "n_components": int(n_components),
+                    **method_settings(method, {**params, "threshold": threshold})}
+        blocks.append(pd.concat([pd.DataFrame(settings, index=table.index), table], axis=1))
+    return pd.concat(blocks, ignore_index=True)
 
 
 def rounds_stage(*, split: str, dataset: str, method: str, n_components: int,
@@ -335,28 +406,6 @@ def rounds_stage(*, split: str, dataset: str, method: str, n_components: int,
                  leading={"split": split, "dataset": dataset})
 
 
-def sensitivity_stages(*, split: str, dataset: str, n_components: int, params: dict[str, Any],
-                       restarts: Sequence[str]) -> list[Stage]:
-    """The ``semisupervised_sensitivity`` rule: both methods at one grid point.
-
-    ``params`` holds the grid point's ``threshold`` and ``relative_min_variance``; the
-    iterative method runs once and the prior method once per ``restarts`` entry, each on
-    every repeat with the generator of ``(seed, "semisupervised_sensitivity", split, method,
-    r)`` (the same initialisations at every grid point, so the settings alone differ). The
-    rows are those of :func:`semisupervised_rounds` with a ``relative_min_variance`` setting
-    column, leading ``split`` and ``dataset`` columns and a last ``repeat`` column.
-    """
-    runs = [("iterative", params)] + [("prior", {**params, "restart": restart}) for restart in restarts]
-    return [
-        Stage(semisupervised_rounds,
-              {"method": method, "n_components": n_components, "params": settings,
-               "setting_columns": ("relative_min_variance",)},
-              keys=("semisupervised_sensitivity", split, method),
-              leading={"split": split, "dataset": dataset})
-        for method, settings in runs
-    ]
-
-
 def kernel_sweep_stage(*, split: str, dataset: str, method: str, n_components: int,
                        params: dict[str, Any]) -> Stage:
     """The ``kernel_sweep_point`` rule (figs. 5.4, 5.5): :func:`kernel_sweep_point` of one (method, K).
@@ -368,31 +417,3 @@ def kernel_sweep_stage(*, split: str, dataset: str, method: str, n_components: i
                  {"method": method, "n_components": n_components, "params": params},
                  keys=("kernel_sweep", split, method, int(n_components)),
                  leading={"split": split, "dataset": dataset})
-
-
-def sensitivity_point_paths(splits: list[str], grid: dict[str, Any] | None) -> list[str]:
-    """The tables of every ``semisupervised_sensitivity`` grid point (none without a grid).
-
-    One path per (split, threshold, relative variance floor):
-    ``results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv``, the numbers
-    written with ``format(x, "g")`` (e.g. ``t0.75``, ``v1e-06``); the restarts run inside
-    each job.
-    """
-    if not grid:
-        return []
-    return [
-        f"results/semisupervised_sensitivity/{split}.t{format(threshold, 'g')}.v{format(floor, 'g')}.tsv"
-        for split in splits for threshold in grid["thresholds"] for floor in grid["relative_min_variances"]
-    ]
-
-
-def sensitivity_settings(params: dict[str, Any], threshold: str, floor: str) -> dict[str, Any]:
-    """The settings of one sensitivity grid point: ``params`` with its threshold and floor.
-
-    The grid's variance floor is relative (``relative_min_variance``) and replaces the
-    study's ``min_variance`` or ``relative_min_variance``; ``threshold`` and ``floor`` are the
-    job's wildcards.
-    """
-    settings = {key: value for key, value in params.items()
-                if key not in ("min_variance", "relative_min_variance")}
-    return {**settings, "threshold": float(threshold), "relative_min_variance": float(floor)}

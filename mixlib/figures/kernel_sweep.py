@@ -48,21 +48,57 @@ def _log2_axis(ax, kernels: np.ndarray) -> None:
     ax.set_xlabel("kernels per class")
 
 
+#: Methods fit unequal kernel counts at K when their mean fitted counts differ by more than this.
+UNEQUAL_KERNELS = 0.5
+
+
+def _per_class_fitted(rows: pd.DataFrame) -> pd.DataFrame:
+    """Kernels fit per class (``effective_components:<class>`` rows), mean over repeats:
+    kernel counts asked x classes."""
+    per_class = rows[rows["metric"].astype(str).str.startswith("effective_components:")]
+    return per_class.pivot_table(index="n_components", columns="metric", values="value", aggfunc="mean")
+
+
+def _kernel_panel(ax, rows: pd.DataFrame, label: str, colour: str) -> pd.Series:
+    """Kernels fit per class (mean over classes; band: the classes' lowest to highest) and,
+    dotted, the collapsed ones; returns the mean fitted count per kernel count asked."""
+    fitted = _per_class_fitted(rows)
+    if fitted.empty:
+        fitted = rows[rows["metric"] == "effective_components"].pivot_table(
+            index="n_components", columns="metric", values="value", aggfunc="mean")
+    x = fitted.index.to_numpy()
+    ax.plot(x, fitted.mean(axis=1), color=colour, marker="o", markersize=3, label=label)
+    ax.fill_between(x, fitted.min(axis=1), fitted.max(axis=1), color=colour, alpha=0.15, linewidth=0)
+    collapsed = rows[rows["metric"] == "collapsed_kernels"].groupby("n_components")["value"].mean()
+    ax.plot(collapsed.index, collapsed, color=colour, linestyle=":", marker="x", markersize=3)
+    return fitted.mean(axis=1)
+
+
+def _mark_unequal(axes, fitted: dict[str, pd.Series]) -> list[int]:
+    """Shade the kernel counts where the methods fit unequal kernel counts; those counts."""
+    frame = pd.DataFrame(fitted)
+    unequal = [int(k) for k, row in frame.iterrows() if row.max() - row.min() > UNEQUAL_KERNELS]
+    for k in unequal:
+        for ax in axes:
+            ax.axvspan(k / 2 ** 0.5, k * 2 ** 0.5, color="0.85", zorder=0, linewidth=0)
+    return unequal
+
+
 def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, name: str) -> Figure:
     require_columns(table, ("method", "n_components", "metric", "unclassifiable", "value", "repeat"), name)
     require_metric(table, metric, name)
     groups = split_groups(table)
-    fig, axes = new_figure(2 * len(groups), 1, figsize=(6.4, 0.4 + 4.6 * len(groups)), squeeze=False,
-                           gridspec_kw={"height_ratios": [3, 1] * len(groups)})
+    fig, axes = new_figure(2 * len(groups), 1, figsize=(6.4, 0.4 + 5.4 * len(groups)), squeeze=False,
+                           gridspec_kw={"height_ratios": [3, 1.6] * len(groups)})
     for s, (split, panel, own) in enumerate(groups):
-        ax, ax_collapsed = axes[2 * s, 0], axes[2 * s + 1, 0]
-        ax_collapsed.sharex(ax)
+        ax, ax_kernels = axes[2 * s, 0], axes[2 * s + 1, 0]
+        ax_kernels.sharex(ax)
         where = f" in split {split!r}" if split else ""
         require_metric(own, metric, name, where)
         require_metric(own, "collapsed_kernels", name, where)
         methods = [m for m in _METHOD_LABELS if m in set(own["method"])]
         methods += sorted(set(own["method"]) - set(methods))
-        notes = []
+        notes, fitted = [], {}
         for i, method in enumerate(methods):
             rows, chosen = select_variants(own[own["method"] == method], _SWEEP_VARIANTS)
             label = _METHOD_LABELS.get(method, method)
@@ -72,18 +108,23 @@ def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, na
             for rule in ordered_rules(errors):
                 _curve(ax, errors[errors["unclassifiable"] == rule], label + rule_suffix(rule), f"C{i}",
                        ALPHA, RULE_LINESTYLES.get(rule, "-"))
-            collapsed = rows[rows["metric"] == "collapsed_kernels"]
-            if not collapsed.empty:
-                _curve(ax_collapsed, collapsed, label, f"C{i}", ALPHA, scale=1.0)
+            fitted[method] = _kernel_panel(ax_kernels, rows, label, f"C{i}")
+        kernels = np.sort(own["n_components"].unique())
+        ax_kernels.plot(kernels, kernels, color="0.5", linestyle="--", linewidth=0.8, label="as asked")
+        unequal = _mark_unequal((ax, ax_kernels), fitted)
+        if unequal:
+            notes.append(f"shaded: the methods fit unequal kernel counts (at {', '.join(map(str, unequal))})")
         ax.set_ylabel(ylabel)
         ax.set_ylim(bottom=0)
         ax.tick_params(labelbottom=False)
         heading = f"{panel}: " * bool(panel) + f"{own['repeat'].nunique()} repeats"
-        ax.set_title(heading + ("\n" + "; ".join(notes) if notes else ""), fontsize="medium")
+        ax.set_title(heading + ("\n" + "\n".join(notes) if notes else ""), fontsize="medium")
         ax.legend(fontsize="small", ncol=2)
-        ax_collapsed.set_ylabel("collapsed\nkernels", fontsize="small")
-        ax_collapsed.set_ylim(bottom=0)
-        _log2_axis(ax_collapsed, np.sort(own["n_components"].unique()))
+        ax_kernels.set_ylim(bottom=0)
+        ax_kernels.set_ylabel("kernels fit\nper class", fontsize="small")
+        ax_kernels.legend(fontsize="x-small", ncol=2, title="solid: fit (band: classes), dotted x: collapsed",
+                          title_fontsize="x-small")
+        _log2_axis(ax_kernels, kernels)
     fig.suptitle(f"{title} (mean and {INTERVAL} over repeats)")
     return fig
 
@@ -99,7 +140,9 @@ def fig5_4(table: pd.DataFrame) -> Figure:
         ``unclassifiable``, ``value``, ``repeat`` (``split``, ``dataset``, ``restart``,
         ``finish``, ``threshold`` may be absent). Drawn: the ``train_error`` rows (error on
         the labelled training examples, one curve per ``unclassifiable`` rule present) and,
-        below, the ``collapsed_kernels`` rows (rule-free). Of a method with several
+        below, the kernels fit per class (``effective_components:<class>`` rows, or the
+        mean ``effective_components``) and the ``collapsed_kernels`` rows (rule-free). Of a
+        method with several
         ``restart``/``finish``/``threshold`` values only ``warm``/``argmax``/the first sorted
         is drawn, named in the panel title.
 
@@ -109,9 +152,14 @@ def fig5_4(table: pd.DataFrame) -> Figure:
         Per split (sorted by name), a main panel: training error in % against kernels per
         class on a log2 axis, for each method present (labelled only, iterative, prior
         probabilities): mean over repeats (line) and 95 % Student-t interval (band), colour =
-        method, line style = rule (confidence solid, underflow dashed); and a small panel
-        under it: kernels per class at the variance floor (mean over classes), mean and
-        interval over repeats, per method.
+        method, line style = rule (confidence solid, underflow dashed); and a panel under it:
+        the kernels each method actually fit per class against those asked (mean over
+        repeats and classes; band: from the class with the fewest to the one with the most;
+        a class has at most as many kernels as distinct training rows, and warm restarts
+        keep round 0's count), the dashed diagonal where every kernel asked is fit, and the
+        collapsed kernels (dotted). Kernel counts at which the methods' mean fitted counts
+        differ by more than half a kernel are shaded in both panels and named in the title:
+        there the methods do not compare at equal K.
 
     Raises
     ------

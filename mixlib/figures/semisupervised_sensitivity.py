@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -27,12 +25,11 @@ _COLUMNS = ("method", "threshold", "relative_min_variance", "round", "metric", "
 PANELS = (
     ("hard_error", "final hard error (%)", 100.0, True),
     ("unknown_error", "final unknown error (%)", 100.0, True),
-    ("unknown", "final unknown share (%, iterative)", 100.0, False),
+    ("unassigned_by_margin", "share the margin never assigns (%, iterative)", 100.0, False),
     ("n_rounds", "rounds", 1.0, False),
 )
 _METHOD_LABELS = {"iterative": "iterative", "prior": "prior"}
 _MARKERS = ("o", "s", "^", "D", "v", "P")
-_TRUE = ("true", "yes", "y", "1", "1.0")
 
 
 def _final_values(table: pd.DataFrame) -> pd.DataFrame:
@@ -48,40 +45,7 @@ def _variant_label(method: str, restart: str, finish: str) -> str:
     return f"{name} ({', '.join(settings)})" if settings else name
 
 
-def _verdict_lines(verdicts: pd.DataFrame, width: int = 150, max_settings: int = 3) -> list[str]:
-    """The verdicts as text: which claims hold everywhere, fail everywhere, or depend.
-
-    ``verdicts`` has the columns ``claim``, ``holds_everywhere`` and ``flips_under`` (the
-    settings where the claim fails), and optionally ``split``, ``n_hold``, ``n_settings`` and
-    ``holds_under`` (:func:`mixlib.experiments.claims.sensitivity_verdicts`); a claim with ``n_hold == 0``
-    fails everywhere.
-    """
-    require_columns(verdicts, ("claim", "holds_everywhere", "flips_under"), "semisupervised_sensitivity verdicts")
-    holds = verdicts["holds_everywhere"].astype(str).str.strip().str.lower().isin(_TRUE)
-    never = verdicts["n_hold"].eq(0) if "n_hold" in verdicts.columns else pd.Series(False, index=verdicts.index)
-    names = verdicts["claim"].astype(str)
-    if "split" in verdicts.columns:
-        names = names + " (" + verdicts["split"].astype(str) + ")"
-    lines = ["Chapter-5 verdicts across the grid (threshold x variance floor x restart):"]
-    for i in verdicts.index[~holds & ~never]:
-        row = verdicts.loc[i]
-        if "holds_under" in verdicts.columns and "n_hold" in verdicts.columns:
-            where = [w for w in str(row["holds_under"]).split("; ") if w]
-            shown = "; ".join(where[:max_settings]) + ("; ..." if len(where) > max_settings else "")
-            text = f"- {names[i]}: holds at {row['n_hold']} of {row['n_settings']} points, e.g. {shown}"
-        else:
-            flips = "" if pd.isna(row["flips_under"]) else str(row["flips_under"]).strip()
-            text = f"- {names[i]}: changes under {flips or '(not given)'}"
-        lines.extend(textwrap.wrap(text, width, subsequent_indent="    "))
-    if not (~holds & ~never).any():
-        lines.append("no verdict changes.")
-    for label, mask in (("hold everywhere", holds), ("fail everywhere", never & ~holds)):
-        if mask.any():
-            lines.extend(textwrap.wrap(f"{label}: {', '.join(names[mask])}", width, subsequent_indent="    "))
-    return lines
-
-
-def semisupervised_sensitivity(table: pd.DataFrame, verdicts: pd.DataFrame | None = None) -> Figure:
+def semisupervised_sensitivity(table: pd.DataFrame) -> Figure:
     """Final errors, unknown share and rounds against the threshold, per method, restart and floor.
 
     Parameters
@@ -92,13 +56,11 @@ def semisupervised_sensitivity(table: pd.DataFrame, verdicts: pd.DataFrame | Non
         ``metric``, ``unclassifiable``, ``value``, ``repeat`` (``split``, ``dataset``,
         ``restart``, ``finish`` may be absent). Drawn: each repeat's value at its last round
         of ``hard_error`` and ``unknown_error`` (one curve per ``unclassifiable`` rule
-        present), ``unknown`` (iterative) and ``n_rounds`` (rule-free); other metrics are
-        ignored.
-    verdicts : pandas.DataFrame, optional
-        Columns ``claim``, ``holds_everywhere``, ``flips_under`` (text; ``holds_everywhere``
-        read as true for "true", "yes", "1"). Listed in a text block under the panels: the
-        claims that change across the grid with where they flip, then those that hold
-        everywhere.
+        present), ``unassigned_by_margin`` (iterative: the unknowns the margin never
+        assigns, whatever the finish; the final unknown share would be 0 by construction
+        under ``finish="argmax"``) and ``n_rounds`` (rule-free); other metrics are ignored.
+        The claims' verdicts over the same grid are drawn by
+        :func:`mixlib.figures.claims.claims_figure`.
 
     Returns
     -------
@@ -106,22 +68,22 @@ def semisupervised_sensitivity(table: pd.DataFrame, verdicts: pd.DataFrame | Non
         One row of four panels per split (sorted by name; titles name split and data set):
         final hard error, final unknown error, final unknown share (in %) and rounds against
         the threshold. One curve per (method, restart, finish) x variance floor (x rule):
-        colour = method and restart, marker = floor, line style = rule (confidence solid,
-        underflow dashed); mean over repeats and 95 % Student-t interval (vertical bar), the
-        floors slightly offset on the x axis so the bars do not overlap. A legend row (and
-        the verdicts) below.
+        colour = method and restart or finish, marker = floor, line style = rule (confidence
+        solid, underflow dashed); mean over repeats and 95 % Student-t interval (vertical
+        bar), the floors slightly offset on the x axis so the bars do not overlap. A panel
+        whose every value is 0 says so. A legend row below.
 
     Raises
     ------
     ValueError
         If a column or a metric (``hard_error``, ``unknown_error``, ``n_rounds``, and
-        ``unknown`` when iterative rows are present) is absent.
+        ``unassigned_by_margin`` when iterative rows are present) is absent.
     """
     name = "semisupervised_sensitivity"
     require_columns(table, _COLUMNS, name)
     table = table.assign(**{c: table[c] if c in table.columns else ANY for c in ("restart", "finish")})
     for metric, _, _, _ in PANELS:
-        if metric != "unknown" or (table["method"] == "iterative").any():
+        if metric != "unassigned_by_margin" or (table["method"] == "iterative").any():
             require_metric(table, metric, name)
     groups = split_groups(_final_values(table))
     settings = table[["method", "restart", "finish"]].astype(str).drop_duplicates()
@@ -133,9 +95,7 @@ def semisupervised_sensitivity(table: pd.DataFrame, verdicts: pd.DataFrame | Non
     positions = len(variants) * len(floors)
     dodge = 0.5 * gap / max(positions, 1)
 
-    verdict_lines = _verdict_lines(verdicts) if verdicts is not None else []
-    heights = [3.0] * len(groups) + [0.55 + 0.17 * len(variants)] + ([0.2 + 0.17 * len(verdict_lines)]
-                                                                     if verdict_lines else [])
+    heights = [3.0] * len(groups) + [0.55 + 0.17 * len(variants)]
     fig, axes = new_figure(len(heights), len(PANELS), figsize=(12.8, sum(heights) + 0.5), squeeze=False,
                            gridspec_kw={"height_ratios": heights})
     grid = axes[0, 0].get_gridspec()
@@ -146,7 +106,7 @@ def semisupervised_sensitivity(table: pd.DataFrame, verdicts: pd.DataFrame | Non
         for p, (metric, title, scale, per_rule) in enumerate(PANELS):
             ax = axes[s, p]
             rows = own[own["metric"] == metric]
-            if metric != "unknown" or (own["method"] == "iterative").any():
+            if metric != "unassigned_by_margin" or (own["method"] == "iterative").any():
                 require_metric(own, metric, name, where)
             for v, (method, restart, finish) in enumerate(variants):
                 mine = rows[(rows["method"] == method) & (rows["restart"].astype(str) == restart)
@@ -171,6 +131,9 @@ def semisupervised_sensitivity(table: pd.DataFrame, verdicts: pd.DataFrame | Non
             ax.set_xticklabels([f"{t:g}" for t in thresholds], fontsize="small")
             ax.set_xlabel("threshold")
             ax.set_ylim(bottom=0)
+            if not rows.empty and np.allclose(rows["value"].to_numpy(dtype=float), 0.0):
+                ax.text(0.5, 0.5, "0 at every setting", transform=ax.transAxes, ha="center", va="center",
+                        color="0.4")
 
     handles = [Line2D([], [], color=f"C{v}", linewidth=2, label=_variant_label(*variant))
                for v, variant in enumerate(variants)]
@@ -182,11 +145,6 @@ def semisupervised_sensitivity(table: pd.DataFrame, verdicts: pd.DataFrame | Non
     legend_ax = fig.add_subplot(grid[len(groups), :])
     legend_ax.axis("off")
     legend_ax.legend(handles=handles, loc="center", ncol=3, fontsize="small")
-    if verdict_lines:
-        text_ax = fig.add_subplot(grid[len(groups) + 1, :])
-        text_ax.axis("off")
-        text_ax.text(0.0, 1.0, "\n".join(verdict_lines), transform=text_ax.transAxes, va="top", ha="left",
-                     fontsize="small")
     fig.suptitle("Semi-supervised methods across threshold and variance floor (value at the last round; "
                  f"mean and {INTERVAL} over repeats)")
     return fig

@@ -141,7 +141,8 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
     and data sets that exist, and its splits have the roles the schema says it uses
     (:func:`schema_references`); every model of the comparison, and of its ``params``, is a
     classifier of the catalogue and every parameter given one it takes (checked without
-    importing any estimator), EM settings apart, which only the ``em`` section sets.
+    importing any estimator), EM settings apart, which only the ``em`` section sets; every
+    name of ``claims.report_problems`` is a split or a data set of the config.
     """
     check_split_forms(config)
     datasets, splits = config.get("datasets", {}), config.get("splits", {})
@@ -179,6 +180,13 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
     for name in comparison.get("datasets", []):
         if tables[name] is not None:
             check_fold_sizes(tables[name][CLASS_COLUMN].to_numpy(), comparison["n_folds"], name)
+    for chapter, names in config.get("claims", {}).get("report_problems", {}).items():
+        for name in names:
+            if name not in splits and name not in datasets:
+                raise ValueError(
+                    f"claims.report_problems.{chapter}: {name!r} is neither a split nor a data "
+                    f"set of the config; the splits are {sorted(splits)}, the data sets "
+                    f"{sorted(datasets)}.")
 
 
 def _check_split_sizes(name: str, split: Mapping[str, Any], table: pd.DataFrame | None) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -57,6 +57,13 @@ def read_table(path: str | Path) -> pd.DataFrame:
         path, sep="\t", keep_default_na=False, na_values=[""],
         dtype={CLASS_COLUMN: str, "role": str, "dataset": str},
     )
+
+
+def read_tables(paths: str | Path | Sequence[str | Path]) -> pd.DataFrame:
+    """The table at ``paths``, or the tables at several paths stacked (e.g. one per data set)."""
+    if isinstance(paths, (str, Path)):
+        return read_table(paths)
+    return pd.concat([read_table(path) for path in paths], ignore_index=True)
 
 
 def save_figure(figure, png_path: str | Path, svg_path: str | Path | None = None) -> None:

@@ -25,7 +25,7 @@ STAGES: dict[str, tuple[str, ...]] = {
     "comparison": ("comparison",),
 }
 #: The stages whose tables the claims of the report are measured from (``report.smk``).
-CLAIM_STAGES = ("mixture", "semisupervised", "dna", "mlp", "comparison")
+CLAIM_STAGES = ("mixture", "imputation", "semisupervised", "dna", "mlp", "comparison")
 #: Sections that several stages read, and those stages: the ``figures`` section sets the
 #: interval level of the figures that draw a band over repeats.
 SHARED_SECTIONS: dict[str, tuple[str, ...]] = {

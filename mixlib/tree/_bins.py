@@ -22,6 +22,21 @@ DIRECT_RANK_BINS = 16
 #: (Column, row) pairs histogrammed per ``bincount`` call (see :func:`_column_histograms`).
 HISTOGRAM_CHUNK = 1 << 16
 
+#: Most bits a feature index takes in a packed permutation key (:func:`_permutation`): a key
+#: from ``Generator.random`` has 53 significant bits, so with at most 10 feature bits the
+#: packed integer stays within the 63 bits of an ``int64`` (up to 1024 features).
+PACKED_FEATURE_BITS = 10
+
+#: Up to this many ranks, a cumulative sum over the ranks is one whole-array addition per
+#: rank (:func:`_accumulate_bins`, :func:`_left_counts`), faster than ``numpy.cumsum`` over
+#: a short axis; past it, ``cumsum``.
+SHORT_RANK_AXIS = 32
+
+#: Nodes that lack varying features after their first ``k`` drawn ones get the next ones in
+#: batches of ``ceil(k / SHORT_NODE_BATCHES)`` features: such nodes usually lack only a few,
+#: so a third of ``k`` at a time histograms far fewer columns than ``k`` more.
+SHORT_NODE_BATCHES = 3
+
 
 def _permutation(keys: np.ndarray) -> np.ndarray:
     """Features of each node (row of ``keys``, shape (n_nodes, n_features)) ordered by key:
@@ -32,7 +47,7 @@ def _permutation(keys: np.ndarray) -> np.ndarray:
     than ``argsort``) orders them."""
     n_features = keys.shape[1]
     bits = (n_features - 1).bit_length()
-    if bits > 10:  # the packed key would not fit in 63 bits
+    if bits > PACKED_FEATURE_BITS:  # the packed key would not fit in 63 bits
         return np.argsort(keys, axis=1)
     packed = (keys * 2.0 ** (53 + bits)).astype(np.int64)  # exact: a power-of-2 scaling
     packed |= np.arange(n_features)
@@ -183,7 +198,7 @@ def _present_bins(hist_w: np.ndarray, n_bins: int) -> np.ndarray:
 def _accumulate_bins(a: np.ndarray) -> np.ndarray:
     """Cumulative sum of ``a`` along axis 2 (the ranks), added in rank order as
     ``numpy.cumsum`` does; with few ranks, one whole-array addition per rank."""
-    if a.shape[2] > 32:
+    if a.shape[2] > SHORT_RANK_AXIS:
         return np.cumsum(a, axis=2)
     out = a.copy()
     for b in range(1, a.shape[2]):
@@ -199,7 +214,7 @@ def _left_counts(
 
     Added in rank order, as the cumulative sum of :func:`_accumulate_bins` does, but only
     for the cuts asked for (with few ranks; otherwise through that cumulative sum)."""
-    if hist_w.shape[2] > 32:
+    if hist_w.shape[2] > SHORT_RANK_AXIS:
         return _accumulate_bins(hist_w)[col, node, cut]
     left = hist_w[col, node, 0]
     later = np.arange(cut.shape[0])
@@ -249,128 +264,3 @@ def _rank_varying(
     return (changes[:, starts + sizes - 1] > changes[:, starts]).T
 
 
-def _histogram_cuts(
-    binned: BinnedFeatures,
-    codes: np.ndarray,
-    w: np.ndarray,
-    xrows: np.ndarray,
-    seg: np.ndarray,
-    sizes: np.ndarray,
-    k_features: int,
-    rng: np.random.Generator | None,
-    n_classes: int,
-    min_samples_leaf: int,
-):
-    """Draw the candidate features and find the valid cuts, from per-node histograms.
-
-    The candidates are those of :func:`draw_candidates` (the first ``k_features`` features,
-    in the order of a uniform random permutation, that are not constant in the node; the
-    same draws of ``rng``), but constancy is read from the histograms themselves (a feature
-    varies in a node when its rows fall in two ranks or more), and features are histogrammed
-    in batches along the permutation only until a node has ``k_features`` varying ones:
-    first ``k`` features for every node, then ``k`` more. For the nodes still short (few
-    rows each), constancy of the rest is read from the range of their rows' ranks
-    (:func:`_rank_varying`) and the ``k`` features drawn are then histogrammed anew.
-
-    Returns ``(node, col, cut, left, threshold_of, feats)``: ``cut`` is the rank after which
-    the cut falls, ``left`` the class counts left of it, ``threshold_of(nodes, cols, cuts)``
-    the two values the threshold falls between and ``feats`` (shape (n_nodes, k)) the
-    candidate features.
-    """
-    n_nodes = sizes.shape[0]
-    n_features = codes.shape[0]
-    n_bins = binned.n_bins
-    per_node = n_bins * n_classes
-    counts = min_samples_leaf > 1
-
-    def subset(nodes):  # rows of ``nodes`` (sorted): data rows, weights, local node ids
-        inside = np.zeros(n_nodes, dtype=bool)
-        inside[nodes] = True
-        sub = inside[seg]
-        return xrows[sub], w[sub], (np.cumsum(inside) - 1)[seg[sub]]
-
-    def histograms(cols, nodes=None):
-        if nodes is None:
-            return _column_histograms(codes, xrows, w, seg, cols, per_node, counts,
-                                      all_columns=rng is None)
-        sub_xrows, sub_w, sub_seg = subset(nodes)
-        return _column_histograms(codes, sub_xrows, sub_w, sub_seg, cols, per_node, counts)
-
-    if rng is None:  # every feature, in column order, all usable
-        feats = np.broadcast_to(np.arange(n_features), (n_nodes, n_features))
-        hist_w, hist_n = histograms(feats)
-        usable = np.ones((n_nodes, n_features), dtype=bool)
-    else:
-        k = k_features
-        keys = rng.random((n_nodes, n_features))
-        m = min(n_features, 2 * k)
-        perm = _permutation(keys)
-        varying = np.zeros((n_nodes, n_features), dtype=bool)
-        hist_w, hist_n = histograms(perm[:, :k])
-        present = _present_bins(hist_w, n_bins)
-        varying[:, :k] = _varying_columns(present)
-        blocks = [(np.arange(n_nodes), 0, hist_w, hist_n, present)]
-        step = max(1, (k + 2) // 3)  # short nodes usually lack only a few
-        bounds = [(lo, min(lo + step, m)) for lo in range(k, m, step)]
-        bounds += [(m, n_features)] if m < n_features else []
-        tail = None  # nodes still short after m features
-        for lo, hi in bounds:
-            short = np.flatnonzero(np.count_nonzero(varying[:, :lo], axis=1) < k)
-            if short.size == 0 or lo >= hi:
-                break
-            if lo == m:  # few rows per node, many columns: ranks are cheaper than histograms
-                sub_xrows, _, sub_seg = subset(short)
-                varying[short, m:] = _rank_varying(binned.ranks, perm[short, m:], sub_xrows,
-                                                   sub_seg, sizes[short])
-                tail = short
-                break
-            block_w, block_n = histograms(perm[short, lo:hi], short)
-            block_present = _present_bins(block_w, n_bins)
-            varying[short, lo:hi] = _varying_columns(block_present)
-            blocks.append((short, lo, block_w, block_n, block_present))
-        # Nodes with k varying features among the first k keep those; for the others, a
-        # stable sort puts the varying features first, in permutation order.
-        feats, usable = perm[:, :k], varying[:, :k]
-        if len(blocks) > 1:
-            short = blocks[1][0]
-            first = np.broadcast_to(np.arange(k), (n_nodes, k)).copy()
-            first[short] = _varying_first(varying[short], k)
-            for b, (nodes, lo, block_w, block_n, block_present) in enumerate(blocks):
-                members, local = (short, short) if b == 0 else (nodes, np.arange(nodes.size))
-                position = first[members] - lo
-                i, j = np.nonzero((position >= 0) & (position < block_w.shape[0]))
-                hist_w[j, members[i]] = block_w[position[i, j], local[i]]
-                present[j, members[i]] = block_present[position[i, j], local[i]]
-                if counts:
-                    hist_n[j, members[i]] = block_n[position[i, j], local[i]]
-            feats = np.take_along_axis(perm, first, axis=1)
-            usable = np.take_along_axis(varying, first, axis=1)
-            if tail is not None:  # no histograms beyond m yet: those nodes get all k anew
-                late = tail[(first[tail] >= m).any(axis=1)]
-                if late.size:
-                    late_w, late_n = histograms(feats[late], late)
-                    hist_w[:, late] = late_w
-                    present[:, late] = _present_bins(late_w, n_bins)
-                    if counts:
-                        hist_n[:, late] = late_n
-    if rng is None:
-        present = _present_bins(hist_w, n_bins)  # every weight is positive
-    k = feats.shape[1]
-    hist_w = hist_w.reshape(k, n_nodes, n_bins, n_classes)
-    if counts:
-        n_left = _accumulate_bins(hist_n.reshape(k, n_nodes, n_bins, n_classes).sum(axis=3))
-        valid = present & (n_left >= min_samples_leaf)
-        valid &= (sizes[None, :, None] - n_left) >= min_samples_leaf
-    else:  # one row on each side: some rows of a later rank
-        n_present = _accumulate_bins(present.astype(np.intp))
-        valid = present & (n_present < n_present[:, :, -1:])
-    valid &= usable.T[:, :, None]
-    node, col, cut = np.nonzero(valid.transpose(1, 0, 2))  # ordered by (node, col, cut)
-    left = _left_counts(hist_w, col, node, cut)
-
-    def threshold_of(nodes, cols, cuts):
-        f = feats[nodes, cols]
-        later = present[cols, nodes] & (np.arange(n_bins) > cuts[:, None])
-        return binned.high[f, cuts], binned.low[f, np.argmax(later, axis=1)]
-
-    return node, col, cut, left, threshold_of, feats

@@ -6,12 +6,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import xlogy
 
-from mixlib.tree._bins import (
-    FEATURE_THRESHOLD,
-    BinnedFeatures,
-    _histogram_cuts,
-    _permutation,
-)
+from mixlib.tree._bins import FEATURE_THRESHOLD, BinnedFeatures, _permutation
+from mixlib.tree._histogram_search import HistogramSearch, NodeRows
 
 #: The histogram search is used when (candidates x nodes x ranks x (classes + 1)) stays
 #: below this many cells; otherwise the nodes' rows are sorted (0 forces sorting).
@@ -263,7 +259,7 @@ def level_splits(
 
     When the features have few distinct values (``binned`` given and
     k x n_nodes x n_bins x (n_classes + 1) <= ``HISTOGRAM_MAX_CELLS``), no sort is needed:
-    :func:`mixlib.tree._bins._histogram_cuts` draws the candidates and histograms them
+    :class:`mixlib.tree._histogram_search.HistogramSearch` draws the candidates and histograms them
     (``bincount`` over (candidate, node, rank, class)), and a cumulative sum over ranks
     gives the left counts of every cut; a cut after rank ``r`` is valid when the node has
     rows of rank ``r`` and of a later rank. Both searches give the same splits (up to
@@ -282,10 +278,10 @@ def level_splits(
         n_candidates * n_nodes * binned.n_bins * (n_classes + 1) <= HISTOGRAM_MAX_CELLS
     )
     if use_histogram:
-        node, col, pos, left, threshold_of, feats = _histogram_cuts(
-            binned, codes, w[rows], xrows, seg, sizes, k_features, rng, n_classes,
-            min_samples_leaf,
-        )
+        cuts = HistogramSearch(binned, codes, n_classes, min_samples_leaf).cuts(
+            NodeRows(xrows, w[rows], seg, sizes), k_features, rng)
+        node, col, pos, left, feats = cuts.node, cuts.col, cuts.cut, cuts.left, cuts.feats
+        threshold_of = cuts.thresholds
         if node.size == 0:
             return feature, threshold, best_cost
     else:

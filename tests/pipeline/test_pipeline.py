@@ -175,6 +175,34 @@ def test_lint_reports_nothing_but_the_documented_deviation(tmp_path):
     assert set(lints) == {"Specify a conda environment or container for each rule."}
 
 
+def test_claims_follow_from_their_rows_and_from_the_tables(test_run):
+    from mixlib.experiments.claims_table import CLAIM_COLUMNS, ROBUSTNESS_COLUMNS
+    from mixlib.experiments.verdicts import row_verdict
+
+    claims = read_table(test_run / "results/tables/claims.tsv")
+    readings = read_table(test_run / "results/tables/claims_readings.tsv")
+    assert list(claims.columns) == CLAIM_COLUMNS + ROBUSTNESS_COLUMNS
+    for table in (claims, readings):
+        assert [row_verdict(row) for _, row in table.iterrows()] == table["verdict"].tolist()
+        holds = table[table["verdict"] == "holds"]
+        assert ((holds["band_low"] < holds["measured"]) & (holds["measured"] < holds["band_high"])).all()
+    assert set(claims["kind"]) == {"absolute", "qualitative"}
+    # the absolute numbers of chapters 3 and 5 only on the report's problem (bacteria)
+    assert set(claims.loc[(claims["kind"] == "absolute") & claims["chapter"].astype(str).isin(["3", "5"]), "data"]) == {"bacteria"}
+    # EM iterations: the median over the bacteria split's own class fits
+    trace = read_table(test_run / "results/tables/em_trace.tsv")
+    fits = trace[trace["split"] == "bacteria"].drop_duplicates(["repeat", "class"])
+    row = claims[(claims["id"] == "em_iterations") & (claims["data"] == "bacteria")].iloc[0]
+    assert row["measured"] == fits["n_iter"].median() and row["n"] == len(fits)
+    # every chapter-5 claim under restart x finish x rule (at the default threshold)
+    chapter5 = readings[readings["chapter"].astype(str) == "5"]
+    both = chapter5[chapter5["id"] == "prior_vs_iterative_hard_error"]["reading"]
+    assert both.str.contains("restart=fresh").any() and both.str.contains("finish=stop").any()
+    assert both.str.contains("unclassifiable=underflow").any()
+    assert {"sweep_best_kernels", "sweep_prior_not_above_iterative", "sweep_test_equivalent"} <= set(chapter5["id"])
+    assert (claims["readings"] > 0).sum() > 0
+
+
 def test_report_bundles_every_figure_and_the_claims(test_run):
     snakemake(test_run, "--report", "results/report.html", "--configfile", "config/test.yaml")
     html = (test_run / "results/report.html").read_text(errors="replace")
@@ -182,7 +210,7 @@ def test_report_bundles_every_figure_and_the_claims(test_run):
     assert figures
     missing = [name for name in figures if name not in html]
     assert missing == []
-    assert "claims.tsv" in html and "Methods" in html
+    assert "claims.tsv" in html and "claims_readings.tsv" in html and "Methods" in html
 
 
 def test_a_configfile_stands_on_its_own(tmp_path):

@@ -25,11 +25,13 @@ TEST_TARGETS = (
        "results/figures/ensembles.png", "results/tables/comparison_summary.tsv", "results/figures/comparison.png",
        "results/tables/comparison_settings.tsv",
        "results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
-       "results/figures/comparison_cd.png", "results/figures/confusion_wine.png", "results/tables/claims.tsv"]
+       "results/figures/comparison_cd.png", "results/figures/confusion_wine.png", "results/tables/claims.tsv",
+       "results/tables/claims_readings.tsv", "results/figures/claims.png"]
 )
 TEST_CLAIM_TABLES = [f"results/tables/{name}.tsv" for name in (
-    "em_trace", "kernel_map", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep", "mlp_sweep", "comparison",
-    "comparison_pairs", "comparison_ranks")]
+    "em_trace", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep", "mlp_sweep", "comparison",
+    "comparison_ranks", "imputation_study.heart_cleveland", "em_trace_sensitivity", "semisupervised_sensitivity",
+    "kernel_sweep_sensitivity")]
 
 
 def _planned(workdir: Path) -> tuple[list[str], list[str]]:

@@ -44,6 +44,10 @@ STAGES_RUN = configured_stages(config)  # the stages whose config sections are p
 SPLITS = sorted(config["splits"])
 # The figures' settings: required by the stages that draw intervals (validate_study_config).
 FIGURES = config["figures"] if "figures" in config else None
+# The relative variance floors of the sensitivity grid (semisupervised_sensitivity), which
+# the chapter-3 and chapter-5 readings share; none without that section.
+SENSITIVITY_FLOORS = (config["semisupervised_sensitivity"]["relative_min_variances"]
+                      if "semisupervised_sensitivity" in config else [])
 
 
 wildcard_constraints:
@@ -184,13 +188,24 @@ def previous_grid_levels(wildcards):
 # What the study produces, listed here in one place (no rule file appends to these lists), so
 # the order of the includes does not matter: the targets of the `all` rule in the Snakefile
 # and the tables the `claims` rule reads.
-CLAIM_TABLE_NAMES = ("em_trace", "kernel_map", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep",
-                     "mlp_sweep", "comparison", "comparison_pairs", "comparison_ranks")
+CLAIM_TABLE_NAMES = ("em_trace", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep", "mlp_sweep",
+                     "comparison", "comparison_ranks")
+# The sensitivity grid's tables, by the name of the run's table they read like.
+CLAIM_READING_TABLES = {"em_trace": "em_trace_sensitivity", "semisupervised_rounds": "semisupervised_sensitivity",
+                        "kernel_sweep": "kernel_sweep_sensitivity"}
 
 
 def claim_tables():
-    """The tables the claims of the report are measured from, name -> path (the `claims` rule)."""
-    return {name: f"results/tables/{name}.tsv" for name in CLAIM_TABLE_NAMES}
+    """The tables the claims of the report are measured from, name -> path(s) (the `claims`
+    rule): the run's, the imputation study's (one per data set) and, with a sensitivity grid,
+    the grid's under the prefix `readings_`."""
+    tables = {name: f"results/tables/{name}.tsv" for name in CLAIM_TABLE_NAMES}
+    tables["imputation_study"] = expand("results/tables/imputation_study.{dataset}.tsv",
+                                        dataset=config["imputation_study"]["datasets"])
+    if config.get("semisupervised_sensitivity"):
+        tables.update({f"readings_{name}": f"results/tables/{grid}.tsv"
+                       for name, grid in CLAIM_READING_TABLES.items()})
+    return tables
 
 
 def study_targets():
@@ -218,7 +233,8 @@ def study_targets():
                if len(config["comparison"]["datasets"]) >= 2 else [])
             + expand("results/figures/confusion_{dataset}.png",
                      dataset=config["comparison"]["datasets"])),
-        "report": ["results/tables/claims.tsv"],
+        "report": ["results/tables/claims.tsv", "results/tables/claims_readings.tsv",
+                   "results/figures/claims.png"],
     }
     targets = (
         expand("results/splits/{split}.split.tsv", split=SPLITS)

@@ -17,6 +17,7 @@ rule dna_kernel_point:
         em=EM,
         seed=config["seed"],
         encoding=split_encoding,
+        dataset=split_dataset,
         standardise=standardises,
     wildcard_constraints:
         kernels=r"\d+",

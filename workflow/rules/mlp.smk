@@ -17,6 +17,7 @@ rule mlp_sweep_point:
     params:
         training=MLP["training"],
         seed=config["seed"],
+        dataset=split_dataset,
         standardise=standardises,
     wildcard_constraints:
         regime="|".join(REGIMES),

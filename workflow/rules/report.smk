@@ -1,20 +1,54 @@
-# The claims table: each numeric claim of the report against what this run measured.
+# The claims of the report: each a band judged by an interval, under our reading (claims.tsv,
+# with how many readings give each verdict) and under every reading of the sensitivity grid
+# (claims_readings.tsv), and the figure of both.
 
 
 rule claims:
     input:
         **claim_tables(),
     output:
-        report(
+        claims=report(
             "results/tables/claims.tsv",
             caption="../report/claims.rst",
             category="Claims",
         ),
+        readings=report(
+            "results/tables/claims_readings.tsv",
+            caption="../report/claims_readings.rst",
+            category="Claims",
+        ),
     log:
         "results/logs/claims/all.log",
+    params:
+        problems=config["claims"]["report_problems"],
+        seed=config["seed"],
+        rule=config["semisupervised"]["unclassifiable"][0],
+        em=EM,
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
         "../scripts/claims.py"
+
+
+rule claims_figure:
+    input:
+        "results/tables/claims.tsv",
+        "results/tables/claims_readings.tsv",
+    output:
+        png=report(
+            "results/figures/claims.png",
+            caption="../report/claims_figure.rst",
+            category="Claims",
+            labels={"figure": "claims", "model": "mixture", "sweep": "readings"},
+        ),
+        svg="results/figures/claims.svg",
+    log:
+        "results/logs/claims_figure/all.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figures/claims.py"

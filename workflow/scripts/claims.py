@@ -1,9 +1,13 @@
-from mixlib.experiments.claims import build_claims
-from mixlib.pipeline.io import read_table, write_table
+from mixlib.experiments.claims_table import claims_and_readings
+from mixlib.pipeline.io import read_tables, write_table
 from mixlib.pipeline.workflow import logged_job
 
 with logged_job(snakemake) as log:
-    tables = {name: read_table(path) for name, path in snakemake.input.items()}
-    claims = build_claims(tables)
-    log.info("%d claims, %d hold", len(claims), int((claims["holds"] == "yes").sum()))
-    write_table(claims, snakemake.output[0])
+    params = snakemake.params
+    tables = {name: read_tables(paths) for name, paths in snakemake.input.items()}
+    claims, readings = claims_and_readings(tables, problems=params.problems, seed=params.seed,
+                                           rule=params.rule, em=params.em)
+    log.info("%d claims: %s; %d rows over the readings", len(claims),
+             claims["verdict"].value_counts().to_dict(), len(readings))
+    write_table(claims, snakemake.output.claims)
+    write_table(readings, snakemake.output.readings)

@@ -7,5 +7,6 @@ with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
     repeats = load_repeats(snakemake, params.standardise)
     stage = dna_kernel_stage(split=wildcards.split, encoding=params.encoding,
-                             n_components=int(wildcards.kernels), em=params.em)
+                             n_components=int(wildcards.kernels), em=params.em,
+                             dataset=params.dataset)
     write_table(run_stages(stage, repeats, seed=params.seed), snakemake.output[0])

@@ -6,6 +6,6 @@ from mixlib.pipeline.workflow import load_repeats, logged_job
 with logged_job(snakemake):
     params = snakemake.params
     stage = em_trace_stage(split=snakemake.wildcards.split, dataset=params.dataset,
-                           n_components=params.n_components, em=params.em)
+                           n_components=params.n_components, em=params.em, n_restarts=params.n_restarts)
     table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])

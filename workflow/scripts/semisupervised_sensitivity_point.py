@@ -1,5 +1,5 @@
 from mixlib.experiments.contract import run_stages
-from mixlib.experiments.semisupervised import sensitivity_stages
+from mixlib.experiments.semisupervised_readings import sensitivity_stages
 from mixlib.pipeline.io import write_table
 from mixlib.pipeline.workflow import load_repeats, logged_job
 
@@ -7,6 +7,6 @@ with logged_job(snakemake):
     params = snakemake.params
     stages = sensitivity_stages(split=snakemake.wildcards.split, dataset=params.dataset,
                                 n_components=params.n_components, params=params.settings,
-                                restarts=list(params.restarts))
+                                restarts=list(params.restarts), finishes=list(params.finishes))
     table = run_stages(stages, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])

@@ -1,0 +1,153 @@
+"""How the chapter-6 claims (mixture against MLP, probabilistic against deterministic) are
+measured: estimates with an interval, or a test result mapped to the same verdicts.
+
+Measures as in :mod:`mixlib.experiments.claims_measures`. The DNA sweeps (figs. 6.1, 6.2)
+give means over repeats with Student-t intervals; the cross-validated comparison gives fold
+errors, whose interval is Nadeau and Bengio's corrected one
+(:func:`mixlib.core.statistics.corrected_t_interval`); the tests across data sets give an
+interval (Nemenyi: the rank gap plus or minus the critical difference) or one-sided p-values
+(the permutation test), read by :func:`mixlib.experiments.verdicts.decide` like any interval.
+A later test (a signed-rank test, a Bayesian test) enters the same way, through
+:func:`~mixlib.experiments.verdicts.from_one_sided_p` or
+:func:`~mixlib.experiments.verdicts.from_posterior`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from mixlib.core.statistics import corrected_t_interval
+from mixlib.experiments.claims_measures import Context, per_group
+from mixlib.experiments.verdicts import Evidence, from_one_sided_p, t_evidence
+from mixlib.model_selection.rank_tests import group_rank_test
+
+
+def _per_repeat_mean(rows: pd.DataFrame) -> pd.Series:
+    return rows.groupby("repeat")["value"].mean().sort_index()
+
+
+def _dna_test_errors(dna: pd.DataFrame) -> pd.Series:
+    """Per repeat, the mixture's test error averaged over the kernel counts (fig. 6.1)."""
+    return _per_repeat_mean(dna[(dna["class"] == "all") & (dna["metric"] == "test_error")])
+
+
+def _mlp_test_errors(mlp: pd.DataFrame) -> pd.Series:
+    """Per repeat, the MLP's test error averaged over regimes and hidden sizes (fig. 6.2)."""
+    return _per_repeat_mean(mlp[mlp["metric"] == "test_error"])
+
+
+@per_group
+def dna_mean_test_error(table: pd.DataFrame, context: Context) -> Evidence | None:
+    """Mean test error of the DNA mixture over kernel counts: t-interval over repeats."""
+    errors = _dna_test_errors(table)
+    return t_evidence(errors, alpha=context.alpha) if len(errors) else None
+
+
+@per_group
+def mlp_mean_test_error(table: pd.DataFrame, context: Context) -> Evidence | None:
+    """Mean test error of the MLP over regimes and sizes: t-interval over repeats."""
+    errors = _mlp_test_errors(table)
+    return t_evidence(errors, alpha=context.alpha) if len(errors) else None
+
+
+def _by_repeat_index(first: pd.Series, second: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Two independent samples of per-repeat values, matched by position: ``d_r = a_r - b_r``
+    are independent with mean ``E a - E b``, so their t-interval is valid."""
+    n = min(len(first), len(second))
+    return first.to_numpy()[:n], second.to_numpy()[:n]
+
+
+@per_group
+def mixture_minus_mlp_test_error(tables: Mapping[str, pd.DataFrame], context: Context) -> Evidence | None:
+    """Mixture (mean over kernel counts) minus MLP (mean over regimes and sizes) test error on
+    DNA, the report's two means (20 % against 8.5 %), matched by repeat index."""
+    mixture, mlp = _by_repeat_index(_dna_test_errors(tables["dna_kernel_sweep"]),
+                                    _mlp_test_errors(tables["mlp_sweep"]))
+    return t_evidence(mixture - mlp, alpha=context.alpha, what="repeats (independent splits)") if len(mixture) else None
+
+
+@per_group
+def mixture_over_mlp_fit_seconds(tables: Mapping[str, pd.DataFrame], context: Context) -> Evidence | None:
+    """Mean fit time of the DNA mixtures (every kernel count) over that of the MLPs (every
+    size and regime), per repeat index; t-interval of the ratios. A wall-clock measurement."""
+    dna, mlp = tables["dna_kernel_sweep"], tables["mlp_sweep"]
+    mixture = _per_repeat_mean(dna[(dna["class"] == "all") & (dna["metric"] == "fit_seconds")])
+    network = _per_repeat_mean(mlp[mlp["metric"] == "fit_seconds"])
+    mixture, network = _by_repeat_index(mixture, network)
+    return t_evidence(mixture / network, alpha=context.alpha, what="repeats") if len(mixture) else None
+
+
+def _fold_errors(table: pd.DataFrame, model: str) -> pd.DataFrame:
+    rows = table[(table["model"] == model) & (table["metric"] == "fold_error")]
+    if "protocol" in rows.columns:
+        rows = rows[rows["protocol"].fillna("cv") == "cv"]
+    return rows
+
+
+def _corrected(values: np.ndarray, folds: pd.DataFrame, alpha: float, what: str) -> Evidence | None:
+    if len(values) < 2:
+        return None
+    low, high = corrected_t_interval(values, n_train=float(folds["n_train"].mean()),
+                                     n_test=float(folds["n_test"].mean()), alpha=alpha)
+    return Evidence(float(np.mean(values)), len(values), low, high, alpha,
+                    f"corrected t over {len(values)} folds (Nadeau-Bengio), {what}")
+
+
+@per_group
+def mixture_cv_accuracy(table: pd.DataFrame, context: Context) -> Evidence | None:
+    """Cross-validated accuracy of the mixture on one data set, corrected interval."""
+    folds = _fold_errors(table, "mixture")
+    return _corrected(1.0 - folds["value"].to_numpy(), folds, context.alpha, "accuracy")
+
+
+@per_group
+def mixture_minus_mlp_folds(table: pd.DataFrame, context: Context) -> Evidence | None:
+    """Mixture minus MLP fold error on one data set, paired by (repeat, fold); corrected
+    interval. The one comparison the report makes, so not adjusted for the other pairs."""
+    keys = ["repeat", "fold"]
+    mixture, mlp = _fold_errors(table, "mixture"), _fold_errors(table, "mlp")
+    paired = mixture.merge(mlp[keys + ["value"]], on=keys, suffixes=("", "_mlp"))
+    difference = (paired["value"] - paired["value_mlp"]).to_numpy()
+    return _corrected(difference, paired, context.alpha, "mixture minus MLP")
+
+
+@per_group
+def mixture_minus_mlp_rank(ranks: pd.DataFrame, context: Context) -> Evidence | None:
+    """Mean rank of the mixture minus the MLP's across data sets, with the Nemenyi interval
+    ``d +/- CD`` (CD: the table's critical difference at its alpha): the rank gap against
+    the gap the test could detect."""
+    mean_rank = ranks.set_index("model")["mean_rank"]
+    if not {"mixture", "mlp"} <= set(mean_rank.index):
+        return None
+    gap = float(mean_rank["mixture"] - mean_rank["mlp"])
+    cd = float(ranks["critical_difference"].iloc[0])
+    n = int(ranks["n_datasets"].iloc[0])
+    return Evidence(gap, n, gap - cd, gap + cd, float(ranks["alpha"].iloc[0]),
+                    f"Nemenyi: rank gap +/- critical difference {cd:.3g} ({int(ranks['n_models'].iloc[0])} "
+                    f"models, {n} data sets)")
+
+
+@per_group
+def probabilistic_minus_deterministic_rank(ranks: pd.DataFrame, context: Context) -> Evidence | None:
+    """Mean rank of the probabilistic models minus that of the deterministic ones, decided by
+    the exact permutation test of the approach labels in both directions
+    (:func:`mixlib.model_selection.rank_tests.group_rank_test`)."""
+    approaches = set(ranks["approach"])
+    if approaches != {"probabilistic", "deterministic"}:
+        return None
+    mean_ranks = ranks["mean_rank"].to_numpy()
+    group = (ranks["approach"] == "probabilistic").to_numpy()
+    greater = group_rank_test(mean_ranks, group, "greater")
+    less = group_rank_test(mean_ranks, group, "less")
+    band_low, band_high = context.band
+    if band_low != 0 or band_high != math.inf:
+        raise ValueError("the approach test decides the band (0, inf).")
+    return from_one_sided_p(greater.difference, int(ranks["n_datasets"].iloc[0]), p_greater=greater.p_value,
+                            p_less=less.p_value, band_low=band_low, band_high=band_high,
+                            alpha=float(ranks["alpha"].iloc[0]),
+                            test=f"exact permutation test of the approach labels ({greater.n_assignments} "
+                                 "assignments), one-sided both ways")

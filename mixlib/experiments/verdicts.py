@@ -1,0 +1,176 @@
+"""Three-valued verdicts: a claim's band against the interval (or test) of its measurement.
+
+A claim of the report is a hypothesis ``theta in band``, the band an **open** interval
+``(band_low, band_high)`` fixed from the report's words before anything is measured (the band
+rule is stated once, in :mod:`mixlib.experiments.claims`). Its measurement comes with the
+``1 - alpha`` two-sided interval ``[ci_low, ci_high]`` of ``theta``; the verdict is the two
+one-sided tests (TOST) logic:
+
+- ``holds`` when the interval lies inside the band, ``band_low < ci_low`` and
+  ``ci_high < band_high``: both one-sided tests reject "theta outside the band";
+- ``contradicted`` when it lies entirely outside, ``ci_high <= band_low`` or
+  ``ci_low >= band_high``: the data reject "theta in the band";
+- ``inconclusive`` otherwise, and whenever there is no interval (NaN ends).
+
+Each one-sided test is at level ``alpha / 2``. A test that gives no interval decides through
+two one-sided p-values instead (:func:`p_verdict`): ``p_holds``, of the test whose rejection
+puts theta in the band, and ``p_contradicted``, of the test whose rejection puts it out; a
+Bayesian test gives them as ``1 - P(theta in band)`` and ``P(theta in band)``. The same rule
+then reads "holds iff ``p_holds < alpha``; contradicted iff ``p_contradicted < alpha``".
+:func:`decide` applies whichever applies to an :class:`Evidence`, and :func:`row_verdict`
+recomputes a claims-table row's verdict from its own columns.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from mixlib.core.statistics import STUDY_ALPHA, mean_t_interval, median_interval
+
+HOLDS, CONTRADICTED, INCONCLUSIVE = "holds", "contradicted", "inconclusive"
+VERDICTS = (HOLDS, CONTRADICTED, INCONCLUSIVE)
+
+
+def _finite(*values: float) -> bool:
+    return all(value is not None and math.isfinite(value) for value in values)
+
+
+def interval_verdict(ci_low: float, ci_high: float, band_low: float, band_high: float) -> str:
+    """``holds`` / ``contradicted`` / ``inconclusive`` for an interval against an open band.
+
+    Parameters
+    ----------
+    ci_low, ci_high : float
+        The measurement's interval (NaN: none, hence ``inconclusive``).
+    band_low, band_high : float
+        The open band ``(band_low, band_high)``; either end may be infinite.
+    """
+    if not (_finite(ci_low, ci_high) and ci_low <= ci_high):
+        return INCONCLUSIVE
+    if band_low < ci_low and ci_high < band_high:
+        return HOLDS
+    if ci_high <= band_low or ci_low >= band_high:
+        return CONTRADICTED
+    return INCONCLUSIVE
+
+
+def p_verdict(p_holds: float, p_contradicted: float, alpha: float) -> str:
+    """The verdict of a test that gives one-sided p-values (or posterior probabilities).
+
+    ``holds`` iff ``p_holds < alpha``, ``contradicted`` iff ``p_contradicted < alpha``
+    (NaN: that side cannot be established), otherwise ``inconclusive``.
+    """
+    if _finite(p_holds) and p_holds < alpha:
+        return HOLDS
+    if _finite(p_contradicted) and p_contradicted < alpha:
+        return CONTRADICTED
+    return INCONCLUSIVE
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a claim's measure found: the estimate and the interval or test that judge it.
+
+    Attributes
+    ----------
+    measured : float
+        The point estimate of ``theta``.
+    n : int
+        Repeats, folds, fits or data sets behind the interval or test.
+    ci_low, ci_high : float
+        The ``1 - alpha`` interval of ``theta`` (NaN when the test gives none).
+    alpha : float
+        The interval's (or test's) ``alpha``.
+    method : str
+        How the interval was made, e.g. ``"Student-t over repeats"``.
+    p_holds, p_contradicted : float
+        One-sided p-values of a test without interval (see the module docstring).
+    detail : str
+        Where the estimate was taken, e.g. ``"at 32 kernels per class"``.
+    """
+
+    measured: float
+    n: int
+    ci_low: float = math.nan
+    ci_high: float = math.nan
+    alpha: float = STUDY_ALPHA
+    method: str = ""
+    p_holds: float = math.nan
+    p_contradicted: float = math.nan
+    detail: str = ""
+
+    def with_detail(self, detail: str) -> "Evidence":
+        return replace(self, detail=detail)
+
+
+def decide(evidence: Evidence, band_low: float, band_high: float) -> str:
+    """The verdict of ``evidence`` on the open band ``(band_low, band_high)``.
+
+    By the interval when it has one (:func:`interval_verdict`), else by its one-sided
+    p-values (:func:`p_verdict`).
+    """
+    if _finite(evidence.ci_low, evidence.ci_high):
+        return interval_verdict(evidence.ci_low, evidence.ci_high, band_low, band_high)
+    return p_verdict(evidence.p_holds, evidence.p_contradicted, evidence.alpha)
+
+
+def row_verdict(row) -> str:
+    """The verdict a claims-table row's own columns give (``ci_low``, ``ci_high``,
+    ``band_low``, ``band_high``, ``p_holds``, ``p_contradicted``, ``alpha``)."""
+    evidence = Evidence(float(row["measured"]), 0, ci_low=float(row["ci_low"]),
+                        ci_high=float(row["ci_high"]), alpha=float(row["alpha"]),
+                        p_holds=float(row["p_holds"]), p_contradicted=float(row["p_contradicted"]))
+    return decide(evidence, float(row["band_low"]), float(row["band_high"]))
+
+
+def from_one_sided_p(estimate: float, n: int, *, p_greater: float, p_less: float, band_low: float,
+                     band_high: float, alpha: float, test: str) -> Evidence:
+    """Evidence of a test of ``theta = 0`` giving both one-sided p-values, on a directional band.
+
+    ``p_greater`` tests ``H0: theta <= 0`` against ``theta > 0``, ``p_less`` the reverse. The
+    band must be ``(0, inf)`` (then ``p_holds = p_greater``, ``p_contradicted = p_less``) or
+    ``(-inf, 0)`` (the other way round).
+    """
+    if band_low == 0 and band_high == math.inf:
+        p_holds, p_contradicted = p_greater, p_less
+    elif band_low == -math.inf and band_high == 0:
+        p_holds, p_contradicted = p_less, p_greater
+    else:
+        raise ValueError(f"a one-sided test decides the band (0, inf) or (-inf, 0), got "
+                         f"({band_low}, {band_high}).")
+    return Evidence(float(estimate), int(n), alpha=alpha, method=test, p_holds=float(p_holds),
+                    p_contradicted=float(p_contradicted))
+
+
+def from_posterior(estimate: float, n: int, *, p_in_band: float, alpha: float,
+                   test: str) -> Evidence:
+    """Evidence of a Bayesian test: the posterior probability that ``theta`` is in the band.
+
+    Holds when ``P(band) > 1 - alpha``, contradicted when ``P(band) < alpha``.
+    """
+    return Evidence(float(estimate), int(n), alpha=alpha, method=test,
+                    p_holds=1.0 - float(p_in_band), p_contradicted=float(p_in_band))
+
+
+def t_evidence(values, *, alpha: float = STUDY_ALPHA, what: str = "repeats") -> Evidence:
+    """Mean of ``values`` (NaN dropped) and its Student-t interval
+    (:func:`mixlib.core.statistics.mean_t_interval`)."""
+    x = np.asarray(values, dtype=float)
+    x = x[~np.isnan(x)]
+    if len(x) == 0:
+        return Evidence(math.nan, 0, alpha=alpha, method=f"Student-t over {what}")
+    mean, low, high = mean_t_interval(x[:, None], alpha)
+    return Evidence(float(mean[0]), len(x), float(low[0]), float(high[0]), alpha,
+                    f"Student-t over {what}")
+
+
+def median_evidence(values, *, alpha: float = STUDY_ALPHA, what: str = "fits") -> Evidence:
+    """Median of ``values`` and its order-statistic interval
+    (:func:`mixlib.core.statistics.median_interval`)."""
+    x = np.asarray(values, dtype=float)
+    x = x[~np.isnan(x)]
+    median, low, high = median_interval(x, alpha)
+    return Evidence(median, len(x), low, high, alpha, f"order statistics of the median over {what}")
