@@ -9,7 +9,6 @@ from sklearn.tree import DecisionTreeClassifier as SkTree
 from mixlib.tree import CARTClassifier, DecisionTreeClassifier
 from mixlib.tree._growth import TreeArrays
 from mixlib.tree.pruning import cost_complexity_path, node_risks, prune, pruned_leaves
-from tests.sklearn_compat import sklearn_compatible
 from tests.test_tree import compare_with_sklearn, tie_free_problem
 
 
@@ -178,7 +177,7 @@ def test_scikit_learn_meta_estimators_accept_cart():
     from sklearn.model_selection import cross_val_score
 
     X, y, _ = tie_free_problem(0, n=150)
-    scores = cross_val_score(sklearn_compatible(CARTClassifier)(random_state=0), X, y, cv=3)
+    scores = cross_val_score(CARTClassifier(random_state=0), X, y, cv=3)
     assert scores.shape == (3,) and np.all(scores > 0.4)
 
 

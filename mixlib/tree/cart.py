@@ -8,8 +8,8 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.validation import (
-    check_array, check_choice, check_float, check_int, check_is_fitted, check_random_state,
-    check_sample_weight, check_X_y,
+    check_choice, check_fitted_input, check_float, check_int, check_is_fitted,
+    check_random_state, check_sample_weight, check_X_y,
 )
 from mixlib.model_selection.evaluation import stratified_folds
 from mixlib.tree.decision_tree import DecisionTreeClassifier
@@ -175,12 +175,7 @@ class CARTClassifier(ClassifierMixin, BaseEstimator):
         return float(alphas[chosen])
 
     def _leaves(self, X) -> np.ndarray:
-        check_is_fitted(self, "tree_")
-        X = check_array(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but the tree was fitted on "
-                             f"{self.n_features_in_}.")
-        return self.tree_.apply(X)
+        return self.tree_.apply(check_fitted_input(self, X, attribute="tree_"))
 
     def apply(self, X) -> np.ndarray:
         """Leaf of the pruned tree each row reaches: ndarray of shape (n_samples,)."""
@@ -188,11 +183,13 @@ class CARTClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X) -> np.ndarray:
         """Weighted class proportions of each row's leaf: shape (n_samples, n_classes)."""
-        return self.tree_.value[self._leaves(X)]
+        leaves = self._leaves(X)
+        return self.tree_.value[leaves]
 
     def predict(self, X) -> np.ndarray:
         """Majority class of each row's leaf: shape (n_samples,)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def get_n_leaves(self) -> int:
         """Leaves of the pruned tree."""
