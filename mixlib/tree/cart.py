@@ -175,7 +175,8 @@ class CARTClassifier(ClassifierMixin, BaseEstimator):
         return float(alphas[chosen])
 
     def _leaves(self, X) -> np.ndarray:
-        return self.tree_.apply(check_fitted_input(self, X, attribute="tree_"))
+        X = check_fitted_input(self, X, attribute="tree_")
+        return self.tree_.apply(X)
 
     def apply(self, X) -> np.ndarray:
         """Leaf of the pruned tree each row reaches: ndarray of shape (n_samples,)."""
