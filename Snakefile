@@ -7,6 +7,7 @@
 from snakemake.utils import min_version
 
 from mixlib.pipeline.config import STUDY_CONFIG, read_config_file
+from mixlib.pipeline.fingerprint import add_code_fingerprints
 
 min_version("8.0")
 
@@ -32,6 +33,11 @@ include: "workflow/rules/impute.smk"
 for _stage in STAGES_RUN:
 
     include: f"workflow/rules/{_stage}.smk"
+
+
+# Every job that runs a script depends on the mixlib modules it imports (params "code"):
+# editing one reruns exactly the jobs that use it (README, "When results are rerun").
+add_code_fingerprints(workflow.rules)
 
 
 # Every table and figure of the study (listed in common.smk).
