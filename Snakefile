@@ -19,6 +19,10 @@ if not workflow.overwrite_configfiles:
 
     configfile: STUDY_CONFIG
 
+else:  # a key given twice or __use_yte__ in the user's file, named with its line
+    for _path in workflow.overwrite_configfiles:
+        read_config_file(_path)
+
 
 report: "workflow/report/workflow.rst"
 
