@@ -8,6 +8,7 @@ from snakemake.utils import min_version
 
 from mixlib.pipeline.config import STUDY_CONFIG, read_config_file
 from mixlib.pipeline.fingerprint import add_code_fingerprints
+from mixlib.pipeline.prerun_checks import check_output_folders
 
 min_version("8.0")
 
@@ -42,6 +43,7 @@ for _stage in STAGES_RUN:
 # Every job that runs a script depends on the mixlib modules it imports (params "code"):
 # editing one reruns exactly the jobs that use it (README, "When results are rerun").
 add_code_fingerprints(workflow.rules)
+check_output_folders(workflow.rules)  # e.g. results/tables left as a file: named, before any job
 
 
 # Every table and figure of the study (listed in common.smk).

@@ -375,13 +375,14 @@ def sensitivity_point_paths(splits: list[str], grid: dict[str, Any] | None) -> l
 
     One path per (split, threshold, relative variance floor):
     ``results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv``, the numbers
-    written with ``format(x, "g")`` (e.g. ``t0.75``, ``v1e-06``); the restarts run inside
-    each job.
+    written exactly as Python writes them (``repr``: e.g. ``t0.75``, ``v1e-06``), so two grid
+    values never share a file and a job reads back the very value of the config; the restarts
+    run inside each job.
     """
     if not grid:
         return []
     return [
-        f"results/semisupervised_sensitivity/{split}.t{format(threshold, 'g')}.v{format(floor, 'g')}.tsv"
+        f"results/semisupervised_sensitivity/{split}.t{threshold!r}.v{floor!r}.tsv"
         for split in splits for threshold in grid["thresholds"] for floor in grid["relative_min_variances"]
     ]
 

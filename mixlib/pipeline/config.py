@@ -187,8 +187,12 @@ def check_em_section(config: Mapping[str, Any]) -> None:
         )
 
 
-def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
+def check_config(config: Mapping[str, Any],
+                 base_dir: str | Path = ".") -> dict[str, pd.DataFrame | None]:
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
+
+    Returns every data set's checked raw table (None for a ``url`` source), for the checks of
+    :mod:`mixlib.pipeline.prerun_checks`.
 
     Checks: every bundled data set is shipped; ``encoding`` is set only on sequence or
     categorical data;
@@ -236,6 +240,7 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
     for name in comparison.get("datasets", []):
         if tables[name] is not None:
             check_fold_sizes(tables[name][CLASS_COLUMN].to_numpy(), comparison["n_folds"], name)
+    return tables
 
 
 def _check_split_sizes(name: str, split: Mapping[str, Any], table: pd.DataFrame | None) -> None:
