@@ -25,6 +25,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 from mixlib.pipeline.config import check_config, check_em_section, check_split_forms, read_config_file
+from mixlib.pipeline.prerun_checks import check_prerun
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -261,6 +262,47 @@ CASES = [
     Case("zero CV repeats", r"cv_repeats", config=lambda c: c["comparison"].update(cv_repeats=0)),
     Case("study naming an unknown data set", r"imputation_study.datasets: unknown data set 'heart'",
          config=lambda c: c["imputation_study"].update(datasets=["heart"])),
+    # Issue 25 defect 4: a value given twice in a list.
+    Case("kernel count given twice", r"\[2, 2, 8\] has non-unique elements",
+         config=lambda c: c["kernel_sweep"].update(n_components=[2, 2, 8])),
+    Case("hidden size given twice", r"\[4, 4\] has non-unique elements",
+         config=lambda c: c["mlp"].update(hidden_sizes=[4, 4])),
+    Case("missing rate given twice", r"\[0.1, 0.1\] has non-unique elements",
+         config=lambda c: c["imputation_study"].update(missing_rates=[0.1, 0.1])),
+    Case("model given twice", r"has non-unique elements",
+         config=lambda c: c["comparison"].update(models=["knn", "knn", "svm"])),
+    # Defect 5: comparison.params values, by the estimator's own validation.
+    Case("knn n_neighbors 0", r"comparison.params.knn: n_neighbors must be .*1",
+         config=lambda c: c["comparison"]["params"].update(knn={"n_neighbors": 0})),
+    Case("knn n_neighbors above the training rows",
+         r"comparison.params.knn.n_neighbors: 100000 is more than the \d+ training rows of data set 'wine'",
+         config=lambda c: c["comparison"]["params"].update(knn={"n_neighbors": 100000})),
+    Case("svm C negative", r"comparison.params.svm: C must be",
+         config=lambda c: c["comparison"]["params"].update(svm={"C": -1})),
+    Case("tree max_depth not a number", r"comparison.params.tree_unpruned: max_depth .*'deep'",
+         config=lambda c: c["comparison"]["params"].update(tree_unpruned={"max_depth": "deep"})),
+    Case("max_train_rows 0", r"comparison.params.knn.max_train_rows: max_train_rows must be None or an integer >= 2, got 0",
+         config=lambda c: c["comparison"]["params"].update(knn={"max_train_rows": 0})),
+    Case("random forest n_estimators 1.5", r"comparison.params.random_forest: .*1.5",
+         config=lambda c: c["comparison"]["params"].update(random_forest={"n_estimators": 1.5})),
+    Case("mlp regime unknown", r"comparison.params.mlp: .*'turbo'",
+         config=lambda c: c["comparison"]["params"].update(mlp={"regime": "turbo"})),
+    # Defect 6: data that pass the value checks but no stage could use.
+    Case("single-class data set", r"datasets.people: every row has the class 'tall' \(column 'kind'\); a classifier needs at least two classes",
+         csv=lambda rows: [rows[0]] + [r.rsplit(",", 1)[0] + ",tall" for r in rows[1:]]),
+    Case("identical rows with group_duplicates",
+         r"comparison.n_folds: 3 folds need at least 3 distinct rows of every class, because comparison.group_duplicates",
+         csv=lambda rows: [rows[0]] + [f"s0,150.0,50,{'tall' if i % 3 else 'short'}" for i in range(40)],
+         config=compare(["people"], 3)),
+    Case("role of no row", r"splits.people_holdout.roles.train: the role 'train' gets no row of data set 'people'",
+         config=holdout_roles(train=0, test="rest")),
+    # Defect 7: empty stage lists and absurd repeats.
+    Case("no ensembles split", r"\[\] (should be non-empty|is too short).*\['ensembles'\]\['properties'\]\['splits'\]",
+         config=lambda c: c["ensembles"].update(splits=[])),
+    Case("no svm split", r"\[\] (should be non-empty|is too short).*\['svm'\]\['properties'\]\['splits'\]",
+         config=lambda c: c["svm"].update(splits=[])),
+    Case("repeats beyond max_repeats", r"repeats: 100000 is above max_repeats \(1000\).* set max_repeats: 100000",
+         config=lambda c: c.update(repeats=100000)),
     # Item 5: YAML syntax, named by file, line and column.
     Case("unclosed bracket", r"config.yaml, line 3, column 1: YAML syntax error: while parsing a flow "
          r"sequence expected ',' or '\]'", yaml_text="seed: 7\nrepeats: [2\n"),
@@ -298,7 +340,7 @@ def run_checks(case: Case, directory: Path) -> str:
         check_em_section(config)  # as workflow/rules/common.smk, before the schema
         check_split_forms(config)
         validate(copy.deepcopy(config), SCHEMA)
-        check_config(config, directory)
+        check_prerun(config, check_config(config, directory))
     except (ValueError, WorkflowError) as exc:
         return str(exc)
     return ""

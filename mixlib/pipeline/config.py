@@ -18,6 +18,7 @@ from mixlib.datasets import (
     CLASS_COLUMN, bundled_dataset, categorical_columns, load_source, sequence_column,
 )
 from mixlib.datasets.sources import url_source
+from mixlib.pipeline.config_text import UniqueKeyLoader, check_config_text
 from mixlib.experiments.comparison import PROTOCOL_KEYS
 from mixlib.experiments.registry import EM_KEYS, MODELS, RENAMED
 from mixlib.datasets.registry import ROLE_PREFIX
@@ -38,11 +39,12 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
     ------
     ValueError
         ``"<path>, line L, column C: <what the parser expected>"``, as an editor counts
-        lines and columns (from 1); or if the file does not hold a mapping of keys.
+        lines and columns (from 1), also for a key given twice; if the file does not hold a
+        mapping of keys, or sets ``__use_yte__`` (:mod:`mixlib.pipeline.config_text`).
     """
     text = Path(path).read_text(encoding="utf-8")
     try:
-        loaded = yaml.safe_load(text)
+        loaded = yaml.load(text, Loader=UniqueKeyLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
@@ -50,11 +52,13 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
         began = exc.context_mark
         if began is not None and mark is not None and began.line != mark.line:
             what += f" (what it was parsing began at line {began.line + 1}, column {began.column + 1})"
-        raise ValueError(f"{where}: YAML syntax error: {what}.") from None
+        kind = "error" if isinstance(exc, yaml.constructor.ConstructorError) else "YAML syntax error"
+        raise ValueError(f"{where}: {kind}: {what}.") from None
     except yaml.YAMLError as exc:
         raise ValueError(f"{path}: YAML syntax error: {exc}.") from None
     if not isinstance(loaded, dict):
         raise ValueError(f"{path}: expected a mapping of config keys, got {type(loaded).__name__}.")
+    check_config_text(path, loaded)
     return loaded
 
 
@@ -183,8 +187,12 @@ def check_em_section(config: Mapping[str, Any]) -> None:
         )
 
 
-def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
+def check_config(config: Mapping[str, Any],
+                 base_dir: str | Path = ".") -> dict[str, pd.DataFrame | None]:
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
+
+    Returns every data set's checked raw table (None for a ``url`` source), for the checks of
+    :mod:`mixlib.pipeline.prerun_checks`.
 
     Checks: every bundled data set is shipped; ``encoding`` is set only on sequence or
     categorical data;
@@ -232,6 +240,7 @@ def check_config(config: Mapping[str, Any], base_dir: str | Path = ".") -> None:
     for name in comparison.get("datasets", []):
         if tables[name] is not None:
             check_fold_sizes(tables[name][CLASS_COLUMN].to_numpy(), comparison["n_folds"], name)
+    return tables
 
 
 def _check_split_sizes(name: str, split: Mapping[str, Any], table: pd.DataFrame | None) -> None:
@@ -358,7 +367,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m mixlib.pipeline.config FILE...``: check the YAML syntax of config files.
 
     Snakemake reports a syntax error in a ``--configfile`` without its place; this names the
-    file, line and column. Prints one line per file; exit status 1 if any file is invalid.
+    file, line and column. A key given twice and ``__use_yte__`` (which makes Snakemake run
+    Python from the file) are errors too. Prints one line per file; exit status 1 if any file is invalid.
     """
     import sys
 

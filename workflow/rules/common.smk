@@ -12,6 +12,7 @@ from mixlib.pipeline.config import (
     check_config, check_em_section, check_split_forms, dataset_source, describe_config_source,
     rename_old_model_names,
 )
+from mixlib.pipeline.prerun_checks import check_prerun
 from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
 from mixlib.pipeline.stages import configured_stages
 
@@ -30,7 +31,7 @@ validate(config, schema="../schemas/config.schema.yaml")
 # check_config reads every data set (about 1 s); the Snakemake started inside each cluster job
 # (exec mode remote) reruns this file for a config the submitting process already checked.
 if workflow.is_main_process:
-    check_config(config, base_dir=".")
+    check_prerun(config, check_config(config, base_dir="."))
 
 
 # A SLURM run whose account or partition is still the profile's placeholder stops here, after
