@@ -7,6 +7,8 @@
 from snakemake.utils import min_version
 
 from mixlib.pipeline.config import STUDY_CONFIG, read_config_file
+from mixlib.pipeline.fingerprint import add_code_fingerprints
+from mixlib.pipeline.prerun_checks import check_output_folders
 
 min_version("8.0")
 
@@ -17,6 +19,10 @@ if not workflow.overwrite_configfiles:
     read_config_file(STUDY_CONFIG)  # a YAML syntax error names the file, line and column
 
     configfile: STUDY_CONFIG
+
+else:  # a key given twice or __use_yte__ in the user's file, named with its line
+    for _path in workflow.overwrite_configfiles:
+        read_config_file(_path)
 
 
 report: "workflow/report/workflow.rst"
@@ -32,6 +38,12 @@ include: "workflow/rules/impute.smk"
 for _stage in STAGES_RUN:
 
     include: f"workflow/rules/{_stage}.smk"
+
+
+# Every job that runs a script depends on the mixlib modules it imports (params "code"):
+# editing one reruns exactly the jobs that use it (README, "When results are rerun").
+add_code_fingerprints(workflow.rules)
+check_output_folders(workflow.rules)  # e.g. results/tables left as a file: named, before any job
 
 
 # Every table and figure of the study (listed in common.smk).

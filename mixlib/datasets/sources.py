@@ -14,6 +14,7 @@ from mixlib.datasets.checks import check_raw_table, check_role_column_names
 from mixlib.datasets.download import DownloadLimits, FetchError, download
 from mixlib.datasets.layouts import LAYOUTS, ORIGINS
 from mixlib.datasets.parsers import parse_uci, parse_user_csv, read_normalised_csv
+from mixlib.datasets.text import decode_text
 from mixlib.datasets.registry import BUNDLED, CLASS_COLUMN, bundled_dataset
 
 #: The keys of a data set's config entry that say where and how its raw table is read: the
@@ -78,8 +79,8 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
             paths = [download(url, digest, Path(folder) / f"download{index}", limits,
                               where=f"datasets.{name}")
                      for index, (url, digest) in enumerate(zip(urls, digests))]
-            text = "\n".join(path.read_bytes().decode("utf-8", errors="strict")
-                             for path in paths)
+            text = "\n".join(decode_text(path.read_bytes(), f"datasets.{name} ({url})")
+                             for path, url in zip(paths, urls))
         frame = parse_uci(text, format)
         where = f"datasets.{name} ({', '.join(urls)})"
         check_role_column_names(list(frame.columns), wanted, CLASS_COLUMN, where)
@@ -91,7 +92,7 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
         if not path.is_file():
             raise FileNotFoundError(f"datasets.{name}.path: no file at {path}.")
         return parse_user_csv(
-            path.read_text(encoding="utf-8"),
+            decode_text(path.read_bytes(), f"datasets.{name} ({spec['path']})"),
             class_column=spec["class_column"],
             missing_values=spec.get("missing_values", []),
             drop_columns=spec.get("drop_columns", []),

@@ -107,7 +107,10 @@ def sensitivity_settings(params: dict[str, Any], threshold: str, floor: str) -> 
 
 
 def _number(x: float) -> str:
-    return format(x, "g")
+    """A grid value as written in file names: exactly as Python writes it (``repr``: e.g.
+    ``0.75``, ``1e-06``), so two grid values never share a file and a job reads back the very
+    value of the config."""
+    return repr(x)
 
 
 def sensitivity_point_paths(splits: list[str], grid: dict[str, Any] | None) -> list[str]:
@@ -115,7 +118,7 @@ def sensitivity_point_paths(splits: list[str], grid: dict[str, Any] | None) -> l
 
     One path per (split, threshold, relative variance floor):
     ``results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv``, the numbers
-    written with ``format(x, "g")`` (e.g. ``t0.75``, ``v1e-06``); finishes and restarts run
+    written by :func:`_number` (e.g. ``t0.75``, ``v1e-06``); finishes and restarts run
     inside each job.
     """
     if not grid:

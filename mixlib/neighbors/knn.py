@@ -163,6 +163,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             self.n_neighbors_ = int(k)
         else:
             k = default_n_neighbors(n_samples) if self.n_neighbors is None else self.n_neighbors
+            check_int(k, "n_neighbors", min_value=1)  # named as the user gives it
             self.n_neighbors_ = _check_k(k, n_samples)
         self.classes_, self._y_codes = np.unique(y, return_inverse=True)
         self.n_features_in_ = X.shape[1]

@@ -6,7 +6,8 @@ form of every split, the schema (``workflow/schemas/config.schema.yaml``: keys a
 the defaults it fills), that every stage has all its sections or none
 (:mod:`mixlib.pipeline.stages`), then what no schema can say (:func:`check_config`): that
 names refer to things that exist, that sizes fit the data and that every split a stage reads
-has the roles the stage uses.
+has the roles the stage uses, and the checks of values that would otherwise fail inside a
+job (:func:`mixlib.pipeline.prerun_checks.check_prerun`, on the data sets it read).
 It returns the config's typed settings (:func:`mixlib.experiments.settings.study_settings`).
 
 The roles a stage needs are the workflow's: the schema declares them beside the config key
@@ -33,6 +34,7 @@ from mixlib.model_selection.fixed_splits import check_row_ranges, roles_from_row
 from mixlib.model_selection.splits import UNUSED, role_sizes
 from mixlib.pipeline.datasets import dataset_source, load_dataset_table
 from mixlib.pipeline.legacy import check_legacy_keys, rename_old_model_names
+from mixlib.pipeline.prerun_checks import check_prerun
 from mixlib.pipeline.stages import check_shared_sections
 
 
@@ -51,8 +53,8 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
         The project directory a user's CSV path is relative to.
     read_data : bool
         Run :func:`check_config`, which reads every data set that needs no download (about a
-        second); a process that parses the workflow for a config already checked (a cluster
-        job's) passes False.
+        second), and :func:`~mixlib.pipeline.prerun_checks.check_prerun` on them; a process
+        that parses the workflow for a config already checked (a cluster job's) passes False.
     warn : callable, optional
         Receives each message about a renamed model that still runs under its new name
         (:func:`mixlib.pipeline.legacy.rename_old_model_names`), e.g. the run's logger.
@@ -72,7 +74,7 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
     validate(config, schema=str(Path(schema).resolve()))
     check_shared_sections(config)
     if read_data:
-        check_config(config, schema, base_dir)
+        check_prerun(config, check_config(config, schema, base_dir))
     return study_settings(config)
 
 
@@ -127,8 +129,11 @@ def check_fold_sizes(labels: np.ndarray, n_folds: int, dataset: str,
 
 
 def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],
-                 base_dir: str | Path = ".") -> None:
+                 base_dir: str | Path = ".") -> dict[str, pd.DataFrame | None]:
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
+
+    Returns every data set's checked raw table (None for a ``url`` source), for the checks of
+    :mod:`mixlib.pipeline.prerun_checks`.
 
     Checks: every bundled data set is shipped; ``encoding`` is set only on sequence or
     categorical data;
@@ -187,6 +192,7 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
                     f"claims.report_problems.{chapter}: {name!r} is neither a split nor a data "
                     f"set of the config; the splits are {sorted(splits)}, the data sets "
                     f"{sorted(datasets)}.")
+    return tables
 
 
 def _check_split_sizes(name: str, split: Mapping[str, Any], table: pd.DataFrame | None) -> None:

@@ -1,7 +1,8 @@
 """``python -m mixlib.pipeline.cli FILE...``: check the YAML syntax of config files.
 
 Snakemake reports a syntax error in a ``--configfile`` without its place; this names the file,
-line and column (:func:`mixlib.pipeline.config.read_config_file`).
+line and column (:func:`mixlib.pipeline.config.read_config_file`). A key given twice and
+``__use_yte__`` (which makes Snakemake run Python from the file) are errors too.
 """
 
 from __future__ import annotations

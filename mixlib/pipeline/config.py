@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from mixlib.pipeline.config_text import UniqueKeyLoader, check_config_text
+
 STUDY_CONFIG = "config/config.yaml"
 """The study's own config: read only when no ``--configfile`` is given."""
 
@@ -23,11 +25,12 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
     ------
     ValueError
         ``"<path>, line L, column C: <what the parser expected>"``, as an editor counts
-        lines and columns (from 1); or if the file does not hold a mapping of keys.
+        lines and columns (from 1), also for a key given twice; if the file does not hold a
+        mapping of keys, or sets ``__use_yte__`` (:mod:`mixlib.pipeline.config_text`).
     """
     text = Path(path).read_text(encoding="utf-8")
     try:
-        loaded = yaml.safe_load(text)
+        loaded = yaml.load(text, Loader=UniqueKeyLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
@@ -35,11 +38,13 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
         began = exc.context_mark
         if began is not None and mark is not None and began.line != mark.line:
             what += f" (what it was parsing began at line {began.line + 1}, column {began.column + 1})"
-        raise ValueError(f"{where}: YAML syntax error: {what}.") from None
+        kind = "error" if isinstance(exc, yaml.constructor.ConstructorError) else "YAML syntax error"
+        raise ValueError(f"{where}: {kind}: {what}.") from None
     except yaml.YAMLError as exc:
         raise ValueError(f"{path}: YAML syntax error: {exc}.") from None
     if not isinstance(loaded, dict):
         raise ValueError(f"{path}: expected a mapping of config keys, got {type(loaded).__name__}.")
+    check_config_text(path, loaded)
     return loaded
 
 

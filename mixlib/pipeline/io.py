@@ -8,6 +8,7 @@ not the private 0600 of a temporary file.
 
 from __future__ import annotations
 
+import io
 import os
 import tempfile
 from collections.abc import Callable, Sequence
@@ -16,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from mixlib.datasets.registry import CLASS_COLUMN
+from mixlib.pipeline.manifest import checked_bytes, write_manifest
 
 
 def _current_umask() -> int:
@@ -40,10 +42,12 @@ def _atomic_write(path: str | Path, write: Callable[[Path], None]) -> None:
 
 
 def write_table(frame: pd.DataFrame, path: str | Path) -> None:
-    """Write ``frame`` as a tidy TSV (no index column, empty cell for NaN), atomically."""
+    """Write ``frame`` as a tidy TSV (no index column, empty cell for NaN), atomically; inside
+    a job, with its manifest (:mod:`mixlib.pipeline.manifest`)."""
     _atomic_write(
         path, lambda tmp: frame.to_csv(tmp, sep="\t", index=False, lineterminator="\n", na_rep="")
     )
+    write_manifest(path, frame)
 
 
 def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
@@ -52,9 +56,13 @@ def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
 
 
 def read_table(path: str | Path) -> pd.DataFrame:
-    """Read a TSV written by :func:`write_table`; the ``class`` and ``role`` columns stay text."""
+    """Read a TSV written by :func:`write_table`; the ``class`` and ``role`` columns stay text.
+
+    Inside a job the file must match its manifest, or
+    :class:`mixlib.pipeline.manifest.CorruptTableError` names it and its producing rule.
+    """
     return pd.read_csv(
-        path, sep="\t", keep_default_na=False, na_values=[""],
+        io.BytesIO(checked_bytes(path)), sep="\t", keep_default_na=False, na_values=[""],
         dtype={CLASS_COLUMN: str, "role": str, "dataset": str},
     )
 

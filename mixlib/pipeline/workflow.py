@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from mixlib.experiments.contract import RepeatData
+from mixlib.pipeline.manifest import producing_job
 
 
 @contextmanager
@@ -37,7 +38,8 @@ def logged_job(smk: Any) -> Iterator[logging.Logger]:
     np.seterr(all="warn")
     start = time.perf_counter()
     try:
-        yield logger
+        with producing_job(smk.rule):  # tables written get a manifest, tables read are checked
+            yield logger
     except Exception:
         logger.exception("rule %s failed", smk.rule)
         raise

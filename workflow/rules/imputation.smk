@@ -20,7 +20,7 @@ rule imputation_study_point:
         repeats=config["repeats"],
         seed=config["seed"],
     wildcard_constraints:
-        rate=r"0(\.\d+)?",
+        rate=r"[0-9.eE+-]+",  # every number the schema accepts, as Python writes it
     resources:
         runtime=20,
     script:

@@ -1,0 +1,264 @@
+"""Code provenance for reruns: a fingerprint of the mixlib modules a job's script imports.
+
+Snakemake reruns a ``script:`` job when the script changes, not when the library the script
+imports does. Every such job therefore gets one more parameter, ``code``: the SHA-256 of the
+mixlib files in the script's import closure. Editing one module changes the ``code`` of exactly
+the jobs that import it, and Snakemake's ``params`` rerun trigger (on by default) plans them:
+``snakemake -n`` gives the reason "Params have changed since last execution".
+
+The closure is found statically from the ``import`` statements (at module level and inside
+functions, absolute and relative), starting from the script and following every mixlib module
+it reaches; importing ``mixlib.a.b`` also runs ``mixlib/__init__.py`` and
+``mixlib/a/__init__.py``, which are part of it. Files that are not Python but sit in a package
+of the closure (a matplotlib style, the shipped data sets) are part of it too.
+
+The model registry (:mod:`mixlib.experiments.registry`) imports each estimator inside the
+function that builds it, and which one runs is decided by a model name at run time. A job
+depends on a builder's imports when a module of its closure calls it: ``make_mixture(``
+runs the mixture's builder; ``.build(`` or ``make_model(`` run the builder of the job's
+``model`` wildcard, or every builder for a job without one. Importing the registry for its
+names and defaults alone (the config checks) runs no builder.
+
+Everything is computed once per Snakemake invocation (:func:`functools.cache`): each file is
+read and hashed once, however many jobs share it.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import mixlib
+
+PACKAGE = "mixlib"
+PACKAGE_DIR = Path(mixlib.__file__).resolve().parent
+#: The module whose functions each import one model's estimator (see the module docstring).
+REGISTRY = "mixlib.experiments.registry"
+#: The parameter name a job's fingerprint gets in its rule's ``params``.
+PARAM_NAME = "code"
+
+
+@cache
+def module_path(module: str) -> Path | None:
+    """The file of a mixlib module (``__init__.py`` for a package), or None if there is none."""
+    parts = module.split(".")
+    if parts[0] != PACKAGE:
+        return None
+    base = PACKAGE_DIR.joinpath(*parts[1:])
+    for candidate in (base / "__init__.py", base.with_suffix(".py")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _module_name(path: Path) -> str:
+    relative = path.resolve().relative_to(PACKAGE_DIR.parent).with_suffix("")
+    parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
+    return ".".join(parts)
+
+
+def _imported_modules(node: ast.AST, module: str, is_package: bool) -> set[str]:
+    """The mixlib modules named by the import statements under ``node``.
+
+    ``from a import b`` names ``a`` and, when ``b`` is a submodule, ``a.b``; relative imports are
+    resolved against ``module``.
+    """
+    names: set[str] = set()
+    for statement in ast.walk(node):
+        if isinstance(statement, ast.Import):
+            names.update(alias.name for alias in statement.names)
+        elif isinstance(statement, ast.ImportFrom):
+            if statement.level:
+                anchor = module.split(".") if is_package else module.split(".")[:-1]
+                anchor = anchor[: len(anchor) - statement.level + 1]
+                base = ".".join(anchor + ([statement.module] if statement.module else []))
+            else:
+                base = statement.module or ""
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in statement.names)
+    return {name for name in names if module_path(name) is not None}
+
+
+#: An import statement at the start of a line, parenthesised names included. Reading these
+#: lines alone is ten times faster than parsing whole modules; an import-like line of a
+#: docstring can only add a module, never hide one.
+IMPORT_LINE = re.compile(
+    r"^[ \t]*(from[ \t]+[.\w]+[ \t]+import[ \t]+(?:\([^)]*\)|[^\n]*)|import[ \t]+[^\n]*)",
+    re.MULTILINE,
+)
+
+
+def _import_statements(text: str) -> ast.Module:
+    statements = []
+    for match in IMPORT_LINE.finditer(text):
+        try:
+            statements.extend(ast.parse(match.group(1).strip()).body)
+        except SyntaxError:
+            continue  # prose in a docstring that starts with "import"
+    return ast.Module(body=statements, type_ignores=[])
+
+
+@cache
+def direct_imports(path: Path) -> frozenset[str]:
+    """The mixlib modules a file imports itself; for the registry, none inside its functions."""
+    module = _module_name(path) if path.resolve().is_relative_to(PACKAGE_DIR) else "__main__"
+    is_package = path.name == "__init__.py"
+    if module == REGISTRY:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        names: set[str] = set()
+        for node in tree.body:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names |= _imported_modules(node, module, is_package)
+        return frozenset(names)
+    return frozenset(_imported_modules(_import_statements(path.read_text(encoding="utf-8")),
+                                       module, is_package))
+
+
+@cache
+def builder_imports() -> dict[str, frozenset[str]]:
+    """Each function of the registry -> the mixlib modules imported inside it."""
+    path = module_path(REGISTRY)
+    assert path is not None
+    return {
+        node.name: frozenset(_imported_modules(node, REGISTRY, False))
+        for node in ast.parse(path.read_text(encoding="utf-8"), filename=str(path)).body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+
+
+def _with_parents(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def module_closure(roots: Iterable[str]) -> frozenset[str]:
+    """Every mixlib module that importing ``roots`` runs (the registry's builders excepted)."""
+    return _closure(frozenset(roots))
+
+
+@cache
+def _closure(roots: frozenset[str]) -> frozenset[str]:
+    seen: set[str] = set()
+    pending = [parent for root in roots for parent in _with_parents(root)]
+    while pending:
+        module = pending.pop()
+        if module in seen or module_path(module) is None:
+            continue
+        seen.add(module)
+        for imported in direct_imports(module_path(module)):
+            pending.extend(_with_parents(imported))
+    return frozenset(seen)
+
+
+@cache
+def script_closure(script: Path) -> frozenset[str]:
+    """The mixlib modules a Snakemake script's imports run (the registry's builders excepted)."""
+    return module_closure(direct_imports(script.resolve()))
+
+
+#: A call that builds the model a job names at run time (its ``model`` wildcard), and a
+#: call that builds the study's mixture classifier.
+BUILDS_NAMED_MODEL = re.compile(r"\.build\(|\bmake_model\(")
+BUILDS_MIXTURE = re.compile(r"\bmake_mixture\(")
+
+
+@cache
+def _models_built(module: str) -> tuple[bool, bool]:
+    """Whether a module (not the registry itself) builds a named model, and a mixture."""
+    path = module_path(module)
+    if module == REGISTRY or path is None:
+        return False, False
+    text = path.read_text(encoding="utf-8")
+    return bool(BUILDS_NAMED_MODEL.search(text)), bool(BUILDS_MIXTURE.search(text))
+
+
+def _builders_run(modules: Iterable[str], model: str | None) -> set[str]:
+    """The registry functions a job runs: the builder of its ``model`` (every builder for a
+    job without one) if a module builds named models, the mixture's if one builds mixtures."""
+    from mixlib.experiments.registry import MODELS
+
+    names: set[str] = set()
+    for module in modules:
+        named, mixture = _models_built(module)
+        if named:
+            names |= {MODELS[model].build.__name__} if model in MODELS else {
+                spec.build.__name__ for spec in MODELS.values()}
+        if mixture:
+            names.add(MODELS["mixture"].build.__name__)
+    return names
+
+
+@cache
+def _data_files(module: str) -> tuple[Path, ...]:
+    """Files that are not Python in a package's folder and its non-package subfolders."""
+    path = module_path(module)
+    if path is None or path.name != "__init__.py":
+        return ()
+    files = []
+    for candidate in sorted(path.parent.rglob("*")):
+        if not candidate.is_file() or candidate.suffix in (".py", ".pyc"):
+            continue
+        relative = candidate.relative_to(path.parent)
+        if "__pycache__" in relative.parts:
+            continue
+        folders = [path.parent.joinpath(*relative.parts[:i]) for i in range(1, len(relative.parts))]
+        if not any((folder / "__init__.py").is_file() for folder in folders):
+            files.append(candidate)
+    return tuple(files)
+
+
+def job_files(script: Path, model: str | None = None) -> list[Path]:
+    """The mixlib files whose content a job running ``script`` (for ``model``) depends on."""
+    modules = set(script_closure(script))
+    if REGISTRY in modules:
+        extra = [name for builder in _builders_run(modules, model)
+                 for name in builder_imports()[builder]]
+        modules |= module_closure(extra)
+    files = {module_path(module) for module in modules}
+    for module in modules:
+        files.update(_data_files(module))
+    return sorted(files)
+
+
+@cache
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@cache
+def code_fingerprint(script: Path, model: str | None = None) -> str:
+    """SHA-256 over (path in mixlib, content hash) of every file of :func:`job_files`."""
+    digest = hashlib.sha256()
+    for path in job_files(script, model):
+        relative = path.relative_to(PACKAGE_DIR).as_posix()
+        digest.update(f"{relative}\0{_file_digest(path)}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def add_code_fingerprints(rules: Iterable[Any]) -> None:
+    """Give every ``script:`` rule the parameter ``code``: its jobs' :func:`code_fingerprint`.
+
+    Parameters
+    ----------
+    rules : iterable of snakemake.rules.Rule
+        The workflow's rules (``workflow.rules`` in the Snakefile, after every include). A
+        rule's script path is relative to the file that defines the rule; the fingerprint
+        depends on the job's ``model`` wildcard where it has one.
+    """
+    for rule in rules:
+        if rule.script is None:
+            continue
+        script = Path(rule.basedir.join(rule.script).get_path_or_uri(secret_free=True))
+        rule.set_params(**{PARAM_NAME: _fingerprint_of_job(script)})
+
+
+def _fingerprint_of_job(script: Path) -> Callable[[Any], str]:
+    def fingerprint(wildcards: Any) -> str:
+        return code_fingerprint(script, wildcards.get("model"))
+
+    return fingerprint

@@ -1,0 +1,76 @@
+"""Code fingerprints of the jobs (mixlib.pipeline.fingerprint; issue 25 defect 2)."""
+
+from pathlib import Path
+
+import pytest
+
+from mixlib.pipeline import fingerprint
+from mixlib.pipeline.fingerprint import PACKAGE_DIR, code_fingerprint, job_files
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "workflow" / "scripts"
+KNN = PACKAGE_DIR / "neighbors" / "knn.py"
+
+
+def test_a_comparison_job_depends_on_its_own_models_estimator_only():
+    knn = job_files(SCRIPTS / "comparison_point.py", "knn")
+    svm = job_files(SCRIPTS / "comparison_point.py", "svm")
+    assert KNN in knn and KNN not in svm
+    assert PACKAGE_DIR / "svm" / "svc.py" in svm and PACKAGE_DIR / "svm" / "svc.py" not in knn
+    for files in (knn, svm):  # both read the prepared table and run the comparison protocol
+        assert {PACKAGE_DIR / "experiments" / "comparison.py", PACKAGE_DIR / "pipeline" / "io.py",
+                PACKAGE_DIR / "__init__.py"} <= set(files)
+
+
+def test_jobs_that_build_a_mixture_depend_on_the_mixture_not_on_other_estimators():
+    files = job_files(SCRIPTS / "em_trace.py")
+    assert PACKAGE_DIR / "mixture" / "gaussian_mixture.py" in files
+    assert not any(path.is_relative_to(PACKAGE_DIR / "neighbors") for path in files)
+    assert not any(path.is_relative_to(PACKAGE_DIR / "svm") for path in files)
+
+
+def test_a_figure_job_depends_on_its_figure_module_and_the_style_file():
+    files = job_files(SCRIPTS / "figures" / "fig3_3.py")
+    assert PACKAGE_DIR / "figures" / "fig3_3.py" in files
+    assert PACKAGE_DIR / "figures" / "mixstudy.mplstyle" in files
+    assert PACKAGE_DIR / "experiments" / "registry.py" not in files
+
+
+def clear_caches():
+    """Forget every file read (the caches last one Snakemake invocation)."""
+    for function in vars(fingerprint).values():
+        if hasattr(function, "cache_clear"):
+            function.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    yield
+    clear_caches()
+
+
+def test_relative_and_parenthesised_imports_are_followed(tmp_path, monkeypatch):
+    package = tmp_path / "mixlib"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("from .a import (\n    f,\n)\n")
+    (package / "sub" / "a.py").write_text("def f():\n    from ..b import g\n    return g\n")
+    (package / "b.py").write_text("g = 1\n")
+    (package / "c.py").write_text("h = 1\n")
+    script = tmp_path / "script.py"
+    script.write_text('"""Doc: import nothing here."""\nfrom mixlib.sub import f\n')
+    monkeypatch.setattr(fingerprint, "PACKAGE_DIR", package)
+    clear_caches()
+    assert {path.name for path in fingerprint.job_files(script)} == {"__init__.py", "a.py", "b.py"}
+    before = fingerprint.code_fingerprint(script)
+    (package / "c.py").write_text("h = 2\n")  # not imported: same fingerprint
+    clear_caches()
+    assert fingerprint.code_fingerprint(script) == before
+    (package / "b.py").write_text("g = 2\n")
+    clear_caches()
+    assert fingerprint.code_fingerprint(script) != before
+
+
+def test_the_fingerprint_is_stable_and_short():
+    first = code_fingerprint(SCRIPTS / "comparison_point.py", "knn")
+    assert first == code_fingerprint(SCRIPTS / "comparison_point.py", "knn")
+    assert len(first) == 16 and first != code_fingerprint(SCRIPTS / "comparison_point.py", "svm")
