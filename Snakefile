@@ -25,6 +25,7 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/impute.smk"
+include: "workflow/rules/provenance.smk"
 
 
 # Each stage whose config sections are present (mixlib/pipeline/stages.py): all of them for

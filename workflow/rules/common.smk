@@ -13,11 +13,17 @@ from mixlib.pipeline.config import (
     rename_old_model_names,
 )
 from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
+from mixlib.pipeline.provenance import checkout_directory, code_state, current_provenance, first_line
 from mixlib.pipeline.stages import configured_stages
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
+
+# The first line of a run: the commit, and whether uncommitted changes make it untraceable.
+if workflow.is_main_process:
+    _code = code_state(checkout_directory(workflow.basedir))
+    (logger.warning if _code["dirty"] else logger.info)(first_line(_code))
 
 # Which file(s) the config comes from, then keys and types (names the offending key), then
 # names, sizes and the data's values, before any job runs.
@@ -31,6 +37,9 @@ validate(config, schema="../schemas/config.schema.yaml")
 # (exec mode remote) reruns this file for a config the submitting process already checked.
 if workflow.is_main_process:
     check_config(config, base_dir=".")
+# What produced this run (results/provenance.json; its hash stamps the claims and comparison
+# tables): collected once here, handed to the jobs through the environment.
+PROVENANCE = current_provenance(config, workflow.overwrite_configfiles, workflow.basedir)
 
 
 # A SLURM run whose account or partition is still the profile's placeholder stops here, after
@@ -155,6 +164,7 @@ def study_targets():
         + ["results/tables/data_summary.tsv", "results/tables/splits_summary.tsv",
            "results/figures/data_summary.png"]
         + expand("results/impute/{split}.substitutes.tsv", split=SPLITS)
+        + ["results/provenance.json"]
     )
     for stage in STAGES_RUN:
         stage_targets = per_stage[stage]
