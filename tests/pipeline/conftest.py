@@ -16,9 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def copy_workflow(destination: Path) -> Path:
-    """Copy what a run needs (Snakefile, workflow/, config/) into ``destination``."""
+    """Copy what a run needs (workflow/ with its Snakefile and profiles, config/) into
+    ``destination``."""
     destination.mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "Snakefile", destination / "Snakefile")
     for folder in ("workflow", "config"):
         shutil.copytree(ROOT / folder, destination / folder,
                         ignore=shutil.ignore_patterns("__pycache__"))

@@ -47,7 +47,7 @@ def test_changing_one_em_setting_reruns_exactly_the_mixture_jobs(test_run, tmp_p
     # Key order kept: Snakemake compares dict parameters with their order.
     (workdir / "config" / "em_changed.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
 
-    unchanged = snakemake(workdir, "-n", "--cores", "1", "--configfile", "config/test.yaml")
+    unchanged = snakemake(workdir, "-n", "--quiet", "host", "--cores", "1", "--configfile", "config/test.yaml")
     assert "Nothing to be done" in unchanged.stdout + unchanged.stderr
 
     # Which data sets have missing cells, read from the run's own prepared tables.
@@ -69,14 +69,14 @@ def test_changing_one_em_setting_reruns_exactly_the_mixture_jobs(test_run, tmp_p
             return wildcards["model"] == "mixture"
         return False
 
-    every_job = planned_jobs(snakemake(workdir, "-n", "-F", "--cores", "1", "--configfile",
+    every_job = planned_jobs(snakemake(workdir, "-n", "--quiet", "host", "-F", "--cores", "1", "--configfile",
                                        "config/em_changed.yaml").stdout)
     fitting = {key for key in every_job if fits_mixture(key[0], dict(key[1]))}
     assert {rule for rule, _ in fitting} == MIXTURE_RULES | {"impute", "ensemble_curve",
                                                              "comparison_point",
                                                              "comparison_holdout_point"}
 
-    dry = snakemake(workdir, "-n", "--cores", "1", "--configfile", "config/em_changed.yaml")
+    dry = snakemake(workdir, "-n", "--quiet", "host", "--cores", "1", "--configfile", "config/em_changed.yaml")
     planned = planned_jobs(dry.stdout)
     assert fitting <= set(planned), f"mixture jobs not rerun: {sorted(fitting - set(planned))}"
     rewritten = set().union(*(job["output"] for job in planned.values()))

@@ -203,6 +203,16 @@ def test_provenance_is_recorded_stamped_and_reruns_nothing(test_run):
     assert "Nothing to be done" in result.stdout + result.stderr
 
 
+def test_config_override_of_a_nested_list_plans_its_values(tmp_path):
+    # Snakemake reads the inside of a --config mapping as strings: the schema's types apply.
+    workdir = copy_workflow(tmp_path / "override")
+    result = snakemake(workdir, "-n", "--quiet", "host", "--configfile", "config/test.yaml",
+                       "--config", 'mlp={"hidden_sizes": [1, 3]}')
+    outputs = set(re.findall(r"output: (results/mlp/\S+)", result.stdout))
+    assert {re.search(r"\.h(\d+)\.tsv", path).group(1) for path in outputs} == {"1", "3"}
+    assert len(outputs) == 6  # the three regimes of config/test.yaml are kept
+
+
 def test_a_configfile_stands_on_its_own(tmp_path):
     # A user's copy of the test config without wine: wine must not come back from config.yaml.
     workdir = copy_workflow(tmp_path / "own")

@@ -12,6 +12,7 @@ from mixlib.pipeline.config import (
     check_config, check_em_section, check_split_forms, dataset_source, describe_config_source,
     rename_old_model_names,
 )
+from mixlib.pipeline.config_overrides import load_schema, retype_strings
 from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
 from mixlib.pipeline.provenance import checkout_directory, code_state, current_provenance, first_line
 from mixlib.pipeline.stages import configured_stages
@@ -32,6 +33,8 @@ for _message in rename_old_model_names(config):  # before the schema: an old nam
     logger.warning(_message)
 check_em_section(config)  # before the schema: an old mixture.em is named with its new place
 check_split_forms(config)  # before the schema: a split with none or two of its forms, by name
+# --config 'mlp={"hidden_sizes": [1, 2]}' arrives with strings inside: typed as the schema says
+retype_strings(config, load_schema(os.path.join(workflow.basedir, "schemas/config.schema.yaml")))
 validate(config, schema="../schemas/config.schema.yaml")
 # check_config reads every data set (about 1 s); the Snakemake started inside each cluster job
 # (exec mode remote) reruns this file for a config the submitting process already checked.
