@@ -9,12 +9,22 @@ from mixlib.datasets.sources import SOURCE_KEYS
 from mixlib.experiments.data import uses_standardisation
 from mixlib.model_selection.fixed_splits import split_kind, split_repeats
 from mixlib.pipeline.config import (
-    check_config, check_em_section, check_split_forms, dataset_source, describe_config_source,
+    check_config,
+    check_em_section,
+    check_split_forms,
+    dataset_source,
+    describe_config_source,
     rename_old_model_names,
 )
+from mixlib.pipeline.config_errors import check_schema, stop_on_config_error
 from mixlib.pipeline.config_overrides import load_schema, retype_strings
 from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
-from mixlib.pipeline.provenance import checkout_directory, code_state, current_provenance, first_line
+from mixlib.pipeline.provenance import (
+    checkout_directory,
+    code_state,
+    current_provenance,
+    first_line,
+)
 from mixlib.pipeline.stages import configured_stages
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
@@ -31,15 +41,19 @@ if workflow.is_main_process:
 logger.info(describe_config_source(workflow.overwrite_configfiles))
 for _message in rename_old_model_names(config):  # before the schema: an old name still runs
     logger.warning(_message)
-check_em_section(config)  # before the schema: an old mixture.em is named with its new place
-check_split_forms(config)  # before the schema: a split with none or two of its forms, by name
-# --config 'mlp={"hidden_sizes": [1, 2]}' arrives with strings inside: typed as the schema says
-retype_strings(config, load_schema(os.path.join(workflow.basedir, "schemas/config.schema.yaml")))
-validate(config, schema="../schemas/config.schema.yaml")
-# check_config reads every data set (about 1 s); the Snakemake started inside each cluster job
-# (exec mode remote) reruns this file for a config the submitting process already checked.
-if workflow.is_main_process:
-    check_config(config, base_dir=".")
+# Each error is one message naming the key, without traceback frames (config_errors.py).
+with stop_on_config_error():
+    check_em_section(config)  # before the schema: an old mixture.em is named with its new place
+    check_split_forms(config)  # before the schema: a split with none or two of its forms, by name
+    # --config 'mlp={"hidden_sizes": [1, 2]}' arrives with strings inside: typed as the schema says
+    _schema = load_schema(os.path.join(workflow.basedir, "schemas/config.schema.yaml"))
+    retype_strings(config, _schema)
+    check_schema(config, _schema)  # names the key; then Snakemake fills in the defaults
+    validate(config, schema="../schemas/config.schema.yaml")
+    # check_config reads every data set (about 1 s); the Snakemake started inside each cluster
+    # job (exec mode remote) reruns this file for a config the submitting process already checked.
+    if workflow.is_main_process:
+        check_config(config, base_dir=".")
 # What produced this run (results/provenance.json; its hash stamps the claims and comparison
 # tables): collected once here, handed to the jobs through the environment.
 PROVENANCE = current_provenance(config, workflow.overwrite_configfiles, workflow.basedir)
@@ -120,14 +134,25 @@ def split_encoding(split):
 
 def previous_grid_levels(wildcards):
     """The SVM grid levels before this one: level l refines around their best point."""
-    return [f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))]
+    return [
+        f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))
+    ]
 
 
 # What the study produces, listed here in one place (no rule file appends to these lists), so
 # the order of the includes does not matter: the targets of the `all` rule in the Snakefile
 # and the tables the `claims` rule reads.
-CLAIM_TABLE_NAMES = ("em_trace", "kernel_map", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep",
-                     "mlp_sweep", "comparison", "comparison_pairs", "comparison_ranks")
+CLAIM_TABLE_NAMES = (
+    "em_trace",
+    "kernel_map",
+    "semisupervised_rounds",
+    "kernel_sweep",
+    "dna_kernel_sweep",
+    "mlp_sweep",
+    "comparison",
+    "comparison_pairs",
+    "comparison_ranks",
+)
 
 
 def claim_tables():
@@ -142,30 +167,49 @@ def study_targets():
     sensitivity = config.get("semisupervised_sensitivity")
     per_stage = {
         "mixture": ["results/figures/fig3_3.png", "results/figures/fig3_4.png"],
-        "imputation": lambda: expand("results/figures/imputation_{dataset}.png",
-                                     dataset=config["imputation_study"]["datasets"]),
+        "imputation": lambda: expand(
+            "results/figures/imputation_{dataset}.png",
+            dataset=config["imputation_study"]["datasets"],
+        ),
         "semisupervised": lambda: (
             expand("results/figures/{figure}.png", figure=["fig5_1", "fig5_3", "fig5_4", "fig5_5"])
-            + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])),
+            + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])
+        ),
         "dna": ["results/figures/fig6_1.png"],
         "mlp": ["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png"],
-        "svm": lambda: (expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
-                        + ["results/figures/mkl.png", "results/figures/svdd.png"]),
+        "svm": lambda: (
+            expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
+            + ["results/figures/mkl.png", "results/figures/svdd.png"]
+        ),
         "ensembles": ["results/tables/ensembles.tsv", "results/figures/ensembles.png"],
         "comparison": lambda: (
-            ["results/tables/comparison_summary.tsv", "results/figures/comparison.png",
-             "results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
-             "results/figures/comparison_cd.png"]
-            + (["results/tables/comparison_wilcoxon.tsv", "results/tables/comparison_bayes.tsv",
-                "results/figures/comparison_bayes.png"]
-               if len(comparison["datasets"]) >= 2 else [])
-            + expand("results/figures/confusion_{dataset}.png", dataset=comparison["datasets"])),
+            [
+                "results/tables/comparison_summary.tsv",
+                "results/figures/comparison.png",
+                "results/tables/comparison_pairs.tsv",
+                "results/tables/comparison_ranks.tsv",
+                "results/figures/comparison_cd.png",
+            ]
+            + (
+                [
+                    "results/tables/comparison_wilcoxon.tsv",
+                    "results/tables/comparison_bayes.tsv",
+                    "results/figures/comparison_bayes.png",
+                ]
+                if len(comparison["datasets"]) >= 2
+                else []
+            )
+            + expand("results/figures/confusion_{dataset}.png", dataset=comparison["datasets"])
+        ),
         "report": ["results/tables/claims.tsv"],
     }
     targets = (
         expand("results/splits/{split}.split.tsv", split=SPLITS)
-        + ["results/tables/data_summary.tsv", "results/tables/splits_summary.tsv",
-           "results/figures/data_summary.png"]
+        + [
+            "results/tables/data_summary.tsv",
+            "results/tables/splits_summary.tsv",
+            "results/figures/data_summary.png",
+        ]
         + expand("results/impute/{split}.substitutes.tsv", split=SPLITS)
         + ["results/provenance.json"]
     )

@@ -52,8 +52,9 @@ rule kernel_map:
 
 rule mixture_table:
     input:
-        lambda wildcards: expand("results/mixture/{split}.{table}.tsv", split=MIXTURE["splits"],
-                                 table=wildcards.table),
+        lambda wildcards: expand(
+            "results/mixture/{split}.{table}.tsv", split=MIXTURE["splits"], table=wildcards.table
+        ),
     output:
         "results/tables/{table}.tsv",
     log:

@@ -10,7 +10,9 @@ from mixlib.experiments.semisupervised import (
 SEMI = config["semisupervised"]
 SEMI_PARAMS = {
     **config["em"],
-    **{key: SEMI[key] for key in ("threshold", "max_rounds", "restart", "finish", "unclassifiable")},
+    **{
+        key: SEMI[key] for key in ("threshold", "max_rounds", "restart", "finish", "unclassifiable")
+    },
 }
 KERNEL_SWEEP = config["kernel_sweep"]
 SENSITIVITY = config.get("semisupervised_sensitivity")
@@ -77,7 +79,9 @@ rule semisupervised_sensitivity_point:
         "results/benchmarks/semisupervised_sensitivity_point/{split}.t{threshold}.v{floor}.tsv"
     params:
         n_components=SEMI["n_components"],
-        settings=lambda wildcards: sensitivity_settings(SEMI_PARAMS, wildcards.threshold, wildcards.floor),
+        settings=lambda wildcards: sensitivity_settings(
+            SEMI_PARAMS, wildcards.threshold, wildcards.floor
+        ),
         restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
         seed=config["seed"],
         dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
@@ -238,8 +242,11 @@ rule semisupervised_sensitivity_figure:
             "results/figures/semisupervised_sensitivity.png",
             caption="../report/semisupervised_sensitivity.rst",
             category="Beyond the report",
-            labels={"figure": "sensitivity of ch. 5", "model": "mixture",
-                    "sweep": "threshold x restart x variance floor"},
+            labels={
+                "figure": "sensitivity of ch. 5",
+                "model": "mixture",
+                "sweep": "threshold x restart x variance floor",
+            },
         ),
         svg="results/figures/semisupervised_sensitivity.svg",
     log:
