@@ -2,6 +2,7 @@
 
 import json
 import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -96,3 +97,12 @@ def test_written_record_is_kept_under_its_hash(tmp_path, checkout):
     assert written == record
     kept = tmp_path / "results" / "provenance" / f"{record['hash']}.json"
     assert json.loads(kept.read_text()) == record
+
+
+def test_blas_state_does_not_depend_on_import_order():
+    code = ("import json, sys; {first}; from mixlib.pipeline.provenance import blas_state; "
+            "print(json.dumps(blas_state(), sort_keys=True))")
+    outputs = {subprocess.run([sys.executable, "-c", code.format(first=first)], check=True,
+                              capture_output=True, text=True).stdout
+               for first in ("import numpy", "import scipy.linalg, numpy", "import pandas")}
+    assert len(outputs) == 1, outputs

@@ -98,11 +98,13 @@ def blas_state() -> dict[str, Any]:
     except ImportError:
         state["threadpools"] = "threadpoolctl not installed"
     else:
-        state["threadpools"] = [
-            {key: pool.get(key) for key in ("user_api", "internal_api", "version",
-                                            "threading_layer", "architecture")}
-            for pool in threadpool_info()
-        ]
+        import scipy.linalg  # noqa: F401  scipy's own BLAS, loaded whatever was imported before
+
+        pools = [{key: pool.get(key) for key in ("user_api", "internal_api", "version",
+                                                 "threading_layer", "architecture")}
+                 for pool in threadpool_info()]
+        # sorted: the order of loading depends on the order of imports
+        state["threadpools"] = sorted(pools, key=lambda pool: json.dumps(pool, sort_keys=True))
     return state
 
 

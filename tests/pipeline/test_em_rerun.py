@@ -79,7 +79,12 @@ def test_changing_one_em_setting_reruns_exactly_the_mixture_jobs(test_run, tmp_p
     dry = snakemake(workdir, "-n", "--quiet", "host", "--cores", "1", "--configfile", "config/em_changed.yaml")
     planned = planned_jobs(dry.stdout)
     assert fitting <= set(planned), f"mixture jobs not rerun: {sorted(fitting - set(planned))}"
+    # The provenance record holds the resolved config: it is rewritten on any config change,
+    # by its parameter, and no job reads it.
+    (provenance,) = [key for key in planned if key[0] == "provenance"]
+    assert planned.pop(provenance)["reason"].startswith("Params have changed")
     rewritten = set().union(*(job["output"] for job in planned.values()))
+    assert not any("results/provenance.json" in job["input"] for job in planned.values())
     for key, job in planned.items():
         reads_rewritten = bool(job["input"] & rewritten)
         # every other job rerun reads a rerun job's output, so each chain starts at a mixture job
