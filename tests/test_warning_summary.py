@@ -79,3 +79,15 @@ def test_a_failing_job_still_ends_with_its_summary(tmp_path):
     assert logging.getLogger().handlers == [] or all(
         getattr(h, "baseFilename", None) != str(tmp_path / "job.log")
         for h in logging.getLogger().handlers)
+
+
+def test_a_job_inside_slurm_names_its_slurm_job(tmp_path, monkeypatch):
+    monkeypatch.setenv("SLURM_JOB_ID", "4242")
+    with logged_job(job(tmp_path)):
+        pass
+    first = (tmp_path / "job.log").read_text().splitlines()[0]
+    assert first.endswith("rule sweep_point {'split': 'wine'}, 1 thread(s), SLURM job 4242")
+    monkeypatch.delenv("SLURM_JOB_ID")
+    with logged_job(job(tmp_path)):
+        pass
+    assert "SLURM" not in (tmp_path / "job.log").read_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -38,7 +39,9 @@ def logged_job(smk: Any) -> Iterator[logging.Logger]:
     root.setLevel(logging.INFO)
     logger = logging.getLogger(f"mixstudy.{smk.rule}")
     wildcards = dict(smk.wildcards.items())
-    logger.info("rule %s %s, %d thread(s)", smk.rule, wildcards, smk.threads)
+    slurm_job = os.environ.get("SLURM_JOB_ID")  # set inside a SLURM job (cluster runs)
+    logger.info("rule %s %s, %d thread(s)%s", smk.rule, wildcards, smk.threads,
+                f", SLURM job {slurm_job}" if slurm_job else "")
     # Underflow to 0 is what log-space code expects of exp(very negative); the other
     # floating-point errors (overflow, invalid, division by zero) are warned of.
     previous_errors = np.seterr(all="warn", under="ignore")
