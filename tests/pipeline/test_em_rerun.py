@@ -84,7 +84,8 @@ def test_changing_one_em_setting_reruns_exactly_the_mixture_jobs(test_run, tmp_p
     (provenance,) = [key for key in planned if key[0] == "provenance"]
     assert planned.pop(provenance)["reason"].startswith("Params have changed")
     rewritten = set().union(*(job["output"] for job in planned.values()))
-    assert not any("results/provenance.json" in job["input"] for job in planned.values())
+    assert not any("results/provenance.json" in job["input"]
+                   for key, job in planned.items() if key[0] != "all")  # only the target rule
     for key, job in planned.items():
         reads_rewritten = bool(job["input"] & rewritten)
         # every other job rerun reads a rerun job's output, so each chain starts at a mixture job
