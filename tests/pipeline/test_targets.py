@@ -17,6 +17,7 @@ TEST_TARGETS = (
     [f"results/splits/{split}.split.tsv" for split in _SPLITS]
     + ["results/tables/data_summary.tsv", "results/tables/splits_summary.tsv", "results/figures/data_summary.png"]
     + [f"results/impute/{split}.substitutes.tsv" for split in _SPLITS]
+    + ["results/provenance.json"]
     + [f"results/figures/{name}.png" for name in ("fig3_3", "fig3_4", "imputation_heart_cleveland", "fig5_1",
                                                   "fig5_3", "fig5_4", "fig5_5", "fig6_1",
                                                   "semisupervised_sensitivity")]
