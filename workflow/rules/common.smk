@@ -9,29 +9,55 @@ from mixlib.datasets.sources import SOURCE_KEYS
 from mixlib.experiments.data import uses_standardisation
 from mixlib.model_selection.fixed_splits import split_kind, split_repeats
 from mixlib.pipeline.config import (
-    check_config, check_em_section, check_split_forms, dataset_source, describe_config_source,
+    check_config,
+    check_em_section,
+    check_split_forms,
+    dataset_source,
+    describe_config_source,
     rename_old_model_names,
 )
 from mixlib.pipeline.prerun_checks import check_prerun
+from mixlib.pipeline.config_errors import check_schema, stop_on_config_error
+from mixlib.pipeline.config_overrides import load_schema, retype_strings
 from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
+from mixlib.pipeline.provenance import (
+    checkout_directory,
+    code_state,
+    current_provenance,
+    first_line,
+)
 from mixlib.pipeline.stages import configured_stages
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
+# The first line of a run: the commit, and whether uncommitted changes make it untraceable.
+if workflow.is_main_process:
+    _code = code_state(checkout_directory(workflow.basedir))
+    (logger.warning if _code["dirty"] else logger.info)(first_line(_code))
+
 # Which file(s) the config comes from, then keys and types (names the offending key), then
 # names, sizes and the data's values, before any job runs.
 logger.info(describe_config_source(workflow.overwrite_configfiles))
 for _message in rename_old_model_names(config):  # before the schema: an old name still runs
     logger.warning(_message)
-check_em_section(config)  # before the schema: an old mixture.em is named with its new place
-check_split_forms(config)  # before the schema: a split with none or two of its forms, by name
-validate(config, schema="../schemas/config.schema.yaml")
-# check_config reads every data set (about 1 s); the Snakemake started inside each cluster job
-# (exec mode remote) reruns this file for a config the submitting process already checked.
-if workflow.is_main_process:
-    check_prerun(config, check_config(config, base_dir="."))
+# Each error is one message naming the key, without traceback frames (config_errors.py).
+with stop_on_config_error():
+    check_em_section(config)  # before the schema: an old mixture.em is named with its new place
+    check_split_forms(config)  # before the schema: a split with none or two of its forms, by name
+    # --config 'mlp={"hidden_sizes": [1, 2]}' arrives with strings inside: typed as the schema says
+    _schema = load_schema(os.path.join(workflow.basedir, "schemas/config.schema.yaml"))
+    retype_strings(config, _schema)
+    check_schema(config, _schema)  # names the key; then Snakemake fills in the defaults
+    validate(config, schema="../schemas/config.schema.yaml")
+    # check_config reads every data set (about 1 s); the Snakemake started inside each cluster
+    # job (exec mode remote) reruns this file for a config the submitting process already checked.
+    if workflow.is_main_process:
+        check_prerun(config, check_config(config, base_dir="."))
+# What produced this run (results/provenance.json; its hash stamps the claims and comparison
+# tables): collected once here, handed to the jobs through the environment.
+PROVENANCE = current_provenance(config, workflow.overwrite_configfiles, workflow.basedir)
 
 
 # A SLURM run whose account or partition is still the profile's placeholder stops here, after
@@ -109,17 +135,29 @@ def split_encoding(split):
 
 def previous_grid_levels(wildcards):
     """The SVM grid levels before this one: level l refines around their best point."""
-    return [f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))]
+    return [
+        f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))
+    ]
 
 
 # What the study produces, listed here in one place (no rule file appends to these lists), so
 # the order of the includes does not matter: the targets of the `all` rule in the Snakefile
 # and the tables the `claims` rule reads.
-CLAIM_TABLE_NAMES = ("em_trace", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep", "mlp_sweep",
-                     "comparison", "comparison_ranks")
+CLAIM_TABLE_NAMES = (
+    "em_trace",
+    "semisupervised_rounds",
+    "kernel_sweep",
+    "dna_kernel_sweep",
+    "mlp_sweep",
+    "comparison",
+    "comparison_ranks",
+)
 # The sensitivity grid's tables, by the name of the run's table they read like.
-CLAIM_READING_TABLES = {"em_trace": "em_trace_sensitivity", "semisupervised_rounds": "semisupervised_sensitivity",
-                        "kernel_sweep": "kernel_sweep_sensitivity"}
+CLAIM_READING_TABLES = {
+    "em_trace": "em_trace_sensitivity",
+    "semisupervised_rounds": "semisupervised_sensitivity",
+    "kernel_sweep": "kernel_sweep_sensitivity",
+}
 
 
 def claim_tables():
@@ -127,11 +165,17 @@ def claim_tables():
     rule): the run's, the imputation study's (one per data set) and, with a sensitivity grid,
     the grid's under the prefix `readings_`."""
     tables = {name: f"results/tables/{name}.tsv" for name in CLAIM_TABLE_NAMES}
-    tables["imputation_study"] = expand("results/tables/imputation_study.{dataset}.tsv",
-                                        dataset=config["imputation_study"]["datasets"])
+    tables["imputation_study"] = expand(
+        "results/tables/imputation_study.{dataset}.tsv",
+        dataset=config["imputation_study"]["datasets"],
+    )
     if config.get("semisupervised_sensitivity"):
-        tables.update({f"readings_{name}": f"results/tables/{grid}.tsv"
-                       for name, grid in CLAIM_READING_TABLES.items()})
+        tables.update(
+            {
+                f"readings_{name}": f"results/tables/{grid}.tsv"
+                for name, grid in CLAIM_READING_TABLES.items()
+            }
+        )
     return tables
 
 
@@ -142,32 +186,55 @@ def study_targets():
     sensitivity = config.get("semisupervised_sensitivity")
     per_stage = {
         "mixture": ["results/figures/fig3_3.png", "results/figures/fig3_4.png"],
-        "imputation": lambda: expand("results/figures/imputation_{dataset}.png",
-                                     dataset=config["imputation_study"]["datasets"]),
+        "imputation": lambda: expand(
+            "results/figures/imputation_{dataset}.png",
+            dataset=config["imputation_study"]["datasets"],
+        ),
         "semisupervised": lambda: (
             expand("results/figures/{figure}.png", figure=["fig5_1", "fig5_3", "fig5_4", "fig5_5"])
-            + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])),
+            + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])
+        ),
         "dna": ["results/figures/fig6_1.png"],
         "mlp": ["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png"],
-        "svm": lambda: (expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
-                        + ["results/figures/mkl.png", "results/figures/svdd.png"]),
+        "svm": lambda: (
+            expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
+            + ["results/figures/mkl.png", "results/figures/svdd.png"]
+        ),
         "ensembles": ["results/tables/ensembles.tsv", "results/figures/ensembles.png"],
         "comparison": lambda: (
-            ["results/tables/comparison_summary.tsv", "results/figures/comparison.png",
-             "results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
-             "results/figures/comparison_cd.png"]
-            + (["results/tables/comparison_wilcoxon.tsv", "results/tables/comparison_bayes.tsv",
-                "results/figures/comparison_bayes.png"]
-               if len(comparison["datasets"]) >= 2 else [])
-            + expand("results/figures/confusion_{dataset}.png", dataset=comparison["datasets"])),
-        "report": ["results/tables/claims.tsv", "results/tables/claims_readings.tsv",
-                   "results/figures/claims.png"],
+            [
+                "results/tables/comparison_summary.tsv",
+                "results/figures/comparison.png",
+                "results/tables/comparison_pairs.tsv",
+                "results/tables/comparison_ranks.tsv",
+                "results/figures/comparison_cd.png",
+            ]
+            + (
+                [
+                    "results/tables/comparison_wilcoxon.tsv",
+                    "results/tables/comparison_bayes.tsv",
+                    "results/figures/comparison_bayes.png",
+                ]
+                if len(comparison["datasets"]) >= 2
+                else []
+            )
+            + expand("results/figures/confusion_{dataset}.png", dataset=comparison["datasets"])
+        ),
+        "report": [
+            "results/tables/claims.tsv",
+            "results/tables/claims_readings.tsv",
+            "results/figures/claims.png",
+        ],
     }
     targets = (
         expand("results/splits/{split}.split.tsv", split=SPLITS)
-        + ["results/tables/data_summary.tsv", "results/tables/splits_summary.tsv",
-           "results/figures/data_summary.png"]
+        + [
+            "results/tables/data_summary.tsv",
+            "results/tables/splits_summary.tsv",
+            "results/figures/data_summary.png",
+        ]
         + expand("results/impute/{split}.substitutes.tsv", split=SPLITS)
+        + ["results/provenance.json"]
     )
     for stage in STAGES_RUN:
         stage_targets = per_stage[stage]

@@ -20,7 +20,8 @@ rule ensemble_curve:
         settings=ENSEMBLES["trees"],
         base_mixture=lambda wildcards: (
             {**config["em"], **ENSEMBLES["base_mixture"]}
-            if wildcards.method == "bagging_base" else None
+            if wildcards.method == "bagging_base"
+            else None
         ),
         seed=config["seed"],
         standardise=lambda wildcards: standardises(wildcards.split),

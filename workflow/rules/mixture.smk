@@ -42,8 +42,11 @@ rule em_trace_sensitivity:
         n_components=MIXTURE["n_components"],
         n_restarts=MIXTURE["n_restarts"],
         em=config["em"],
-        floors=config["semisupervised_sensitivity"]["relative_min_variances"]
-        if "semisupervised_sensitivity" in config else [],
+        floors=(
+            config["semisupervised_sensitivity"]["relative_min_variances"]
+            if "semisupervised_sensitivity" in config
+            else []
+        ),
         seed=config["seed"],
         dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
         standardise=lambda wildcards: standardises(wildcards.split),
@@ -80,8 +83,9 @@ rule kernel_map:
 
 rule mixture_table:
     input:
-        lambda wildcards: expand("results/mixture/{split}.{table}.tsv", split=MIXTURE["splits"],
-                                 table=wildcards.table),
+        lambda wildcards: expand(
+            "results/mixture/{split}.{table}.tsv", split=MIXTURE["splits"], table=wildcards.table
+        ),
     output:
         "results/tables/{table}.tsv",
     log:
