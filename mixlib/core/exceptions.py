@@ -14,7 +14,23 @@ import sys
 
 
 class ConvergenceWarning(UserWarning):
-    """An iterative fit stopped before its convergence criterion was met."""
+    """An iterative fit stopped before its convergence criterion was met.
+
+    Parameters
+    ----------
+    message : str
+        What did not converge, and what to change.
+    change, tol : float, optional
+        The fit's last change of its convergence criterion and the tolerance it had to fall
+        below: a job's log sums up how far from ``tol`` its unconverged fits stopped
+        (:mod:`mixlib.pipeline.warning_summary`).
+    """
+
+    def __init__(self, message: str = "", *, change: float | None = None,
+                 tol: float | None = None) -> None:
+        super().__init__(message)
+        self.change = change
+        self.tol = tol
 
 
 class DataConversionWarning(UserWarning):

@@ -317,11 +317,12 @@ class IsotropicGaussianMixture(BaseEstimator):
         self.lower_bound_ = lower_bounds[-1]
         self.n_iter_ = n_iter
         if not self.converged_:
+            change = abs(lower_bounds[-1] - lower_bounds[-2]) if n_iter > 1 else np.nan
             warnings.warn(
-                f"EM did not converge in max_iter={self.max_iter} iterations (last change of "
-                f"the mean log-likelihood {lower_bounds[-1] - lower_bounds[-2] if n_iter > 1 else np.nan:.3g}"
-                f" >= tol={self.tol}); increase max_iter or tol.",
-                ConvergenceWarning,
+                ConvergenceWarning(
+                    f"EM did not converge in max_iter={self.max_iter} iterations (last change of "
+                    f"the mean log-likelihood {change:.3g} >= tol={self.tol}); increase max_iter "
+                    "or tol.", change=float(change), tol=float(self.tol)),
                 stacklevel=2,
             )
         return self

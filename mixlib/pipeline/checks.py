@@ -2,9 +2,10 @@
 
 ``workflow/rules/common.smk`` and the tests call the same function, which checks, in order:
 keys the study no longer reads and models renamed since (:mod:`mixlib.pipeline.legacy`), the
-form of every split, the schema (``workflow/schemas/config.schema.yaml``: keys and types, and
-the defaults it fills), that every stage has all its sections or none
-(:mod:`mixlib.pipeline.stages`), then what no schema can say (:func:`check_config`): that
+form of every split, the schema (``workflow/schemas/config.schema.yaml``: keys and types,
+``--config`` strings typed first by :mod:`mixlib.pipeline.config_overrides`, a violation
+named by its key by :func:`mixlib.pipeline.config_errors.check_schema`, and the defaults it
+fills), that every stage has all its sections or none (:mod:`mixlib.pipeline.stages`), then what no schema can say (:func:`check_config`): that
 names refer to things that exist, that sizes fit the data and that every split a stage reads
 has the roles the stage uses, and the checks of values that would otherwise fail inside a
 job (:func:`mixlib.pipeline.prerun_checks.check_prerun`, on the data sets it read).
@@ -32,6 +33,8 @@ from mixlib.experiments.registry import CLASSIFIERS, model_spec, unknown_paramet
 from mixlib.experiments.settings import EMSettings, StudySettings, study_settings
 from mixlib.model_selection.fixed_splits import check_row_ranges, roles_from_rows, split_kind
 from mixlib.model_selection.splits import UNUSED, role_sizes
+from mixlib.pipeline.config_errors import check_schema
+from mixlib.pipeline.config_overrides import load_schema, retype_strings
 from mixlib.pipeline.datasets import dataset_source, load_dataset_table
 from mixlib.pipeline.legacy import check_legacy_keys, rename_old_model_names
 from mixlib.pipeline.prerun_checks import check_prerun
@@ -61,8 +64,8 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
 
     Raises
     ------
-    ValueError, snakemake.exceptions.WorkflowError
-        Naming the config key (the schema's errors are Snakemake's ``WorkflowError``).
+    ValueError
+        Naming the config key.
     """
     from snakemake.utils import validate
 
@@ -71,6 +74,10 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
         if warn is not None:
             warn(message)
     check_split_forms(config)
+    # --config 'mlp={"hidden_sizes": [1, 2]}' arrives with strings inside: typed as the schema says
+    loaded = load_schema(str(schema))
+    retype_strings(config, loaded)
+    check_schema(config, loaded)  # names the key; then Snakemake's validate fills the defaults
     validate(config, schema=str(Path(schema).resolve()))
     check_shared_sections(config)
     if read_data:

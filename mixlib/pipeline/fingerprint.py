@@ -34,13 +34,14 @@ from pathlib import Path
 from typing import Any
 
 import mixlib
+from mixlib.core.vocabulary import CODE_PARAM
 
 PACKAGE = "mixlib"
 PACKAGE_DIR = Path(mixlib.__file__).resolve().parent
 #: The module whose functions each import one model's estimator (see the module docstring).
 REGISTRY = "mixlib.experiments.registry"
 #: The parameter name a job's fingerprint gets in its rule's ``params``.
-PARAM_NAME = "code"
+PARAM_NAME = CODE_PARAM
 
 
 @cache

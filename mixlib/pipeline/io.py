@@ -91,3 +91,8 @@ def save_figure(figure, png_path: str | Path, svg_path: str | Path | None = None
             svg_path,
             lambda tmp: figure.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None}),
         )
+
+
+def write_text(text: str, path: str | Path) -> None:
+    """Write ``text`` (UTF-8) at ``path``, atomically."""
+    _atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -12,6 +14,7 @@ import numpy as np
 
 from mixlib.experiments.contract import RepeatData
 from mixlib.pipeline.manifest import producing_job
+from mixlib.pipeline.warning_summary import WarningTally
 
 
 @contextmanager
@@ -22,32 +25,47 @@ def logged_job(smk: Any) -> Iterator[logging.Logger]:
     ----------
     smk : snakemake.script.Snakemake
         The ``snakemake`` object of a ``script:`` rule; its first log file receives every
-        ``logging`` record of mixlib (INFO and above) and every warning (e.g. EM
-        non-convergence). An exception is logged with its traceback, then re-raised so the
-        job fails and Snakemake removes its outputs.
+        ``logging`` record of mixlib (INFO and above) and the warnings (e.g. EM
+        non-convergence): the first of each kind where it happens, then one summary line per
+        kind at the end of the log, with its count (:mod:`mixlib.pipeline.warning_summary`).
+        An exception is logged with its traceback, then re-raised so the job fails and
+        Snakemake removes its outputs.
     """
     handler = logging.FileHandler(smk.log[0], mode="w", encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    tally = WarningTally()
+    handler.addFilter(tally)
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
-    logging.captureWarnings(True)
     logger = logging.getLogger(f"mixstudy.{smk.rule}")
     wildcards = dict(smk.wildcards.items())
-    logger.info("rule %s %s, %d thread(s)", smk.rule, wildcards, smk.threads)
-    np.seterr(all="warn")
+    slurm_job = os.environ.get("SLURM_JOB_ID")  # set inside a SLURM job (cluster runs)
+    logger.info("rule %s %s, %d thread(s)%s", smk.rule, wildcards, smk.threads,
+                f", SLURM job {slurm_job}" if slurm_job else "")
+    # Underflow to 0 is what log-space code expects of exp(very negative); the other
+    # floating-point errors (overflow, invalid, division by zero) are warned of.
+    previous_errors = np.seterr(all="warn", under="ignore")
     start = time.perf_counter()
-    try:
-        with producing_job(smk.rule):  # tables written get a manifest, tables read are checked
-            yield logger
-    except Exception:
-        logger.exception("rule %s failed", smk.rule)
-        raise
-    else:
-        logger.info("rule %s done in %.2f s", smk.rule, time.perf_counter() - start)
-    finally:
-        root.removeHandler(handler)
-        handler.close()
+    with warnings.catch_warnings():
+        # Every repeat is counted (the default shows one per message and line), none written twice.
+        for category in (UserWarning, RuntimeWarning):
+            warnings.filterwarnings("always", category=category)
+        warnings.showwarning = tally.show
+        try:
+            with producing_job(smk.rule):  # tables written get a manifest, tables read are checked
+                yield logger
+        except Exception:
+            logger.exception("rule %s failed", smk.rule)
+            raise
+        else:
+            logger.info("rule %s done in %.2f s", smk.rule, time.perf_counter() - start)
+        finally:
+            for line in tally.summary_lines():
+                logger.warning("warnings: %s", line, extra={"summary": True})
+            np.seterr(**previous_errors)
+            root.removeHandler(handler)
+            handler.close()
 
 
 def load_repeats(smk: Any, standardise_features: bool) -> list[RepeatData]:
@@ -79,17 +97,20 @@ def draw_figure(smk: Any, draw: Callable[..., Any]) -> None:
     smk : snakemake.script.Snakemake
         The ``snakemake`` object of the figure rule: its inputs are tables (read in the order
         of the rule's inputs), its params the figure function's keyword arguments (e.g.
-        ``confidence_level``), its outputs ``png`` and ``svg``, its first log file the job's
+        ``confidence_level``; the code fingerprint every script rule gets,
+        :data:`mixlib.core.vocabulary.CODE_PARAM`, apart), its outputs ``png`` and ``svg``, its first log file the job's
         log (:func:`logged_job`).
     draw : callable
         A figure function of :mod:`mixlib.figures` (tables in, a matplotlib Figure out),
         imported by the rule's script, e.g. ``workflow/scripts/figures/fig6_1.py`` calls
         ``draw_figure(snakemake, fig6_1)``.
     """
+    from mixlib.core.vocabulary import CODE_PARAM
     from mixlib.pipeline.io import read_table, save_figure
 
     with logged_job(smk):
-        figure = draw(*(read_table(path) for path in smk.input), **dict(smk.params.items()))
+        settings = {key: value for key, value in smk.params.items() if key != CODE_PARAM}
+        figure = draw(*(read_table(path) for path in smk.input), **settings)
         save_figure(figure, smk.output.png, smk.output.svg)
 
 

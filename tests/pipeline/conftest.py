@@ -16,9 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def copy_workflow(destination: Path) -> Path:
-    """Copy what a run needs (Snakefile, workflow/, config/) into ``destination``."""
+    """Copy what a run needs (workflow/ with its Snakefile and profiles, config/) into
+    ``destination``."""
     destination.mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "Snakefile", destination / "Snakefile")
     for folder in ("workflow", "config"):
         shutil.copytree(ROOT / folder, destination / folder,
                         ignore=shutil.ignore_patterns("__pycache__"))
@@ -26,9 +26,11 @@ def copy_workflow(destination: Path) -> Path:
 
 
 def without_timings(path: Path) -> pd.DataFrame:
-    """A table minus its wall-clock measurements (``*_seconds`` columns, metric or claim rows)."""
+    """A table minus its wall-clock measurements (``*_seconds`` columns, metric or claim rows)
+    and its provenance hash (which names the run: commit, environment, config)."""
     frame = read_table(path)
-    frame = frame.drop(columns=[c for c in frame.columns if c.endswith("_seconds")])
+    frame = frame.drop(columns=[c for c in frame.columns
+                                if c.endswith("_seconds") or c == "provenance"])
     for column in ("metric", "id"):   # timed metrics, and claims measured from them
         if column in frame.columns:
             frame = frame[~frame[column].astype(str).str.endswith("_seconds")]

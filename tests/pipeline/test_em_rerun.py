@@ -48,7 +48,7 @@ def test_changing_one_em_setting_reruns_exactly_the_mixture_jobs(test_run, tmp_p
     # Key order kept: Snakemake compares dict parameters with their order.
     (workdir / "config" / "em_changed.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
 
-    unchanged = snakemake(workdir, "-n", "--cores", "1", "--configfile", "config/test.yaml")
+    unchanged = snakemake(workdir, "-n", "--quiet", "host", "--cores", "1", "--configfile", "config/test.yaml")
     assert "Nothing to be done" in unchanged.stdout + unchanged.stderr
 
     # Which data sets have missing cells, read from the run's own prepared tables.
@@ -70,17 +70,23 @@ def test_changing_one_em_setting_reruns_exactly_the_mixture_jobs(test_run, tmp_p
             return wildcards["model"] == "mixture"
         return False
 
-    every_job = planned_jobs(snakemake(workdir, "-n", "-F", "--cores", "1", "--configfile",
+    every_job = planned_jobs(snakemake(workdir, "-n", "--quiet", "host", "-F", "--cores", "1", "--configfile",
                                        "config/em_changed.yaml").stdout)
     fitting = {key for key in every_job if fits_mixture(key[0], dict(key[1]))}
     assert {rule for rule, _ in fitting} == MIXTURE_RULES | {"impute", "ensemble_curve",
                                                              "comparison_point",
                                                              "comparison_holdout_point"}
 
-    dry = snakemake(workdir, "-n", "--cores", "1", "--configfile", "config/em_changed.yaml")
+    dry = snakemake(workdir, "-n", "--quiet", "host", "--cores", "1", "--configfile", "config/em_changed.yaml")
     planned = planned_jobs(dry.stdout)
     assert fitting <= set(planned), f"mixture jobs not rerun: {sorted(fitting - set(planned))}"
+    # The provenance record holds the resolved config: it is rewritten on any config change,
+    # by its parameter, and no job reads it.
+    (provenance,) = [key for key in planned if key[0] == "provenance"]
+    assert planned.pop(provenance)["reason"].startswith("Params have changed")
     rewritten = set().union(*(job["output"] for job in planned.values()))
+    assert not any("results/provenance.json" in job["input"]
+                   for key, job in planned.items() if key[0] != "all")  # only the target rule
     for key, job in planned.items():
         reads_rewritten = bool(job["input"] & rewritten)
         # every other job rerun reads a rerun job's output, so each chain starts at a mixture job

@@ -1,5 +1,6 @@
 """The Snakemake DAG on config/test.yaml: outputs, determinism, config errors, lint, user CSV."""
 
+import json
 import re
 import signal
 import subprocess
@@ -181,7 +182,7 @@ def test_claims_follow_from_their_rows_and_from_the_tables(test_run):
 
     claims = read_table(test_run / "results/tables/claims.tsv")
     readings = read_table(test_run / "results/tables/claims_readings.tsv")
-    assert list(claims.columns) == CLAIM_COLUMNS + ROBUSTNESS_COLUMNS
+    assert list(claims.columns) == CLAIM_COLUMNS + ROBUSTNESS_COLUMNS + ["provenance"]
     for table in (claims, readings):
         assert [row_verdict(row) for _, row in table.iterrows()] == table["verdict"].tolist()
         holds = table[table["verdict"] == "holds"]
@@ -211,6 +212,33 @@ def test_report_bundles_every_figure_and_the_claims(test_run):
     missing = [name for name in figures if name not in html]
     assert missing == []
     assert "claims.tsv" in html and "claims_readings.tsv" in html and "Methods" in html
+    record = json.loads((test_run / "results/provenance.json").read_text())
+    assert "provenance.json" in html and record["hash"] in html  # the caption shows the record
+
+
+def test_provenance_is_recorded_stamped_and_reruns_nothing(test_run):
+    record = json.loads((test_run / "results/provenance.json").read_text())
+    assert record["config"]["seed"] == yaml.safe_load(
+        (test_run / "config/test.yaml").read_text())["seed"]
+    assert record["packages"]["snakemake"] and record["blas"]["blas"]["name"]
+    kept = test_run / "results/provenance" / f"{record['hash']}.json"
+    assert json.loads(kept.read_text()) == record
+    for name in ("claims", "comparison_summary", "comparison_pairs", "comparison_ranks"):
+        table = read_table(test_run / f"results/tables/{name}.tsv")
+        assert table.columns[-1] == "provenance" and set(table["provenance"]) == {record["hash"]}
+    # The same checkout, config and environment: the record is the same and nothing reruns.
+    result = snakemake(test_run, "-n", "--cores", "2", "--configfile", "config/test.yaml")
+    assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_config_override_of_a_nested_list_plans_its_values(tmp_path):
+    # Snakemake reads the inside of a --config mapping as strings: the schema's types apply.
+    workdir = copy_workflow(tmp_path / "override")
+    result = snakemake(workdir, "-n", "--quiet", "host", "--configfile", "config/test.yaml",
+                       "--config", 'mlp={"hidden_sizes": [1, 3]}')
+    outputs = set(re.findall(r"output: (results/mlp/\S+)", result.stdout))
+    assert {re.search(r"\.h(\d+)\.tsv", path).group(1) for path in outputs} == {"1", "3"}
+    assert len(outputs) == 6  # the three regimes of config/test.yaml are kept
 
 
 def test_a_configfile_stands_on_its_own(tmp_path):

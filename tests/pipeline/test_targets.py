@@ -17,6 +17,7 @@ TEST_TARGETS = (
     [f"results/splits/{split}.split.tsv" for split in _SPLITS]
     + ["results/tables/data_summary.tsv", "results/tables/splits_summary.tsv", "results/figures/data_summary.png"]
     + [f"results/impute/{split}.substitutes.tsv" for split in _SPLITS]
+    + ["results/provenance.json"]
     + [f"results/figures/{name}.png" for name in ("fig3_3", "fig3_4", "imputation_heart_cleveland", "fig5_1",
                                                   "fig5_3", "fig5_4", "fig5_5", "fig6_1",
                                                   "semisupervised_sensitivity")]
@@ -36,7 +37,7 @@ TEST_CLAIM_TABLES = [f"results/tables/{name}.tsv" for name in (
 
 def _planned(workdir: Path) -> tuple[list[str], list[str]]:
     """The inputs of `rule all` and of `rule claims` in a dry run of config/test.yaml."""
-    result = snakemake(workdir, "-n", "--configfile", "config/test.yaml")
+    result = snakemake(workdir, "-n", "--quiet", "host", "--configfile", "config/test.yaml")
     inputs = {rule: line.split(", ") for rule, line in
               re.findall(r"^(?:local)?rule (all|claims):\n    input: (.*)$", result.stdout, flags=re.MULTILINE)}
     return inputs["all"], inputs["claims"]
@@ -50,10 +51,10 @@ def test_targets_are_those_of_the_stages(tmp_path):
 
 def test_include_order_does_not_change_the_targets(tmp_path):
     workdir = copy_workflow(tmp_path / "reversed")
-    snakefile = workdir / "Snakefile"
+    snakefile = workdir / "workflow/Snakefile"
     text = snakefile.read_text()
     includes = re.findall(r"^include: .*$", text, flags=re.MULTILINE)
-    assert includes[0] == 'include: "workflow/rules/common.smk"' and len(includes) > 5
+    assert includes[0] == 'include: "rules/common.smk"' and len(includes) > 5
     # common.smk defines the helpers every rule file uses; the stages follow in reverse order.
     block = "\n".join(includes)
     snakefile.write_text(text.replace(block, "\n".join([includes[0], *reversed(includes[1:])])))

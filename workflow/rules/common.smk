@@ -10,9 +10,19 @@ from mixlib.model_selection.fixed_splits import split_kind, split_repeats
 from mixlib.pipeline.checks import validate_study_config
 from mixlib.pipeline.cluster import check_slurm_workflow
 from mixlib.pipeline.config import describe_config_source
+from mixlib.pipeline.config_errors import stop_on_config_error
 from mixlib.pipeline.datasets import dataset_source
 from mixlib.pipeline.mixtures import (
-    comparison_fits_mixture, em_if, imputer_fits_mixture, model_fits_mixture,
+    comparison_fits_mixture,
+    em_if,
+    imputer_fits_mixture,
+    model_fits_mixture,
+)
+from mixlib.pipeline.provenance import (
+    checkout_directory,
+    code_state,
+    current_provenance,
+    first_line,
 )
 from mixlib.pipeline.stages import configured_stages
 
@@ -20,17 +30,31 @@ from mixlib.pipeline.stages import configured_stages
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
+# The first line of a run: the commit, and whether uncommitted changes make it untraceable.
+if workflow.is_main_process:
+    _code = code_state(checkout_directory(workflow.basedir))
+    (logger.warning if _code["dirty"] else logger.info)(first_line(_code))
+
 # Which file(s) the config comes from, then every check before any job (old keys, the form of
-# the splits, the schema, then names, sizes and the data's values), and the typed settings.
-# Reading the data sets takes about a second: the Snakemake started inside each cluster job
-# (exec mode remote) reruns this file for a config the submitting process already checked.
+# the splits, --config strings typed as the schema says, the schema, then names, sizes and the
+# data's values), and the typed settings. Each error is one message naming the key, without
+# traceback frames (config_errors.py). Reading the data sets takes about a second: the
+# Snakemake started inside each cluster job (exec mode remote) reruns this file for a config
+# the submitting process already checked.
 logger.info(describe_config_source(workflow.overwrite_configfiles))
-SETTINGS = validate_study_config(
-    config, schema=Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml",
-    base_dir=".", read_data=workflow.is_main_process, warn=logger.warning,
-)
+with stop_on_config_error():
+    SETTINGS = validate_study_config(
+        config,
+        schema=Path(workflow.basedir) / "schemas" / "config.schema.yaml",
+        base_dir=".",
+        read_data=workflow.is_main_process,
+        warn=logger.warning,
+    )
 # The EM settings of every mixture the study fits.
 EM = SETTINGS.em
+# What produced this run (results/provenance.json; its hash stamps the claims and comparison
+# tables): collected once here, handed to the jobs through the environment.
+PROVENANCE = current_provenance(config, workflow.overwrite_configfiles, workflow.basedir)
 
 
 # A SLURM run whose account or partition is still the profile's placeholder stops here, after
@@ -46,8 +70,11 @@ SPLITS = sorted(config["splits"])
 FIGURES = config["figures"] if "figures" in config else None
 # The relative variance floors of the sensitivity grid (semisupervised_sensitivity), which
 # the chapter-3 and chapter-5 readings share; none without that section.
-SENSITIVITY_FLOORS = (config["semisupervised_sensitivity"]["relative_min_variances"]
-                      if "semisupervised_sensitivity" in config else [])
+SENSITIVITY_FLOORS = (
+    config["semisupervised_sensitivity"]["relative_min_variances"]
+    if "semisupervised_sensitivity" in config
+    else []
+)
 
 
 wildcard_constraints:
@@ -60,6 +87,7 @@ def prepared_table(dataset):
 
 
 # --- Data sets -------------------------------------------------------------------------------
+
 
 def dataset_spec(wildcards):
     """A data set's config entry."""
@@ -90,6 +118,7 @@ def dataset_standardises(wildcards):
 
 
 # --- Splits ----------------------------------------------------------------------------------
+
 
 def split_spec(wildcards):
     """A split's config entry."""
@@ -143,6 +172,7 @@ def split_encoding(wildcards):
 
 # --- EM settings, to the jobs that fit a mixture only ----------------------------------------
 
+
 def impute_em(wildcards):
     """The `impute` job's EM settings: only the kernel-mode imputer of missing cells fits."""
     return em_if(EM, imputer_fits_mixture(config, split_dataset(wildcards)))
@@ -182,17 +212,29 @@ def model_params(wildcards):
 
 def previous_grid_levels(wildcards):
     """The SVM grid levels before this one: level l refines around their best point."""
-    return [f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))]
+    return [
+        f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))
+    ]
 
 
 # What the study produces, listed here in one place (no rule file appends to these lists), so
 # the order of the includes does not matter: the targets of the `all` rule in the Snakefile
 # and the tables the `claims` rule reads.
-CLAIM_TABLE_NAMES = ("em_trace", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep", "mlp_sweep",
-                     "comparison", "comparison_ranks")
+CLAIM_TABLE_NAMES = (
+    "em_trace",
+    "semisupervised_rounds",
+    "kernel_sweep",
+    "dna_kernel_sweep",
+    "mlp_sweep",
+    "comparison",
+    "comparison_ranks",
+)
 # The sensitivity grid's tables, by the name of the run's table they read like.
-CLAIM_READING_TABLES = {"em_trace": "em_trace_sensitivity", "semisupervised_rounds": "semisupervised_sensitivity",
-                        "kernel_sweep": "kernel_sweep_sensitivity"}
+CLAIM_READING_TABLES = {
+    "em_trace": "em_trace_sensitivity",
+    "semisupervised_rounds": "semisupervised_sensitivity",
+    "kernel_sweep": "kernel_sweep_sensitivity",
+}
 
 
 def claim_tables():
@@ -200,11 +242,17 @@ def claim_tables():
     rule): the run's, the imputation study's (one per data set) and, with a sensitivity grid,
     the grid's under the prefix `readings_`."""
     tables = {name: f"results/tables/{name}.tsv" for name in CLAIM_TABLE_NAMES}
-    tables["imputation_study"] = expand("results/tables/imputation_study.{dataset}.tsv",
-                                        dataset=config["imputation_study"]["datasets"])
+    tables["imputation_study"] = expand(
+        "results/tables/imputation_study.{dataset}.tsv",
+        dataset=config["imputation_study"]["datasets"],
+    )
     if config.get("semisupervised_sensitivity"):
-        tables.update({f"readings_{name}": f"results/tables/{grid}.tsv"
-                       for name, grid in CLAIM_READING_TABLES.items()})
+        tables.update(
+            {
+                f"readings_{name}": f"results/tables/{grid}.tsv"
+                for name, grid in CLAIM_READING_TABLES.items()
+            }
+        )
     return tables
 
 
@@ -214,33 +262,58 @@ def study_targets():
     sensitivity = config.get("semisupervised_sensitivity")
     per_stage = {
         "mixture": ["results/figures/fig3_3.png", "results/figures/fig3_4.png"],
-        "imputation": lambda: expand("results/figures/imputation_{dataset}.png",
-                                     dataset=config["imputation_study"]["datasets"]),
+        "imputation": lambda: expand(
+            "results/figures/imputation_{dataset}.png",
+            dataset=config["imputation_study"]["datasets"],
+        ),
         "semisupervised": lambda: (
             expand("results/figures/{figure}.png", figure=["fig5_1", "fig5_3", "fig5_4", "fig5_5"])
-            + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])),
+            + (["results/figures/semisupervised_sensitivity.png"] if sensitivity else [])
+        ),
         "dna": ["results/figures/fig6_1.png"],
         "mlp": ["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png"],
-        "svm": lambda: (expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
-                        + ["results/figures/mkl.png", "results/figures/svdd.png"]),
+        "svm": lambda: (
+            expand("results/figures/svm_grid_{split}.png", split=config["svm"]["splits"])
+            + ["results/figures/mkl.png", "results/figures/svdd.png"]
+        ),
         "ensembles": ["results/tables/ensembles.tsv", "results/figures/ensembles.png"],
         "comparison": lambda: (
-            ["results/tables/comparison_summary.tsv", "results/figures/comparison.png",
-             "results/tables/comparison_settings.tsv", "results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
-             "results/figures/comparison_cd.png"]
-            + (["results/tables/comparison_wilcoxon.tsv", "results/tables/comparison_bayes.tsv",
-                "results/figures/comparison_bayes.png"]
-               if len(config["comparison"]["datasets"]) >= 2 else [])
-            + expand("results/figures/confusion_{dataset}.png",
-                     dataset=config["comparison"]["datasets"])),
-        "report": ["results/tables/claims.tsv", "results/tables/claims_readings.tsv",
-                   "results/figures/claims.png"],
+            [
+                "results/tables/comparison_summary.tsv",
+                "results/figures/comparison.png",
+                "results/tables/comparison_settings.tsv",
+                "results/tables/comparison_pairs.tsv",
+                "results/tables/comparison_ranks.tsv",
+                "results/figures/comparison_cd.png",
+            ]
+            + (
+                [
+                    "results/tables/comparison_wilcoxon.tsv",
+                    "results/tables/comparison_bayes.tsv",
+                    "results/figures/comparison_bayes.png",
+                ]
+                if len(config["comparison"]["datasets"]) >= 2
+                else []
+            )
+            + expand(
+                "results/figures/confusion_{dataset}.png", dataset=config["comparison"]["datasets"]
+            )
+        ),
+        "report": [
+            "results/tables/claims.tsv",
+            "results/tables/claims_readings.tsv",
+            "results/figures/claims.png",
+        ],
     }
     targets = (
         expand("results/splits/{split}.split.tsv", split=SPLITS)
-        + ["results/tables/data_summary.tsv", "results/tables/splits_summary.tsv",
-           "results/figures/data_summary.png"]
+        + [
+            "results/tables/data_summary.tsv",
+            "results/tables/splits_summary.tsv",
+            "results/figures/data_summary.png",
+        ]
         + expand("results/impute/{split}.substitutes.tsv", split=SPLITS)
+        + ["results/provenance.json"]
     )
     for stage in STAGES_RUN:
         stage_targets = per_stage[stage]

@@ -49,7 +49,11 @@ rule imputation_figure:
             "results/figures/imputation_{dataset}.png",
             caption="../report/imputation.rst",
             category="Beyond the report",
-            labels={"figure": "imputation study", "data set": "{dataset}", "sweep": "missing rate"},
+            labels={
+                "figure": "imputation study",
+                "data set": "{dataset}",
+                "sweep": "missing rate",
+            },
         ),
         svg="results/figures/imputation_{dataset}.svg",
     log:

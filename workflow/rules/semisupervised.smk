@@ -12,7 +12,9 @@ from mixlib.experiments.semisupervised_readings import (
 SEMI = config["semisupervised"]
 SEMI_PARAMS = {
     **config["em"],
-    **{key: SEMI[key] for key in ("threshold", "max_rounds", "restart", "finish", "unclassifiable")},
+    **{
+        key: SEMI[key] for key in ("threshold", "max_rounds", "restart", "finish", "unclassifiable")
+    },
 }
 KERNEL_SWEEP = config["kernel_sweep"]
 SENSITIVITY = config.get("semisupervised_sensitivity")
@@ -79,7 +81,9 @@ rule semisupervised_sensitivity_point:
         "results/benchmarks/semisupervised_sensitivity_point/{split}.t{threshold}.v{floor}.tsv"
     params:
         n_components=SEMI["n_components"],
-        settings=lambda wildcards: sensitivity_settings(SEMI_PARAMS, wildcards.threshold, wildcards.floor),
+        settings=lambda wildcards: sensitivity_settings(
+            SEMI_PARAMS, wildcards.threshold, wildcards.floor
+        ),
         restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
         finishes=SENSITIVITY["finishes"] if SENSITIVITY else [],
         seed=config["seed"],
@@ -250,8 +254,11 @@ rule semisupervised_sensitivity_figure:
             "results/figures/semisupervised_sensitivity.png",
             caption="../report/semisupervised_sensitivity.rst",
             category="Beyond the report",
-            labels={"figure": "sensitivity of ch. 5", "model": "mixture",
-                    "sweep": "threshold x finish x restart x variance floor"},
+            labels={
+                "figure": "sensitivity of ch. 5",
+                "model": "mixture",
+                "sweep": "threshold x finish x restart x variance floor",
+            },
         ),
         svg="results/figures/semisupervised_sensitivity.svg",
     log:

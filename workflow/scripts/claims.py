@@ -1,5 +1,6 @@
 from mixlib.experiments.claims_table import claims_and_readings
 from mixlib.pipeline.io import read_tables, write_table
+from mixlib.pipeline.provenance import stamp
 from mixlib.pipeline.workflow import logged_job
 
 with logged_job(snakemake) as log:
@@ -9,5 +10,5 @@ with logged_job(snakemake) as log:
                                            rule=params.rule, em=params.em)
     log.info("%d claims: %s; %d rows over the readings", len(claims),
              claims["verdict"].value_counts().to_dict(), len(readings))
-    write_table(claims, snakemake.output.claims)
-    write_table(readings, snakemake.output.readings)
+    write_table(stamp(claims), snakemake.output.claims)
+    write_table(stamp(readings), snakemake.output.readings)
