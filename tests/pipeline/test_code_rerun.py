@@ -16,9 +16,10 @@ pytestmark = pytest.mark.pipeline
 
 
 def dry_run(workdir) -> subprocess.CompletedProcess:
-    """``snakemake -n`` in ``workdir`` importing the mixlib copied there, not the installed one."""
+    """``snakemake -n`` in ``workdir``, every job listed (``--quiet host``), importing the mixlib
+    copied there, not the installed one."""
     env = {**os.environ, "PYTHONPATH": str(workdir)}
-    return subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1",
+    return subprocess.run([sys.executable, "-m", "snakemake", "-n", "--quiet", "host", "--cores", "1",
                            "--configfile", "config/test.yaml"],
                           cwd=workdir, env=env, capture_output=True, text=True, check=True)
 
