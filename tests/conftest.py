@@ -4,9 +4,16 @@ pytest collects ``tests/cluster`` and ``tests/pipeline`` before the ``test_*.py`
 ``tests/`` (directories sort first), so the minutes of DAG runs would come before the
 thousand fast tests and the progress bar would sit near 0 % meanwhile. Sorting by marker
 keeps each group in its collected order.
+
+No test may leave the run's provenance record in the environment: the Snakemake
+processes the pipeline tests start would inherit it, and take it for their own run's.
 """
 
+import os
+
 import pytest
+
+from mixlib.pipeline.provenance import ENVIRONMENT_KEY
 
 SLOW_MARKERS = ("pipeline", "cluster")
 
@@ -21,3 +28,12 @@ def _slowness(item: pytest.Item) -> int:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_slowness)  # a stable sort: the collected order within each group
+
+
+@pytest.fixture(autouse=True)
+def _no_provenance_record_left_in_the_environment():
+    """Drop a provenance record a test's in-process call left in ``os.environ``."""
+    had = os.environ.get(ENVIRONMENT_KEY)
+    yield
+    if had is None:
+        os.environ.pop(ENVIRONMENT_KEY, None)

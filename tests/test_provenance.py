@@ -80,7 +80,10 @@ def test_record_names_python_packages_blas_and_platform(checkout):
 
 
 def test_jobs_take_the_record_from_the_environment(checkout, monkeypatch):
-    monkeypatch.delenv(provenance.ENVIRONMENT_KEY, raising=False)
+    # setenv first: it records the variable's state so teardown restores it (delenv of an
+    # absent variable records nothing, and the record would leak into later subprocesses)
+    monkeypatch.setenv(provenance.ENVIRONMENT_KEY, "")
+    monkeypatch.delenv(provenance.ENVIRONMENT_KEY)
     record = current_provenance(CONFIG, [], checkout)
     assert json.loads(provenance.os.environ[provenance.ENVIRONMENT_KEY]) == record
     # a job's process finds it there rather than collecting another

@@ -8,11 +8,10 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.validation import (
-    check_choice, check_fitted_input, check_float, check_int, check_is_fitted,
-    check_random_state, check_sample_weight, check_X_y,
+    check_choice, check_float, check_int, check_random_state, check_sample_weight, check_X_y,
 )
 from mixlib.model_selection.evaluation import stratified_folds
-from mixlib.tree.decision_tree import DecisionTreeClassifier
+from mixlib.tree.decision_tree import DecisionTreeClassifier, FittedTreeMixin
 from mixlib.tree.pruning import RISKS, cost_complexity_path, prune, pruned_leaves
 
 
@@ -41,7 +40,7 @@ def cv_pruning_errors(X: np.ndarray, y_idx: np.ndarray, weight: np.ndarray,
     return wrong
 
 
-class CARTClassifier(ClassifierMixin, BaseEstimator):
+class CARTClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     """Classification tree pruned by minimal cost-complexity, its size chosen by V-fold CV.
 
     Parameters
@@ -173,31 +172,3 @@ class CARTClassifier(ClassifierMixin, BaseEstimator):
         bound = errors[best] + self.se_rule * self.cv_standard_errors_[best]
         chosen = int(np.flatnonzero(errors <= bound + 1e-12).max())
         return float(alphas[chosen])
-
-    def _leaves(self, X) -> np.ndarray:
-        X = check_fitted_input(self, X, attribute="tree_")
-        return self.tree_.apply(X)
-
-    def apply(self, X) -> np.ndarray:
-        """Leaf of the pruned tree each row reaches: ndarray of shape (n_samples,)."""
-        return self._leaves(X)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Weighted class proportions of each row's leaf: shape (n_samples, n_classes)."""
-        leaves = self._leaves(X)
-        return self.tree_.value[leaves]
-
-    def predict(self, X) -> np.ndarray:
-        """Majority class of each row's leaf: shape (n_samples,)."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
-
-    def get_n_leaves(self) -> int:
-        """Leaves of the pruned tree."""
-        check_is_fitted(self, "tree_")
-        return self.tree_.n_leaves
-
-    def get_depth(self) -> int:
-        """Depth of the pruned tree."""
-        check_is_fitted(self, "tree_")
-        return self.tree_.max_depth

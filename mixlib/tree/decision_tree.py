@@ -90,7 +90,42 @@ def resolve_max_features(max_features, n_features: int) -> int:
     )
 
 
-class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
+class FittedTreeMixin:
+    """Predictions of a classifier whose fitted tree is ``tree_`` (:class:`TreeArrays`) over
+    the classes ``classes_``: each row reaches one leaf, whose weighted class proportions are
+    its probabilities, ``p(c | x) = value[leaf(x), c]``, and whose majority class is its label.
+    """
+
+    def _check_X(self, X) -> np.ndarray:
+        return check_fitted_input(self, X, attribute="tree_")
+
+    def apply(self, X) -> np.ndarray:
+        """Leaf id of each row: ndarray of shape (n_samples,)."""
+        X = self._check_X(X)
+        return self.tree_.apply(X)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Weighted class proportions of the leaf of each row: shape (n_samples, n_classes)."""
+        leaves = self.apply(X)
+        return self.tree_.value[leaves]
+
+    def predict(self, X) -> np.ndarray:
+        """Majority class of the leaf of each row: shape (n_samples,)."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def get_depth(self) -> int:
+        """Depth of the fitted tree (a single leaf has depth 0)."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.max_depth
+
+    def get_n_leaves(self) -> int:
+        """Number of leaves of the fitted tree."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.n_leaves
+
+
+class DecisionTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     """Binary classification tree on numeric features, grown greedily depth first.
 
     Parameters
@@ -197,30 +232,3 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         )
         return self
 
-    def _check_X(self, X) -> np.ndarray:
-        return check_fitted_input(self, X, attribute="tree_")
-
-    def apply(self, X) -> np.ndarray:
-        """Leaf id of each row: ndarray of shape (n_samples,)."""
-        X = self._check_X(X)
-        return self.tree_.apply(X)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Weighted class proportions of the leaf of each row: shape (n_samples, n_classes)."""
-        leaves = self.apply(X)
-        return self.tree_.value[leaves]
-
-    def predict(self, X) -> np.ndarray:
-        """Majority class of the leaf of each row: shape (n_samples,)."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
-
-    def get_depth(self) -> int:
-        """Depth of the fitted tree (a single leaf has depth 0)."""
-        check_is_fitted(self, "tree_")
-        return self.tree_.max_depth
-
-    def get_n_leaves(self) -> int:
-        """Number of leaves of the fitted tree."""
-        check_is_fitted(self, "tree_")
-        return self.tree_.n_leaves

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.pipeline
 
 
 def dry_run(workdir) -> subprocess.CompletedProcess:
-    """``snakemake -n`` in ``workdir`` importing the mixlib copied there, not the installed one."""
+    """``snakemake -n`` in ``workdir``, every job listed (``--quiet host``), importing the mixlib
+    copied there, not the installed one."""
     env = {**os.environ, "PYTHONPATH": str(workdir)}
     return subprocess.run([sys.executable, "-m", "snakemake", "-n", "--quiet", "host", "--cores", "1",
                            "--configfile", "config/test.yaml"],
