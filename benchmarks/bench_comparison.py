@@ -3,7 +3,8 @@
 Usage: ``python benchmarks/bench_comparison.py [--quick] [--datasets splice,wine]``
 
 For each data set, :func:`mixlib.experiments.comparison.comparison_point` runs every model of
-the registry with its defaults on the stratified folds of
+the study's ``comparison.models`` with its ``comparison.params`` and the ``em`` settings of
+``config/config.yaml`` on the stratified folds of
 ``generator(seed, "comparison", dataset)``; scikit-learn's closest estimator runs on the same
 folds (``PredefinedSplit``) with the same settings where they exist (mixture and ID3 have no
 counterpart; the all-together SVM is set against scikit-learn's one-vs-one ``SVC`` with the
@@ -20,7 +21,10 @@ import argparse
 import copy
 import time
 
+from pathlib import Path
+
 import numpy as np
+import yaml
 from sklearn.base import clone as sk_clone
 from sklearn.discriminant_analysis import (
     LinearDiscriminantAnalysis,
@@ -41,12 +45,14 @@ from mixlib.datasets import load_xy
 from mixlib.model_selection.evaluation import stratified_folds
 from mixlib.core.preprocessing import is_indicator_like
 from mixlib.experiments.comparison import comparison_point
-from mixlib.experiments.registry import MODELS
+from mixlib.experiments.settings import EMSettings
 from mixlib.impute import MeanImputer
 from mixlib.neighbors import default_n_neighbors
 from mixlib.core.seeding import generator
 
 SEED = 20061
+STUDY = yaml.safe_load((Path(__file__).resolve().parents[1] / "config" / "config.yaml")
+                       .read_text(encoding="utf-8"))
 
 
 def sklearn_models(X: np.ndarray, n_train: int) -> dict:
@@ -65,7 +71,7 @@ def sklearn_models(X: np.ndarray, n_train: int) -> dict:
         "svm": SVC(C=10.0, kernel="rbf", gamma="scale", tol=1e-3),
         "svm_all_together": SVC(C=10.0, kernel="rbf", gamma="scale", tol=1e-3),
         "knn": KNeighborsClassifier(default_n_neighbors(n_train)),
-        "tree": DecisionTreeClassifier(criterion="entropy", random_state=0),
+        "tree_unpruned": DecisionTreeClassifier(criterion="entropy", random_state=0),
         "id3": None,
         "random_forest": RandomForestClassifier(100, max_features="sqrt", random_state=0,
                                                 n_jobs=1),
@@ -110,9 +116,11 @@ def main() -> None:
         folds = stratified_folds(y, args.folds, copy.deepcopy(rng))
         n_train = int(np.sum(folds != 0))
         counterparts = sklearn_models(X, n_train)
-        for name in MODELS:
-            table = comparison_point(X, y, dataset, name, None, args.folds, 0.05,
-                                     copy.deepcopy(rng), standardise=standardise)
+        em = EMSettings.from_mapping(STUDY["em"])
+        for name in STUDY["comparison"]["models"]:
+            table = comparison_point(X, y, dataset, name, STUDY["comparison"]["params"].get(name),
+                                     args.folds, 0.05, copy.deepcopy(rng),
+                                     standardise=standardise, em=em).scores
             values = table.set_index("metric")["value"]
             ours = float(values["fit_seconds"] + values["predict_seconds"])
             line = f"{dataset:16s}{name:21s}{ours:9.3f}"

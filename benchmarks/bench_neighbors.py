@@ -2,7 +2,7 @@
 
 Data: wine (178 x 13, standardised with the training rows' statistics) and splice (3190 x 240,
 one-hot). One seeded split, 2/3 training rows and 1/3 queries; ``k`` is the odd integer nearest
-``sqrt(n_train)`` (seed 002). Timed, best of ``--repeats``: build of the structure + the k-NN
+``sqrt(n_train)`` (supervised-learning notes). Timed, best of ``--repeats``: build of the structure + the k-NN
 query of every test row + the majority vote. Rows:
 
 - ``mixlib kd_tree`` / ``mixlib brute``: :class:`mixlib.neighbors.knn.KNeighborsClassifier` with

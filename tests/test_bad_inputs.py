@@ -3,9 +3,9 @@
 A new case is one line of ``CASES``. Each case starts from ``config/test.yaml`` plus a user's
 CSV (``data/people.csv``, 40 rows, classes ``tall``/``short``, 6 missing heights) declared as
 data set ``people`` with split ``people_holdout``; it changes the CSV, the config or the config
-file's text, and expects the pre-run checks (the schema, then :func:`mixlib.pipeline.config.check_config`,
-or :func:`mixlib.pipeline.config.read_config_file` for YAML syntax) to fail with a message matching the
-fragment. These are the checks ``snakemake -n`` runs before any job (see
+file's text, and expects the pre-run checks (:func:`mixlib.pipeline.checks.validate_study_config`,
+which ``workflow/rules/common.smk`` calls, or :func:`mixlib.pipeline.config.read_config_file` for YAML
+syntax) to fail with a message matching the fragment. These are the checks ``snakemake -n`` runs before any job (see
 ``tests/pipeline/test_pipeline.py`` for the same cases through Snakemake).
 
 ``python -m tests.test_bad_inputs`` prints the table with the message each case now gets.
@@ -13,7 +13,6 @@ fragment. These are the checks ``snakemake -n`` runs before any job (see
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,10 +21,9 @@ from pathlib import Path
 import pytest
 import yaml
 from snakemake.exceptions import WorkflowError
-from snakemake.utils import validate
 
-from mixlib.pipeline.config import check_config, check_em_section, check_split_forms, read_config_file
-from mixlib.pipeline.prerun_checks import check_prerun
+from mixlib.pipeline.checks import validate_study_config
+from mixlib.pipeline.config import read_config_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -260,6 +258,24 @@ CASES = [
          r"comparison.holdout_splits: split 'bacteria' has no role \['train'\]",
          config=lambda c: c["comparison"].update(holdout_splits=["bacteria"])),
     Case("zero CV repeats", r"cv_repeats", config=lambda c: c["comparison"].update(cv_repeats=0)),
+    Case("EM setting left out", r"'max_iter' is a required property",
+         config=lambda c: c["em"].pop("max_iter")),
+    Case("no variance floor", r"min_variance", config=lambda c: c["em"].pop("min_variance")),
+    Case("imputer's kernels under their old name",
+         r"impute.n_components: .* it is now impute.kernels_per_feature",
+         config=lambda c: c["impute"].update(n_components=c["impute"].pop("kernels_per_feature"))),
+    Case("imputation study's kernels under their old name",
+         r"imputation_study.n_components: .* it is now imputation_study.kernels_per_feature",
+         config=lambda c: c["imputation_study"].update(
+             n_components=c["imputation_study"].pop("kernels_per_feature"))),
+    Case("comparison.alpha (old name)", r"comparison.alpha: .* it is now comparison.significance_level",
+         config=lambda c: c["comparison"].update(alpha=c["comparison"].pop("significance_level"))),
+    Case("svm.grid.alpha (old name)", r"svm.grid.alpha: .* it is now svm.grid.significance_level",
+         config=lambda c: c["svm"]["grid"].update(alpha=c["svm"]["grid"].pop("significance_level"))),
+    Case("figures' level left out", r"figures: the stage\(s\) \['mixture', .*\] read this section",
+         config=lambda c: c.pop("figures")),
+    Case("one-class model in the comparison", r"'svdd' is not one of \['mixture'",
+         config=lambda c: c["comparison"]["models"].append("svdd")),
     Case("study naming an unknown data set", r"imputation_study.datasets: unknown data set 'heart'",
          config=lambda c: c["imputation_study"].update(datasets=["heart"])),
     # Issue 25 defect 4: a value given twice in a list.
@@ -297,9 +313,9 @@ CASES = [
     Case("role of no row", r"splits.people_holdout.roles.train: the role 'train' gets no row of data set 'people'",
          config=holdout_roles(train=0, test="rest")),
     # Defect 7: empty stage lists and absurd repeats.
-    Case("no ensembles split", r"\[\] (should be non-empty|is too short).*\['ensembles'\]\['properties'\]\['splits'\]",
+    Case("no ensembles split", r"ensembles.splits: \[\] (should be non-empty|is too short)",
          config=lambda c: c["ensembles"].update(splits=[])),
-    Case("no svm split", r"\[\] (should be non-empty|is too short).*\['svm'\]\['properties'\]\['splits'\]",
+    Case("no svm split", r"svm.splits: \[\] (should be non-empty|is too short)",
          config=lambda c: c["svm"].update(splits=[])),
     Case("repeats beyond max_repeats", r"repeats: 100000 is above max_repeats \(1000\).* set max_repeats: 100000",
          config=lambda c: c.update(repeats=100000)),
@@ -336,11 +352,7 @@ def run_checks(case: Case, directory: Path) -> str:
             path.write_text(case.yaml_text)
             read_config_file(path)
             return ""
-        config = build_project(case, directory)
-        check_em_section(config)  # as workflow/rules/common.smk, before the schema
-        check_split_forms(config)
-        validate(copy.deepcopy(config), SCHEMA)
-        check_prerun(config, check_config(config, directory))
+        validate_study_config(build_project(case, directory), SCHEMA, directory)
     except (ValueError, WorkflowError) as exc:
         return str(exc)
     return ""

@@ -185,13 +185,13 @@ def test_registry_has_cart_and_the_unpruned_tree_under_its_new_name():
     from mixlib.experiments.registry import MODELS, make_model, model_spec
 
     assert isinstance(make_model("cart", {"n_folds": 5}, 0), CARTClassifier)
-    assert MODELS["tree_unpruned"].defaults["max_depth"] is None
+    assert MODELS["tree_unpruned"].parameters["max_depth"] == "DecisionTreeClassifier"
     with pytest.raises(ValueError, match="model 'tree' is now called 'tree_unpruned'"):
         model_spec("tree")
 
 
 def test_an_old_config_naming_tree_runs_under_the_new_name_with_a_message():
-    from mixlib.pipeline.config import rename_old_model_names
+    from mixlib.pipeline.legacy import rename_old_model_names
 
     config = {"comparison": {"models": ["knn", "tree"], "params": {"tree": {"max_depth": 3}}}}
     messages = rename_old_model_names(config)

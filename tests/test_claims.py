@@ -20,6 +20,7 @@ from mixlib.experiments.claims_table import (
     with_robustness,
 )
 from mixlib.experiments.verdicts import VERDICTS, row_verdict
+from mixlib.experiments.settings import EMSettings
 
 SPLITS = ("s", "t")
 RULES = ("confidence", "underflow")
@@ -309,7 +310,7 @@ def test_claims_and_readings_split_the_run_from_the_grid():
     tables = {"semisupervised_rounds": rounds,
               "readings_semisupervised_rounds": rounds.assign(relative_min_variance=0.25)}
     claims, readings = claims_and_readings(tables, problems=EVERY_PROBLEM, seed=0, rule="confidence",
-                                           em={"relative_min_variance": 1e-6})
+                                           em=EMSettings(relative_min_variance=1e-6))
     assert claims["reading"].str.endswith("relative_min_variance=1e-06").all()
     assert readings["reading"].str.endswith("relative_min_variance=0.25").all()
     assert (claims["readings"] > 0).all()

@@ -10,11 +10,13 @@ from scipy import stats
 
 from mixlib.core.seeding import generator
 from mixlib.experiments.claims_table import CLAIM_COLUMNS, build_claims
-from mixlib.experiments.comparison import comparison_job, comparison_point, error_rows
-from mixlib.experiments.comparison_holdout import comparison_holdout_job
+from mixlib.experiments.comparison import (
+    comparison_holdout_job, comparison_job, comparison_point, error_rows,
+)
 from mixlib.experiments.comparison_stats import comparison_pairs, comparison_ranks, fold_errors
 from mixlib.experiments.comparison_summary import comparison_summary
 from mixlib.experiments.contract import RepeatData
+from mixlib.experiments.settings import ComparisonProtocol, EMSettings
 from mixlib.figures.comparison import best_per_family, comparison_figure
 from mixlib.figures.critical_difference import critical_difference_figure
 from mixlib.model_selection.evaluation import stratified_folds, t_interval
@@ -25,9 +27,12 @@ from mixlib.model_selection.significance import (
     pairwise_tests,
 )
 from mixlib.neighbors import KNeighborsClassifier
-from tests.test_experiments_comparison import LIGHT, blobs, one_hot
+from tests.test_experiments_comparison import EM, LIGHT, blobs, one_hot
 
 MODELS = ["mixture", "naive_bayes", "knn", "tree_unpruned"]
+#: The hold-out protocol's settings here: only the significance level matters to it.
+PROTOCOL = ComparisonProtocol(n_folds=3, cv_repeats=1, group_duplicates=False,
+                              significance_level=0.05)
 
 
 def fold_rows(table: pd.DataFrame) -> pd.DataFrame:
@@ -42,9 +47,9 @@ def value(table: pd.DataFrame, name: str) -> float:
 
 def test_one_repeat_is_the_single_cv_and_repeat_zero_of_more():
     X, y = blobs(5, n=45)
-    single = comparison_point(X, y, "toy", "knn", None, 3, 0.05, generator(1, "comparison", "toy"))
+    single = comparison_point(X, y, "toy", "knn", None, 3, 0.05, generator(1, "comparison", "toy")).scores
     repeated = comparison_point(X, y, "toy", "knn", None, 3, 0.05,
-                                generator(1, "comparison", "toy"), n_repeats=3)
+                                generator(1, "comparison", "toy"), n_repeats=3).scores
     # repeat 0's folds are the first draw of the generator, as in the single CV
     first = fold_rows(repeated)[fold_rows(repeated)["repeat"] == 0]
     np.testing.assert_array_equal(first["value"], fold_rows(single)["value"])
@@ -65,7 +70,7 @@ def test_one_repeat_is_the_single_cv_and_repeat_zero_of_more():
 def test_repeats_draw_their_own_folds_shared_by_every_model():
     X, y = blobs(6, n=60)
     rng = generator(3, "comparison", "toy")
-    table = comparison_job(X, y, "toy", ["knn", "tree_unpruned"], None, 3, 0.05, rng, n_repeats=2)
+    table = comparison_job(X, y, "toy", ["knn", "tree_unpruned"], None, 3, 0.05, rng, n_repeats=2).scores
     # the repeat-1 folds: child K of the generator's SeedSequence, drawn like repeat 0's
     stream = generator(3, "comparison", "toy")
     stratified_folds(y, 3, stream)
@@ -122,7 +127,8 @@ def holdout_repeats(n_repeats: int) -> list[RepeatData]:
 def test_holdout_errors_are_the_test_errors_of_each_repeat():
     repeats = holdout_repeats(3)
     table = comparison_holdout_job(repeats, split="s", dataset="d", model="knn",
-                                   params={"n_neighbors": 3}, alpha=0.05, seed=1, em=None)
+                                   params={"n_neighbors": 3}, protocol=PROTOCOL, seed=1,
+                                   standardise=False, em=None).scores
     expected = []
     for data in repeats:
         (X, y), (X_t, y_t) = data["train"], data["test"]
@@ -142,15 +148,44 @@ def test_holdout_errors_are_the_test_errors_of_each_repeat():
 def test_holdout_is_seeded_and_one_repeat_has_no_interval():
     repeats = holdout_repeats(1)
     run = [comparison_holdout_job(repeats, split="s", dataset="d", model="tree_unpruned",
-                                  params={"max_train_rows": 20}, alpha=0.05, seed=4, em=None)
+                                  params={"max_train_rows": 20}, protocol=PROTOCOL, seed=4,
+                                  standardise=False, em=None).scores
            for _ in range(2)]
     timing = run[0]["metric"].isin(["fit_seconds", "predict_seconds"])
     pd.testing.assert_frame_equal(run[0][~timing], run[1][~timing])
     assert (fold_rows(run[0])["n_train"] == 20).all()
     assert np.isnan(value(run[0], "cv_std")) and np.isnan(value(run[0], "ci_corrected_low"))
-    with pytest.raises(ValueError, match="needs the EM settings em"):
+    with pytest.raises(ValueError, match="needs the EM settings"):
         comparison_holdout_job(repeats, split="s", dataset="d", model="mixture", params=None,
-                               alpha=0.05, seed=4, em=None)
+                               protocol=PROTOCOL, seed=4, standardise=False, em=None)
+
+
+def test_holdout_standardises_each_repeat_from_its_training_rows():
+    """With ``standardise`` the hold-out units are rescaled by their training rows' statistics,
+    as the CV folds are: a change of a feature's units changes nothing."""
+    repeats = holdout_repeats(2)
+    scaled = [RepeatData.of(data.repeat,
+                            train=(data["train"].X * 1000.0 + 5.0, data["train"].y),
+                            test=(data["test"].X * 1000.0 + 5.0, data["test"].y))
+              for data in repeats]
+    tables = [comparison_holdout_job(arrays, split="s", dataset="d", model="knn", params=None,
+                                     protocol=PROTOCOL, seed=1, standardise=True, em=None).scores
+              for arrays in (repeats, scaled)]
+    timing = tables[0]["metric"].isin(["fit_seconds", "predict_seconds"])
+    pd.testing.assert_frame_equal(tables[0][~timing], tables[1][~timing])
+
+
+def test_cv_and_holdout_give_the_same_table_shape():
+    X, y = blobs(3, n=45)
+    cv = comparison_point(X, y, "toy", "knn", None, 3, 0.05, 0)
+    holdout = comparison_holdout_job(holdout_repeats(2), split="s", dataset="d", model="knn",
+                                     params=None, protocol=PROTOCOL, seed=1, standardise=False,
+                                     em=None)
+    for part in ("scores", "settings"):
+        left, right = getattr(cv, part), getattr(holdout, part)
+        assert list(left.columns) == list(right.columns)
+        assert left.dtypes.to_dict() == right.dtypes.to_dict()
+    assert set(cv.settings["parameter"]) == set(holdout.settings["parameter"])
 
 
 # --- summary, significance and figures ----------------------------------------------------------
@@ -160,12 +195,15 @@ def study() -> pd.DataFrame:
     X, y = blobs(16, n=45, spread=2.0)
     H, z = one_hot(16, n=45)
     params = {"mixture": LIGHT["mixture"]}
-    em = {"init": "report", "tol": 1e-6, "max_iter": 100, "min_variance": 1e-6}
+    em = EMSettings(init="report", tol=1e-6, max_iter=100, min_variance=1e-6)
     holdout = [comparison_holdout_job(holdout_repeats(r), split=f"s{r}", dataset="blobs",
-                                      model=model, params=params.get(model), alpha=0.05, seed=2,
-                                      em=em) for r in (1, 3) for model in MODELS]
-    return pd.concat([comparison_job(X, y, "blobs", MODELS, params, 3, 0.05, 1, n_repeats=2),
-                      comparison_job(H, z, "dna", MODELS, params, 3, 0.05, 1, n_repeats=2),
+                                      model=model, params=params.get(model), protocol=PROTOCOL,
+                                      seed=2, standardise=False, em=em).scores
+               for r in (1, 3) for model in MODELS]
+    return pd.concat([comparison_job(X, y, "blobs", MODELS, params, 3, 0.05, 1, n_repeats=2,
+                                     em=em).scores,
+                      comparison_job(H, z, "dna", MODELS, params, 3, 0.05, 1, n_repeats=2,
+                                     em=em).scores,
                       *holdout], ignore_index=True)
 
 
@@ -202,12 +240,12 @@ def test_tables_record_whether_the_folds_kept_duplicates_together(study, tmp_pat
     rank_in_class = np.array([np.sum(codes[:i] == codes[i]) for i in range(len(y))])
     groups = codes * len(y) + rank_in_class // 3
     rng = generator(1, "comparison", "toy")
-    grouped = comparison_point(X, y, "toy", "knn", None, 3, 0.05, rng, groups=groups)
+    grouped = comparison_point(X, y, "toy", "knn", None, 3, 0.05, rng, groups=groups).scores
     assert set(grouped["group_duplicates"]) == {"yes"}
     assert set(study.loc[study["protocol"] == "cv", "group_duplicates"]) == {"no"}
     assert set(study.loc[study["protocol"] == "holdout", "group_duplicates"]) == {"any"}
     # keeping the groups together changes the folds, so the setting matters to the errors
-    plain = comparison_point(X, y, "toy", "knn", None, 3, 0.05, generator(1, "comparison", "toy"))
+    plain = comparison_point(X, y, "toy", "knn", None, 3, 0.05, generator(1, "comparison", "toy")).scores
     assert not fold_rows(grouped)["value"].equals(fold_rows(plain)["value"])
     # the summary and the pairs carry the setting, also when the table is read back from a file
     path = tmp_path / "comparison.tsv"

@@ -10,7 +10,11 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 from mixlib.datasets import load_source
-from mixlib.pipeline.config import check_config, check_fold_sizes, dataset_source, split_role_names
+from mixlib.experiments.settings import ComparisonProtocol, EMSettings
+from mixlib.pipeline.checks import (
+    check_config, check_fold_sizes, schema_references, split_role_names, validate_study_config,
+)
+from mixlib.pipeline.datasets import dataset_source
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -22,9 +26,23 @@ def _config(name="config.yaml"):
 
 @pytest.mark.parametrize("name", ["config.yaml", "test.yaml"])
 def test_shipped_configs_are_valid(name):
-    config = _config(name)
-    validate(config, SCHEMA)
-    check_config(config, ROOT)
+    settings = validate_study_config(_config(name), SCHEMA, ROOT)
+    assert isinstance(settings.em, EMSettings) and isinstance(settings.comparison, ComparisonProtocol)
+    assert settings.em == EMSettings.from_mapping(_config(name)["em"])
+
+
+def test_the_schema_declares_the_roles_each_stage_reads():
+    references = {".".join(path): (kind, roles) for path, kind, roles in schema_references(SCHEMA)}
+    assert references["mixture.splits"] == ("splits", ("labelled",))
+    assert references["mlp.split"] == ("splits", ("train", "test"))
+    assert references["comparison.holdout_splits"] == ("splits", ("train", "test"))
+    assert references["semisupervised.splits"] == ("splits", ("labelled", "unlabelled", "test"))
+    assert references["comparison.datasets"] == ("datasets", ())
+    # every stage key that names splits in the study's config is declared
+    config = _config()
+    named = {f"{section}.{key}" for section, keys in config.items() if isinstance(keys, dict)
+             for key in keys if key in ("split", "splits", "holdout_splits")}
+    assert named <= set(references)
 
 
 def test_schema_fills_defaults():
@@ -87,7 +105,9 @@ def test_schema_errors_name_the_bad_key_or_value(edit, message):
         (lambda c: c["comparison"]["params"].update(svm={"gamma": 1.0}),
          r"comparison.params.svm: unknown parameter\(s\) \['gamma'\]"),
         (lambda c: c["comparison"]["models"].append("lda"),
-         r"comparison.models: unknown model\(s\) \['lda'\]; the registry's models are"),
+         r"comparison.models: unknown model\(s\) \['lda'\]; the catalogue's classifiers are"),
+        (lambda c: c["comparison"]["models"].append("svdd"),
+         r"comparison.models: unknown model\(s\) \['svdd'\]"),
         (lambda c: c["comparison"]["params"].update(lda={"shrinkage": 0.1}),
          r"comparison.params: unknown model\(s\) \['lda'\]"),
         (lambda c: c["imputation_study"].update(datasets=["heart"]),
@@ -98,7 +118,7 @@ def test_semantic_errors_name_the_key(edit, message):
     config = copy.deepcopy(_config())
     edit(config)
     with pytest.raises(ValueError, match=message):
-        check_config(config, ROOT)
+        check_config(config, SCHEMA, ROOT)
 
 
 def test_csv_split_sizes_are_checked_against_the_file(tmp_path):
@@ -108,7 +128,7 @@ def test_csv_split_sizes_are_checked_against_the_file(tmp_path):
         "splits": {"s": {"dataset": "mine", "roles": {"train": 3, "test": 2}}},
     }
     with pytest.raises(ValueError, match=r"splits.s.roles: the roles ask for 5 rows .* only 4"):
-        check_config(config, tmp_path)
+        check_config(config, SCHEMA, tmp_path)
 
 
 def test_fold_check_names_the_key_the_data_set_and_each_small_class():
@@ -121,7 +141,7 @@ def test_fold_check_names_the_key_the_data_set_and_each_small_class():
 
 def test_command_line_check_places_a_yaml_error_of_a_configfile(tmp_path, capsys):
     # Snakemake reads a --configfile before any project code and gives no line: this does.
-    from mixlib.pipeline.config import main
+    from mixlib.pipeline.cli import main
 
     good, bad = tmp_path / "good.yaml", tmp_path / "my.yaml"
     good.write_text("seed: 1\n")
@@ -153,10 +173,10 @@ def test_a_rows_split_of_a_shipped_data_set_passes_the_checks_and_gives_its_role
     config = copy.deepcopy(_config("test.yaml"))
     config["splits"]["dna_fixed"] = {"dataset": "splice", "rows": {"train": "0:2000", "test": "2000:"}}
     config["ensembles"]["splits"] = ["dna_fixed"]
-    check_config(config, ROOT)
+    check_config(config, SCHEMA, ROOT)
     config["mixture"]["splits"] = ["dna_fixed"]
     with pytest.raises(ValueError, match=r"mixture.splits: split 'dna_fixed' has no role \['labelled'\];"):
-        check_config(config, ROOT)
+        check_config(config, SCHEMA, ROOT)
 
 
 def test_role_column_splits_read_their_roles_from_the_csv(tmp_path):
@@ -168,7 +188,7 @@ def test_role_column_splits_read_their_roles_from_the_csv(tmp_path):
         "splits": {"s": {"dataset": "mine", "role_column": "fold"}},
         "semisupervised": {"splits": ["s"]},
     }
-    check_config(config, tmp_path)
+    check_config(config, SCHEMA, tmp_path)
     spec = dataset_source(config, "mine")
     assert spec["role_columns"] == {"fold": "splits.s.role_column"}
     assert "role_columns" not in dataset_source({"datasets": {"w": {}}, "splits": {}}, "w")
@@ -178,4 +198,4 @@ def test_role_column_splits_read_their_roles_from_the_csv(tmp_path):
     assert split_role_names({"rows": {"train": "0:1"}}, None) == {"train"}
     config["mlp"] = {"split": "s"}
     with pytest.raises(ValueError, match=r"mlp.split: split 's' has no role \['train'\] \(its role column 'fold' holds"):
-        check_config(config, tmp_path)
+        check_config(config, SCHEMA, tmp_path)

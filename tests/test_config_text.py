@@ -2,7 +2,8 @@
 
 import pytest
 
-from mixlib.pipeline.config import main, read_config_file
+from mixlib.pipeline.cli import main
+from mixlib.pipeline.config import read_config_file
 
 
 def test_a_key_given_twice_is_refused_with_both_lines(tmp_path):

@@ -4,13 +4,12 @@ import copy
 
 import pytest
 
-from mixlib.pipeline.config import check_em_section, read_config_file
-from mixlib.pipeline.mixtures import (
-    comparison_fits_mixture,
-    dataset_has_missing_values,
-    em_if,
-    imputer_fits_mixture,
-)
+from mixlib.experiments.settings import EMSettings
+from mixlib.pipeline.checks import check_comparison_params
+from mixlib.pipeline.config import read_config_file
+from mixlib.pipeline.datasets import dataset_has_missing_values
+from mixlib.pipeline.legacy import check_legacy_keys
+from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
 
 STUDY = read_config_file("config/config.yaml")
 
@@ -56,21 +55,22 @@ def test_comparison_jobs_that_fit_a_mixture(dataset, model, expected):
 
 
 def test_em_parameter_is_the_section_or_none():
-    assert em_if(STUDY, True) == STUDY["em"]
-    assert em_if(STUDY, False) is None
+    em = EMSettings.from_mapping(STUDY["em"])
+    assert em_if(em, True) is em
+    assert em_if(em, False) is None
 
 
 def test_em_settings_under_mixture_name_their_new_place():
     old = copy.deepcopy(STUDY)
     old["mixture"]["em"] = old.pop("em")
     with pytest.raises(ValueError, match=r"^mixture\.em: .*top-level section em"):
-        check_em_section(old)
+        check_legacy_keys(old)
 
 
 def test_em_keys_in_the_comparison_mixture_overrides_are_refused():
     config = copy.deepcopy(STUDY)
     config["comparison"]["params"]["mixture"] = {"n_components": 4, "tol": 1e-3}
     with pytest.raises(ValueError, match=r"^comparison\.params\.mixture: \['tol'\] are EM settings"):
-        check_em_section(config)
+        check_comparison_params(config["comparison"]["params"])
     config["comparison"]["params"]["mixture"] = {"n_components": 3}
-    check_em_section(config)
+    check_comparison_params(config["comparison"]["params"])

@@ -97,7 +97,7 @@ def test_grid_search_table_and_process_pool_determinism():
 
 
 def test_confusion_matrix_worked_example_of_seed_002():
-    # Example 4 of seed 002 (k-NN, K = 3, 1000 points): error rate 10.3 %
+    # Example 4 of the supervised-learning notes (k-NN, K = 3, 1000 points): error rate 10.3 %
     example = np.array([[224, 13, 0, 0], [1, 248, 0, 0], [26, 3, 191, 20], [0, 40, 0, 234]])
     true = np.repeat(np.repeat([1, 2, 3, 4], 4), example.ravel())
     pred = np.repeat(np.tile([1, 2, 3, 4], 4), example.ravel())

@@ -2,7 +2,6 @@
 figures, on tiny synthetic problems."""
 
 import copy
-import json
 
 import numpy as np
 import pandas as pd
@@ -15,13 +14,15 @@ from sklearn.naive_bayes import GaussianNB
 from mixlib.core.base import BaseEstimator
 from mixlib.model_selection.evaluation import cross_val_error, stratified_folds, t_interval
 from mixlib.core.preprocessing import is_indicator_like
-from mixlib.experiments.comparison import COLUMNS, comparison_job, comparison_point
+from mixlib.core.vocabulary import COMPARISON_COLUMNS, SETTINGS_COLUMNS
+from mixlib.experiments.comparison import comparison_job, comparison_point
 from mixlib.experiments.comparison_summary import (
     SUMMARY_METRICS,
     comparison_summary,
     probabilistic_vs_deterministic,
 )
-from mixlib.experiments.registry import MODELS, ModelSpec, make_model, resolve_params
+from mixlib.experiments.registry import CLASSIFIERS, MODELS, ModelSpec, make_model, resolve_params
+from mixlib.experiments.settings import EMSettings
 from mixlib.figures.comparison import best_per_family, comparison_figure, confusion_figure
 from mixlib.tree import ID3Classifier, QuantileDiscretised
 from mixlib.core.seeding import generator
@@ -29,7 +30,10 @@ from mixlib.core.seeding import generator
 #: Light settings so that every model runs in well under a second on the tiny problems.
 LIGHT = {"mixture": {"n_components": 2}, "mlp": {"n_epochs": 3, "hidden_size": 4, "regime": "plain"},
          "random_forest": {"n_estimators": 5}, "adaboost": {"n_estimators": 5},
-         "bagging": {"n_estimators": 3}}
+         "bagging": {"n_estimators": 3}, "mkl": {"mkl_max_iter": 5}}
+#: The EM settings of the mixtures of these tests (the estimator's defaults).
+EM = EMSettings()
+COLUMNS = list(COMPARISON_COLUMNS)
 TIMING = {"fit_seconds", "predict_seconds"}
 
 
@@ -61,10 +65,11 @@ def metric(table: pd.DataFrame, name: str) -> float:
     return float(table.loc[table["metric"] == name, "value"].iloc[0])
 
 
-@pytest.mark.parametrize("model", sorted(MODELS))
+@pytest.mark.parametrize("model", sorted(CLASSIFIERS))
 def test_every_model_gives_a_complete_table(model):
     X, y = one_hot(3) if model in ("id3", "naive_bayes") else blobs(3)
-    table = comparison_point(X, y, "toy", model, LIGHT.get(model), 3, 0.05, 11)
+    run = comparison_point(X, y, "toy", model, LIGHT.get(model), 3, 0.05, 11, em=EM)
+    table = run.scores
     assert list(table.columns) == COLUMNS
     n_classes = len(np.unique(y))
     assert len(table) == 8 + 3 + n_classes**2
@@ -83,9 +88,15 @@ def test_every_model_gives_a_complete_table(model):
     # mean of the fold rates: with folds of equal size they coincide.
     off = confusion.loc[confusion["true_class"] != confusion["predicted_class"], "value"].sum()
     assert off / len(y) == pytest.approx(metric(table, "cv_error"))
-    params = json.loads(table["params"].iloc[0])
-    assert params["max_train_rows"] is None
-    assert set(params) == set(MODELS[model].defaults) | {"max_train_rows"}
+    # The settings table: every parameter of each fold's fitted estimator, as text.
+    settings = run.settings
+    assert list(settings.columns) == list(SETTINGS_COLUMNS)
+    assert settings["fold"].unique().tolist() == [0, 1, 2] and (settings["model"] == model).all()
+    per_fold = settings.groupby("fold")["parameter"].apply(tuple)
+    assert per_fold.nunique() == 1 and "random_state" not in per_fold.iloc[0]
+    given = {name for name in LIGHT.get(model, {})}
+    assert given <= {name.rsplit("__", 1)[-1] for name in per_fold.iloc[0]}
+    assert settings["value"].map(type).eq(str).all()
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -96,7 +107,7 @@ def test_same_folds_for_every_model(seed):
     rng = generator(seed, "comparison", "toy")
     folds = stratified_folds(y, 5, copy.deepcopy(rng))
     table = comparison_job(X, y, "toy", ["knn", "naive_bayes", "gaussian_shared"], None, 5,
-                           0.05, rng)
+                           0.05, rng).scores
     for model in ("knn", "naive_bayes", "gaussian_shared"):
         rows = table[(table["model"] == model) & (table["metric"] == "fold_error")]
         expected = cross_val_error(make_model(model, None, 0, X=X), X, y, folds=folds)
@@ -107,9 +118,10 @@ def test_job_equals_separate_points():
     X, y = blobs(4, n=45)
     models = ["mixture", "random_forest", "knn"]
     params = {name: LIGHT[name] for name in models if name in LIGHT}
-    job = comparison_job(X, y, "toy", models, params, 3, 0.1, generator(7, "comparison", "toy"))
+    job = comparison_job(X, y, "toy", models, params, 3, 0.1, generator(7, "comparison", "toy"),
+                         em=EM).scores
     points = pd.concat([comparison_point(X, y, "toy", name, params.get(name), 3, 0.1,
-                                         generator(7, "comparison", "toy"))
+                                         generator(7, "comparison", "toy"), em=EM).scores
                         for name in models], ignore_index=True)
     pd.testing.assert_frame_equal(without_timing(job), without_timing(points))
 
@@ -117,15 +129,15 @@ def test_job_equals_separate_points():
 @pytest.mark.parametrize("model", ["mixture", "mlp", "random_forest", "bagging"])
 def test_deterministic_from_seed(model):
     X, y = blobs(5, n=45)
-    first = comparison_point(X, y, "toy", model, LIGHT[model], 3, 0.05, 21)
-    again = comparison_point(X, y, "toy", model, LIGHT[model], 3, 0.05, 21)
+    first = comparison_point(X, y, "toy", model, LIGHT[model], 3, 0.05, 21, em=EM).scores
+    again = comparison_point(X, y, "toy", model, LIGHT[model], 3, 0.05, 21, em=EM).scores
     pd.testing.assert_frame_equal(without_timing(first), without_timing(again))
 
 
 @pytest.mark.parametrize("model", ["gaussian_shared", "knn", "tree_unpruned"])
 def test_perfect_model_zero_error_and_diagonal_confusion(model):
     X, y = blobs(6, n=60, spread=40.0)
-    table = comparison_point(X, y, "toy", model, None, 4, 0.05, 1)
+    table = comparison_point(X, y, "toy", model, None, 4, 0.05, 1).scores
     for name in ("cv_error", "cv_std", "ci_low", "ci_high"):
         assert metric(table, name) == 0.0
     confusion = table[table["metric"] == "confusion"]
@@ -138,7 +150,7 @@ def test_perfect_model_zero_error_and_diagonal_confusion(model):
 @pytest.mark.parametrize("alpha", [0.05, 0.2])
 def test_interval_is_the_notes_t_interval(alpha):
     X, y = blobs(8, n=60, spread=1.5)
-    table = comparison_point(X, y, "toy", "knn", {"n_neighbors": 3}, 6, alpha, 2)
+    table = comparison_point(X, y, "toy", "knn", {"n_neighbors": 3}, 6, alpha, 2).scores
     fold_errors = table.loc[table["metric"] == "fold_error", "value"].to_numpy()
     cv = t_interval(fold_errors, alpha)
     assert cv.std > 0
@@ -155,7 +167,7 @@ def test_matches_scikit_learn_on_the_same_folds():
     X, y = blobs(9, n=90, spread=1.5)
     rng = generator(3, "comparison", "toy")
     folds = stratified_folds(y, 5, copy.deepcopy(rng))
-    table = comparison_point(X, y, "toy", "naive_bayes", None, 5, 0.05, rng)
+    table = comparison_point(X, y, "toy", "naive_bayes", None, 5, 0.05, rng).scores
     predicted = cross_val_predict(GaussianNB(), X, y, cv=PredefinedSplit(folds))
     expected = [np.mean(predicted[folds == k] != y[folds == k]) for k in range(5)]
     np.testing.assert_allclose(table.loc[table["metric"] == "fold_error", "value"], expected)
@@ -171,10 +183,10 @@ def test_standardise_within_folds_removes_feature_scale():
     the rescaled feature."""
     X, y = blobs(10, n=60, spread=2.0)
     scaled = X * np.array([1000.0, 1.0, 1.0, 1.0]) + 5.0
-    base = comparison_point(X, y, "toy", "knn", None, 3, 0.05, 4, standardise=True)
-    moved = comparison_point(scaled, y, "toy", "knn", None, 3, 0.05, 4, standardise=True)
+    base = comparison_point(X, y, "toy", "knn", None, 3, 0.05, 4, standardise=True).scores
+    moved = comparison_point(scaled, y, "toy", "knn", None, 3, 0.05, 4, standardise=True).scores
     pd.testing.assert_frame_equal(without_timing(base), without_timing(moved))
-    raw = comparison_point(scaled, y, "toy", "knn", None, 3, 0.05, 4)
+    raw = comparison_point(scaled, y, "toy", "knn", None, 3, 0.05, 4).scores
     assert metric(raw, "cv_error") > metric(base, "cv_error")
 
 
@@ -197,25 +209,25 @@ class _SpyClassifier(BaseEstimator):
         return np.full(len(X), self.label_, dtype=object)
 
 
+SPY = ModelSpec("spy", "deterministic", "test", lambda p, rng: _SpyClassifier(**p),
+                {"label": "_SpyClassifier"}, "records fit sizes; a constant label if given")
+
+
 def test_max_train_rows_subsamples_each_training_fold(monkeypatch):
-    monkeypatch.setitem(MODELS, "spy", ModelSpec("spy", "deterministic", "test",
-                                                 lambda p, rng: _SpyClassifier(p["label"]),
-                                                 {"label": None}, "records fit sizes"))
+    monkeypatch.setitem(MODELS, "spy", SPY)
     monkeypatch.setattr(_SpyClassifier, "seen", [])
     X, y = blobs(11, n=60)
-    table = comparison_point(X, y, "toy", "spy", {"max_train_rows": 25}, 4, 0.05, 0)
+    table = comparison_point(X, y, "toy", "spy", {"max_train_rows": 25}, 4, 0.05, 0).scores
     assert _SpyClassifier.seen == [25, 25, 25, 25]
-    assert json.loads(table["params"].iloc[0])["max_train_rows"] == 25
+    assert (table.loc[table["metric"] == "fold_error", "n_train"] == 25).all()
     # Test folds stay whole: the confusion matrix still counts every row.
     assert table.loc[table["metric"] == "confusion", "value"].sum() == 60
 
 
 def test_rejected_predictions_count_as_errors(monkeypatch):
-    monkeypatch.setitem(MODELS, "spy", ModelSpec("spy", "deterministic", "test",
-                                                 lambda p, rng: _SpyClassifier(p["label"]),
-                                                 {"label": None}, "constant label"))
+    monkeypatch.setitem(MODELS, "spy", SPY)
     X, y = blobs(12, n=30)
-    table = comparison_point(X, y, "toy", "spy", {"label": "unclassifiable"}, 3, 0.05, 0)
+    table = comparison_point(X, y, "toy", "spy", {"label": "unclassifiable"}, 3, 0.05, 0).scores
     assert metric(table, "cv_error") == 1.0
     confusion = table[table["metric"] == "confusion"]
     assert set(confusion["true_class"]) == {"a", "b", "c"}
@@ -228,34 +240,39 @@ def test_unknown_names_raise_clear_errors():
     with pytest.raises(ValueError, match=r"unknown model 'lda'; known models: \[.*'mixture'"):
         make_model("lda")
     with pytest.raises(ValueError, match="known models"):
-        comparison_point(X, y, "toy", "perceptron", None, 3, 0.05, 0)
+        comparison_point(X, y, "toy", "perceptron", None, 3, 0.05, 0).scores
     with pytest.raises(ValueError, match="known models"):
-        comparison_job(X, y, "toy", ["knn", "nope"], None, 3, 0.05, 0)
+        comparison_job(X, y, "toy", ["knn", "nope"], None, 3, 0.05, 0).scores
     with pytest.raises(ValueError, match=r"unknown parameter\(s\) \['gamma'\] for model 'svm'"):
-        comparison_point(X, y, "toy", "svm", {"gamma": 1.0}, 3, 0.05, 0)
+        comparison_point(X, y, "toy", "svm", {"gamma": 1.0}, 3, 0.05, 0).scores
     with pytest.raises(ValueError, match="max_train_rows must be None or an integer >= 2"):
-        comparison_point(X, y, "toy", "knn", {"max_train_rows": 1.5}, 3, 0.05, 0)
+        comparison_point(X, y, "toy", "knn", {"max_train_rows": 1.5}, 3, 0.05, 0).scores
     with pytest.raises(ValueError, match="not in models"):
-        comparison_job(X, y, "toy", ["knn"], {"svm": {}}, 3, 0.05, 0)
+        comparison_job(X, y, "toy", ["knn"], {"svm": {}}, 3, 0.05, 0).scores
     with pytest.raises(ValueError, match="resolved from the training rows"):
-        make_model("svm")
+        make_model("svm", {"sigma": "scale"})
+    with pytest.raises(ValueError, match="fits a mixture by EM: it needs the EM settings"):
+        comparison_point(X, y, "toy", "mixture", None, 3, 0.05, 0)
     with pytest.raises(ValueError, match="NaN"):
-        comparison_point(np.where(X > 2, np.nan, X), y, "toy", "knn", None, 3, 0.05, 0)
+        comparison_point(np.where(X > 2, np.nan, X), y, "toy", "knn", None, 3, 0.05, 0).scores
 
 
 def test_resolved_defaults_follow_the_data():
     X, _ = blobs(13, n=40)
     H, _ = one_hot(13, n=40)
-    sigma = resolve_params("svm", None, X)["sigma"]
+    sigma = resolve_params("svm", {"sigma": "scale"}, X)["sigma"]
     gamma_scale = 1.0 / (X.shape[1] * X.var())  # scikit-learn's gamma="scale"
     assert 1.0 / (2 * sigma**2) == pytest.approx(gamma_scale)
-    assert resolve_params("gaussian_per_class", None, H)["reg_covar"] == 0.1
-    assert resolve_params("gaussian_shared", None, X)["reg_covar"] == 1e-6
+    assert resolve_params("gaussian_per_class", {"reg_covar": "auto"}, H)["reg_covar"] == 0.1
+    assert resolve_params("gaussian_shared", {"reg_covar": "auto"}, X)["reg_covar"] == 1e-6
+    # naive Bayes' variant is the catalogue's own choice: "auto" unless given
     assert resolve_params("naive_bayes", None, H)["variant"] == "bernoulli"
-    assert resolve_params("naive_bayes", None, H)["binarize"] == 0.5
-    assert resolve_params("naive_bayes", None, (H - H.mean(0)) / H.std(0))["binarize"] == 0.0
+    assert resolve_params("naive_bayes", {"binarize": "auto"}, H)["binarize"] == 0.5
+    standard = (H - H.mean(0)) / H.std(0)
+    assert resolve_params("naive_bayes", {"binarize": "auto"}, standard)["binarize"] == 0.0
     assert resolve_params("naive_bayes", None, X)["variant"] == "gaussian"
     assert resolve_params("svm", {"sigma": 2.0})["sigma"] == 2.0
+    assert resolve_params("svm", None, X) == {}  # nothing given: the estimator's defaults
 
 
 def test_indicator_like_allows_a_few_ambiguous_rows():
@@ -298,7 +315,7 @@ def _hand_table() -> pd.DataFrame:
                             ("predict_seconds", 0.1)):
             rows.append({"protocol": "cv", "dataset": dataset, "model": model,
                          "approach": MODELS[model].approach, "family": MODELS[model].family,
-                         "n_folds": 5, "alpha": 0.05, "params": "{}", "metric": name,
+                         "n_folds": 5, "alpha": 0.05, "metric": name,
                          "fold": pd.NA, "true_class": None, "predicted_class": None,
                          "value": value})
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -329,8 +346,8 @@ def two_datasets() -> pd.DataFrame:
     H, z = one_hot(16, n=45)
     models = ["mixture", "naive_bayes", "knn", "tree_unpruned"]
     params = {"mixture": LIGHT["mixture"]}
-    return pd.concat([comparison_job(X, y, "blobs", models, params, 3, 0.05, 1),
-                      comparison_job(H, z, "dna", models, params, 3, 0.05, 1)],
+    return pd.concat([comparison_job(X, y, "blobs", models, params, 3, 0.05, 1, em=EM).scores,
+                      comparison_job(H, z, "dna", models, params, 3, 0.05, 1, em=EM).scores],
                      ignore_index=True)
 
 

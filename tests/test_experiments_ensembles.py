@@ -19,15 +19,20 @@ def tiny(seed=0):
     return RepeatData.of(0, train=(X[:100], y[:100]), test=(X[100:], y[100:]))
 
 
+#: Tree settings of the stage (the config's ``ensembles.trees``); those left out take the
+#: estimators' defaults.
+TREES = {"criterion": "gini", "max_features": "sqrt", "adaboost_max_depth": 1}
+
+
 @pytest.mark.parametrize("method", ENSEMBLE_METHODS)
 def test_curve_columns_ranges_and_determinism(method):
     data = tiny()
     base = DecisionTreeClassifier(max_depth=2) if method == "bagging_base" else None
-    table = ensemble_curve(data, method=method, max_members=8, params={}, rng=5, base_estimator=base)
-    again = ensemble_curve(data, method=method, max_members=8, params={}, rng=5, base_estimator=base)
+    table = ensemble_curve(data, method=method, max_members=8, params=TREES, rng=5, base_estimator=base)
+    again = ensemble_curve(data, method=method, max_members=8, params=TREES, rng=5, base_estimator=base)
     first = ["method", "n_members", "test_error", "oob_error", "fit_seconds"]
     assert list(table.columns[:5]) == first
-    assert {"criterion", "max_features", "adaboost_max_depth"} <= set(table.columns)
+    assert list(table.columns[5:]) == list(TREES)  # one column per setting given
     assert (table["method"] == method).all()
     assert table["test_error"].between(0, 1).all()
     pd.testing.assert_frame_equal(
@@ -62,7 +67,7 @@ def test_curve_rejects_bad_input():
         ensemble_curve(data, method="boosting", max_members=5, rng=0)
     with pytest.raises(ValueError, match="needs a base_estimator"):
         ensemble_curve(data, method="bagging_base", max_members=5, rng=0)
-    with pytest.raises(ValueError, match=r"unknown ensemble parameter\(s\) \['depth'\]"):
+    with pytest.raises(ValueError, match=r"unknown ensemble setting\(s\) \['depth'\]"):
         ensemble_curve(data, method="tree", max_members=5, params={"depth": 3}, rng=0)
 
 
@@ -73,7 +78,7 @@ def test_figure_from_repeats():
         for method in ("tree", "forest_simple", "adaboost"):
             part = ensemble_curve(data, method=method, max_members=6, rng=repeat)
             parts.append(part.assign(repeat=repeat, dataset="tiny"))
-    fig = ensemble_error_curves(pd.concat(parts, ignore_index=True))
+    fig = ensemble_error_curves(pd.concat(parts, ignore_index=True), confidence_level=0.95)
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     assert ax.get_xlabel() == "number of members"

@@ -9,14 +9,16 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 from mixlib.experiments.contract import RepeatData, Stage, run_stages
-from mixlib.experiments.imputation import imputation_study, imputer_variants, make_imputer
-
-EM = {"init": "report", "tol": 1e-6, "max_iter": 200, "min_variance": 1e-6}
+from mixlib.experiments.imputation import imputation_study, imputer_variants
 from mixlib.experiments.mixture import em_trace, kernel_map, kernel_map_stage, principal_axes
 from mixlib.figures.fig3_3 import fig3_3
 from mixlib.figures.fig3_4 import fig3_4
 from mixlib.figures.imputation import imputation_figure
+from mixlib.experiments.registry import make_imputer
+from mixlib.experiments.settings import EMSettings
 from mixlib.mixture.gaussian_mixture import MixtureClassifier
+
+EM = EMSettings(init="report", tol=1e-6, max_iter=200, min_variance=1e-6)
 
 
 @pytest.fixture
@@ -33,13 +35,13 @@ def _labelled(X, y, repeat=0):
 
 def _traces(X, y, seed, n_repeats=3, **params):
     """em_trace on ``n_repeats`` repeats of the same rows, through the runner."""
-    stage = Stage(em_trace, {"n_components": 2, **params}, keys=("em_trace", "s"), repeat_column=0)
+    stage = Stage(em_trace, {"n_components": 2, "em": EM, **params}, keys=("em_trace", "s"), repeat_column=0)
     return run_stages(stage, [_labelled(X, y, r) for r in range(n_repeats)], seed=seed)
 
 
 def test_em_trace_table(two_classes):
     X, y = two_classes
-    params = {"n_labelled": 20, "em": {"tol": 1e-5}}
+    params = {"n_labelled": 20, "em": EMSettings(tol=1e-5)}
     trace = _traces(X, y, 1, **params)
     assert list(trace.columns) == [
         "repeat", "class", "n_components", "n_labelled", "iteration", "mean_log_likelihood",
@@ -58,8 +60,8 @@ def test_em_trace_table(two_classes):
 
 def test_em_trace_matches_a_direct_fit(two_classes):
     X, y = two_classes
-    trace = em_trace(_labelled(X, y), n_components=3, rng=5)
-    clf = MixtureClassifier(3, random_state=np.random.default_rng(5)).fit(X, y)
+    trace = em_trace(_labelled(X, y), n_components=3, em=EM, rng=5)
+    clf = MixtureClassifier(3, random_state=np.random.default_rng(5), **EM.as_kwargs()).fit(X, y)
     for c, label in enumerate(clf.classes_):
         run = trace[trace["class"] == label]["mean_log_likelihood"].to_numpy()
         np.testing.assert_allclose(run[:-1], clf.mixtures_[c].lower_bounds_)
@@ -68,8 +70,8 @@ def test_em_trace_matches_a_direct_fit(two_classes):
 
 def test_em_trace_restarts_find_the_best_maximum_without_changing_the_fit(two_classes):
     X, y = two_classes
-    plain = em_trace(_labelled(X, y), n_components=4, rng=8)
-    restarted = em_trace(_labelled(X, y), n_components=4, n_restarts=5, rng=8)
+    plain = em_trace(_labelled(X, y), n_components=4, em=EM, rng=8)
+    restarted = em_trace(_labelled(X, y), n_components=4, em=EM, n_restarts=5, rng=8)
     # The restarts are drawn after the first fit: its trace is unchanged.
     pd.testing.assert_frame_equal(restarted.drop(columns=["n_restarts", "global_gap"]),
                                   plain.drop(columns=["n_restarts", "global_gap"]))
@@ -82,7 +84,7 @@ def test_em_trace_restarts_find_the_best_maximum_without_changing_the_fit(two_cl
         gap = restarted.loc[restarted["class"] == label, "global_gap"].iloc[0]
         assert gap == pytest.approx(max(scores) - scores[0])
     with pytest.raises(ValueError, match="n_restarts must be >= 0"):
-        em_trace(_labelled(X, y), n_components=2, n_restarts=-1, rng=0)
+        em_trace(_labelled(X, y), n_components=2, em=EM, n_restarts=-1, rng=0)
 
 
 def test_em_trace_floor_stages_differ_by_the_floor_alone(two_classes):
@@ -91,13 +93,13 @@ def test_em_trace_floor_stages_differ_by_the_floor_alone(two_classes):
 
     X, y = two_classes
     repeats = [_labelled(X, y)]
-    stages = em_trace_floor_stages(split="s", dataset="d", n_components=3, em={"min_variance": 1e-6, "tol": 1e-5},
+    stages = em_trace_floor_stages(split="s", dataset="d", n_components=3, em=EMSettings(min_variance=1e-6, tol=1e-5),
                                    n_restarts=2, floors=[1e-6, 0.5])
     table = run_stages(stages, repeats, seed=4)
     assert list(table.columns[:3]) == ["split", "dataset", "repeat"] and table.columns[-1] == "relative_min_variance"
     assert sorted(table["relative_min_variance"].unique()) == [1e-6, 0.5]
     low = table[table["relative_min_variance"] == 1e-6]
-    direct = em_trace(repeats[0], n_components=3, n_restarts=2, em={"tol": 1e-5, "relative_min_variance": 1e-6},
+    direct = em_trace(repeats[0], n_components=3, n_restarts=2, em=EMSettings(tol=1e-5, relative_min_variance=1e-6),
                       rng=generator(4, "em_trace_sensitivity", "s", 0))
     np.testing.assert_allclose(low["mean_log_likelihood"].to_numpy(), direct["mean_log_likelihood"].to_numpy())
 
@@ -108,18 +110,18 @@ def test_em_trace_and_kernel_map_count_collapsed_kernels():
     rng = np.random.default_rng(1)
     X = np.vstack([rng.normal(0, 1, (5, 3)), rng.normal(3, 1, (5, 3))])
     y = np.repeat(["a", "b"], 5)
-    trace = em_trace(_labelled(X, y), n_components=4, rng=0)
-    clf = MixtureClassifier(4, random_state=np.random.default_rng(0)).fit(X, y)
+    trace = em_trace(_labelled(X, y), n_components=4, em=EM, rng=0)
+    clf = MixtureClassifier(4, random_state=np.random.default_rng(0), **EM.as_kwargs()).fit(X, y)
     expected = [int((m.at_floor_ & (m.weights_ > 1e-6)).sum()) for m in clf.mixtures_]
     assert trace.groupby("class")["collapsed"].first().tolist() == expected
     assert sum(expected) > 0
-    table = kernel_map(_labelled(X, y), n_components=4, rng=0)
+    table = kernel_map(_labelled(X, y), n_components=4, em=EM, rng=0)
     kernels = table[table["kind"] == "kernel"]
     assert kernels.groupby("class")["collapsed"].sum().tolist() == expected
     assert not table.loc[table["kind"] == "point", "collapsed"].any()
     # A floor relative to the data's variance keeps those kernels at a width of the data's
     # scale: still "at the floor", but no longer points.
-    relaxed = kernel_map(_labelled(X, y), n_components=4, em={"relative_min_variance": 0.5}, rng=0)
+    relaxed = kernel_map(_labelled(X, y), n_components=4, em=EMSettings(relative_min_variance=0.5), rng=0)
     widths = relaxed.loc[relaxed["kind"] == "kernel", "sigma"]
     assert widths.min() >= np.sqrt(0.5 * X.var(axis=0).mean()) * (1 - 1e-9)
     assert widths.min() > 1000 * kernels["sigma"].min()
@@ -138,7 +140,7 @@ def test_principal_axes_match_the_covariance_eigenvectors(two_classes):
 
 def test_kernel_map_table(two_classes):
     X, y = two_classes
-    table = kernel_map(_labelled(X, y), n_components=3, em={"tol": 1e-5}, rng=0)
+    table = kernel_map(_labelled(X, y), n_components=3, em=EMSettings(tol=1e-5), rng=0)
     kernels, points = table[table["kind"] == "kernel"], table[table["kind"] == "point"]
     assert len(kernels) == 6 and len(points) == len(X)
     assert (kernels["sigma"] > 0).all()
@@ -151,10 +153,10 @@ def test_kernel_map_table(two_classes):
         kernels[["pc1", "pc2"]].to_numpy(),
         (np.vstack([m.means_ for m in clf.mixtures_]) - mean) @ axes.T,
     )
-    pd.testing.assert_frame_equal(table, kernel_map(_labelled(X, y), n_components=3, em={"tol": 1e-5},
+    pd.testing.assert_frame_equal(table, kernel_map(_labelled(X, y), n_components=3, em=EMSettings(tol=1e-5),
                                                     rng=0))
     with pytest.raises(ValueError, match="at least 2 features"):
-        kernel_map(_labelled(X[:, :1], y), n_components=2, rng=0)
+        kernel_map(_labelled(X[:, :1], y), n_components=2, em=EM, rng=0)
 
 
 def test_kernel_map_stage_runs_on_repeat_zero_only(two_classes):
@@ -162,10 +164,10 @@ def test_kernel_map_stage_runs_on_repeat_zero_only(two_classes):
     from mixlib.core.seeding import generator
 
     X, y = two_classes
-    stage = kernel_map_stage(split="s", dataset="d", n_components=2, em={"tol": 1e-5})
+    stage = kernel_map_stage(split="s", dataset="d", n_components=2, em=EMSettings(tol=1e-5))
     repeats = [_labelled(X, y, 0), _labelled(X[:40], y[:40], 1)]
     table = run_stages(stage, repeats, seed=4)
-    direct = kernel_map(repeats[0], n_components=2, em={"tol": 1e-5},
+    direct = kernel_map(repeats[0], n_components=2, em=EMSettings(tol=1e-5),
                         rng=generator(4, "kernel_map", "s", 0))
     pd.testing.assert_frame_equal(table, direct.assign(split="s", dataset="d")[["split", "dataset", *direct.columns]])
 
@@ -175,7 +177,7 @@ def test_imputation_study_table():
     X = np.vstack([rng.normal(0, 1, (25, 3)), rng.normal(2, 1, (25, 3))])
     y = np.repeat([0, 1], 25)
     settings = dict(rates=[0.0, 0.2], methods=["mean", "class_mean", "kernel_mode"],
-                    n_components=[2], em=EM, n_repeats=2, rng=3, classifier_components=1)
+                    kernels_per_feature=[2], em=EM, n_repeats=2, rng=3, classifier_components=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         table = imputation_study(X, y, **settings)
@@ -198,7 +200,7 @@ def test_imputation_study_table():
 
 def test_imputation_study_errors():
     X, y = np.ones((10, 2)), np.repeat([0, 1], 5)
-    common = dict(n_components=[2], em=EM, n_repeats=1, rng=0)
+    common = dict(kernels_per_feature=[2], em=EM, n_repeats=1, rng=0)
     with pytest.raises(ValueError, match="Unknown imputation method 'median'"):
         imputation_study(X, y, rates=[0.1], methods=["median"], **common)
     with pytest.raises(ValueError, match="Unknown imputation method 'kernel_mode:2'"):
@@ -211,16 +213,16 @@ def test_imputation_study_errors():
 
 
 def test_make_imputer_builds_kernel_mode_from_the_em_settings_only():
-    imputer = make_imputer("kernel_mode", np.random.default_rng(0), n_components=3,
-                           em={**EM, "tol": 1e-3, "max_iter": 50})
+    imputer = make_imputer("kernel_mode", em=EM._replace(tol=1e-3, max_iter=50),
+                           kernels_per_feature=3, random_state=np.random.default_rng(0))
     assert (imputer.n_components, imputer.tol, imputer.max_iter) == (3, 1e-3, 50)
-    relative = make_imputer("kernel_mode", 0, n_components=2,
-                            em={"init": "report", "tol": 1e-6, "max_iter": 200,
-                                "relative_min_variance": 0.01})
+    relative = make_imputer("kernel_mode", kernels_per_feature=2, random_state=0,
+                            em=EMSettings(init="report", tol=1e-6, max_iter=200,
+                                          relative_min_variance=0.01))
     assert relative.relative_min_variance == 0.01
-    with pytest.raises(ValueError, match="kernel_mode imputer needs n_components and the EM settings"):
-        make_imputer("kernel_mode", 0, n_components=3)
-    assert type(make_imputer("mean", 0)).__name__ == "MeanImputer"
+    with pytest.raises(ValueError, match="kernel_mode imputer fits mixtures by EM: it needs"):
+        make_imputer("kernel_mode", kernels_per_feature=3, random_state=0)
+    assert type(make_imputer("mean")).__name__ == "MeanImputer"
 
 
 def test_imputer_variants_expand_kernel_mode_over_its_kernel_counts():
@@ -232,9 +234,9 @@ def test_imputer_variants_expand_kernel_mode_over_its_kernel_counts():
 def test_figures_draw_from_the_tables(two_classes):
     X, y = two_classes
     one_split = {"split": "s", "dataset": "d"}
-    fig = fig3_3(_traces(X, y, 0, n_repeats=2).assign(**one_split))
+    fig = fig3_3(_traces(X, y, 0, n_repeats=2).assign(**one_split), confidence_level=0.95)
     assert isinstance(fig, Figure) and fig.axes[0].get_xlabel() == "EM iteration"
-    fig = fig3_4(kernel_map(_labelled(X, y), n_components=2, rng=0).assign(**one_split))
+    fig = fig3_4(kernel_map(_labelled(X, y), n_components=2, em=EM, rng=0).assign(**one_split))
     circles = [p for p in fig.axes[0].patches if isinstance(p, Circle)]
     assert len(circles) == 4
     table = pd.DataFrame({
@@ -243,5 +245,5 @@ def test_figures_draw_from_the_tables(two_classes):
         "metric": (["rmse_test"] * 4 + ["mae_test"] * 4 + ["test_error"] * 4)[:12],
         "value": np.linspace(0.1, 0.9, 12),
     })
-    fig = imputation_figure(table)
+    fig = imputation_figure(table, confidence_level=0.95)
     assert len(fig.axes) == 3 and all(len(ax.lines) >= 1 for ax in fig.axes)

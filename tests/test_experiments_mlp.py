@@ -6,7 +6,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from mixlib.experiments.contract import RepeatData, run_stages
-from mixlib.experiments.mlp import DEFAULT_PARAMS, METRICS, mlp_sweep_point, mlp_sweep_stage
+from mixlib.experiments.mlp import METRICS, TRAINING_KEYS, mlp_sweep_point, mlp_sweep_stage
 from mixlib.figures.fig6_2 import fig6_2
 from mixlib.neural_network.mlp import MLPClassifier
 
@@ -37,13 +37,13 @@ no_convergence_warning = pytest.mark.filterwarnings(
 @pytest.mark.parametrize("regime", ["plain", "early_stopping", "weight_decay"])
 def test_sweep_point_table(regime):
     table = sweep(regime, 3, 1, n_repeats=3)
-    expected_columns = ["regime", "hidden_size", "repeat", *DEFAULT_PARAMS, "metric", "value", "split", "dataset"]
+    expected_columns = ["regime", "hidden_size", "repeat", *PARAMS, "metric", "value", "split", "dataset"]
     assert list(table.columns) == expected_columns
     assert len(table) == 3 * len(METRICS)
     assert isinstance(table.index, pd.RangeIndex)
     assert set(table["regime"]) == {regime} and set(table["hidden_size"]) == {3}
     assert sorted(set(table["repeat"])) == [0, 1, 2]
-    assert table["n_epochs"].eq(8).all() and table["batch_size"].eq(1).all()
+    assert table["n_epochs"].eq(8).all() and table["patience"].eq(3).all()
     wide = table.pivot(index="repeat", columns="metric", values="value")
     assert wide[["train_error", "test_error"]].stack().between(0, 1).all()
     assert (wide["best_epoch"] <= wide["epochs_run"]).all()
@@ -57,8 +57,7 @@ def test_sweep_point_values_are_those_of_the_estimator():
     data = tiny_data(2, repeat=4)
     table = mlp_sweep_point(data, regime="plain", hidden_size=2, params=PARAMS, rng=5)
     child = np.random.default_rng(5).spawn(1)[0]
-    params = {**DEFAULT_PARAMS, **PARAMS}
-    model = MLPClassifier(hidden_size=2, regime="plain", random_state=child, **params)
+    model = MLPClassifier(hidden_size=2, regime="plain", random_state=child, **PARAMS)
     (X_tr, y_tr), (X_te, y_te) = data["train"], data["test"]
     model.fit(X_tr, y_tr)
     row = table[table["metric"] == "test_error"]
@@ -79,7 +78,7 @@ def test_sweep_point_is_deterministic_from_seed():
 
 def test_sweep_point_rejects_bad_arguments():
     data = tiny_data()
-    with pytest.raises(ValueError, match="unknown MLP parameter\\(s\\) \\['epochs'\\]"):
+    with pytest.raises(ValueError, match="unknown MLP training setting\\(s\\) \\['epochs'\\]"):
         mlp_sweep_point(data, regime="plain", hidden_size=2, params={"epochs": 3}, rng=0)
     with pytest.raises(ValueError, match="regime must be one of"):
         mlp_sweep_point(data, regime="dropout", hidden_size=2, rng=0)
@@ -93,7 +92,7 @@ def test_fig6_2_draws_one_test_and_one_training_curve_per_regime():
                 for metric, value in (("test_error", 0.1 + 0.01 * repeat), ("train_error", 0.02)):
                     rows.append({"regime": regime, "hidden_size": h, "repeat": repeat,
                                  "metric": metric, "value": value})
-    fig = fig6_2(pd.DataFrame(rows))
+    fig = fig6_2(pd.DataFrame(rows), confidence_level=0.95)
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     assert ax.get_xscale() == "log"
@@ -105,4 +104,12 @@ def test_fig6_2_draws_one_test_and_one_training_curve_per_regime():
     np.testing.assert_allclose(dashed[0].get_ydata(), [2.0, 2.0, 2.0])
     assert len(ax.collections) == 3  # one band per regime
     with pytest.raises(ValueError, match="lacks column"):
-        fig6_2(pd.DataFrame({"regime": ["plain"]}))
+        fig6_2(pd.DataFrame({"regime": ["plain"]}), confidence_level=0.95)
+
+
+def test_training_settings_are_the_networks_parameters_but_the_swept_ones():
+    """The sweep sets hidden_size and regime itself; every other setting is the MLP's own."""
+    import inspect
+
+    taken = set(inspect.signature(MLPClassifier.__init__).parameters) - {"self", "random_state"}
+    assert set(TRAINING_KEYS) == taken - {"hidden_size", "regime"}

@@ -9,6 +9,7 @@ import pytest
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.experiments.contract import RepeatData, run_stages
 from mixlib.experiments.dna import dna_kernel_point, dna_kernel_stage
+from mixlib.experiments.settings import EMSettings
 from mixlib.experiments.semisupervised import (
     METHODS,
     kernel_sweep_point,
@@ -226,7 +227,7 @@ def test_dna_kernel_point_table_and_live_kernels():
     X = np.eye(4)[bases].reshape(n, -1)
     labels = np.array(["EI", "IE", "N"])[y]
     data = RepeatData.of(0, train=(X[:100], labels[:100]), test=(X[100:], labels[100:]))
-    table = dna_kernel_point(data, n_components=8, params={}, rng=np.random.default_rng(1))
+    table = dna_kernel_point(data, n_components=8, em=EMSettings(), rng=np.random.default_rng(1))
     assert list(table.columns) == ["n_components", "class", "metric", "value"]
     overall = table[table["class"] == "all"].set_index("metric")["value"]
     assert set(overall.index) == {"train_error", "test_error", "train_hard_error", "test_hard_error",
@@ -250,12 +251,12 @@ def test_fig6_1_draws_means_against_kernels():
 
     problem = tiny_problem()
     repeats = [RepeatData.of(r, train=problem["labelled"], test=problem["test"]) for r in range(2)]
-    dna = pd.concat([run_stages(dna_kernel_stage(split="s", encoding="onehot", n_components=k, params={},
+    dna = pd.concat([run_stages(dna_kernel_stage(split="s", encoding="onehot", n_components=k, em=EMSettings(),
                                                  dataset="d"),
                                 repeats, seed=0) for k in (1, 2)], ignore_index=True)
     assert (dna["dataset"] == "d").all()
     dna = dna.drop(columns=["split", "encoding"])  # one encoding: curves without its name
-    fig = fig6_1(dna)
+    fig = fig6_1(dna, confidence_level=0.95)
     ax, ax_live, ax_collapsed = fig.axes
     labels = [line.get_label() for line in ax.get_lines()]
     assert labels == ["test error", "training error", "report: 20 %"]

@@ -18,7 +18,7 @@ from mixlib.figures.svm_extras import mkl_weights, svdd_detection
 from mixlib.figures.svm_grid import svm_grid
 
 GRID = {"log10_C_range": (-1.0, 2.0), "log10_sigma_range": (-0.5, 1.0), "n_points": 4,
-        "n_folds": 3}
+        "n_folds": 3, "significance_level": 0.05}
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +57,11 @@ def test_grid_levels_table(data, grid):
     pd.testing.assert_frame_equal(again, grid[grid["level"] == 0].reset_index(drop=True))
     with pytest.raises(ValueError, match="level 1 needs the tables"):
         svm_grid_level(data, level=1, previous=None, params=GRID, rng=7)
-    with pytest.raises(ValueError, match="unknown grid parameter"):
-        svm_grid_level(data, level=0, previous=None, params={"gamma": 1.0}, rng=7)
+    with pytest.raises(ValueError, match=r"grid settings: unknown \['gamma'\], missing \[\]"):
+        svm_grid_level(data, level=0, previous=None, params={**GRID, "gamma": 1.0}, rng=7)
+    incomplete = {key: value for key, value in GRID.items() if key != "n_folds"}
+    with pytest.raises(ValueError, match=r"grid settings: unknown \[\], missing \['n_folds'\]"):
+        svm_grid_level(data, level=0, previous=None, params=incomplete, rng=7)
 
 
 def test_refit_best_scores_the_best_point(data, grid):

@@ -194,7 +194,7 @@ def test_fig6_1_adds_collapsed_kernels():
             for label in ("EI", "IE"):
                 rows += [dict(base, **{"class": label}, metric="live_kernels", value=float(k)),
                          dict(base, **{"class": label}, metric="collapsed_kernels", value=1.0)]
-    fig = fig6_1(pd.DataFrame(rows))
+    fig = fig6_1(pd.DataFrame(rows), confidence_level=0.95)
     lower = fig.axes[2]   # its own panel, with a linear axis (a mean of 0 shows)
     collapsed = [line for line in lower.get_lines() if line.get_label().endswith("collapsed")]
     assert [line.get_label() for line in collapsed] == ["class EI (onehot) collapsed", "class IE (onehot) collapsed"]
@@ -219,7 +219,7 @@ def trace() -> pd.DataFrame:
 
 
 def test_fig3_3_marks_collapsed_fits_per_split(trace):
-    fig = fig3_3(trace)
+    fig = fig3_3(trace, confidence_level=0.95)
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     first, second = fig.axes
     assert first.get_title().startswith("bacteria (heart): 1 of 6 class fits have a collapsed kernel")
@@ -230,7 +230,7 @@ def test_fig3_3_marks_collapsed_fits_per_split(trace):
     assert [t.get_text() for t in second.get_legend().get_texts()] == ["class 1", "class 2", "class 3"]
     _renders(fig)
     with pytest.raises(ValueError, match="collapsed"):
-        fig3_3(trace.drop(columns="collapsed"))
+        fig3_3(trace.drop(columns="collapsed"), confidence_level=0.95)
 
 
 @pytest.fixture

@@ -12,8 +12,9 @@ ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "mixlib" / "figures"
 SCRIPTS = ROOT / "workflow" / "scripts" / "figures"
 RULES = ROOT / "workflow" / "rules"
-#: What a figure module may import from mixlib: the figures package itself and core's statistics.
-ALLOWED = ("mixlib.figures", "mixlib.core.statistics")
+#: What a figure module may import from mixlib: the figures package itself, core's statistics
+#: and the tables' vocabulary.
+ALLOWED = ("mixlib.figures", "mixlib.core.statistics", "mixlib.core.vocabulary")
 
 
 def _imports(path: Path) -> list[str]:
@@ -76,3 +77,21 @@ def test_every_caption_with_an_interval_states_its_level():
         for mention in re.finditer(r"Student-t interval", text):
             before = text[max(0, mention.start() - 12):mention.start()]
             assert re.search(r"(\d+|\}\}) % $", before), f"{caption.name}: {text[:mention.end()][-60:]!r}"
+
+
+@pytest.mark.parametrize("config_file", ["config.yaml", "suite.yaml"])
+def test_every_config_key_a_caption_reads_is_in_the_config(config_file):
+    """A caption renders ``snakemake.config[...]`` when the report is built: a key renamed in
+    the config but not in the caption fails only then, after the whole run."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "config" / config_file).read_text())
+    missing = []
+    for caption in sorted((ROOT / "workflow" / "report").glob("*.rst")):
+        for lookup in re.finditer(r'snakemake\.config((?:\["[^"]+"\])+)', caption.read_text()):
+            value = config
+            for key in re.findall(r'\["([^"]+)"\]', lookup.group(1)):
+                value = value.get(key) if isinstance(value, dict) else None
+            if value is None:
+                missing.append(f"{caption.name}: {lookup.group(0)}")
+    assert missing == []

@@ -28,6 +28,28 @@ def test_jobs_that_build_a_mixture_depend_on_the_mixture_not_on_other_estimators
     assert not any(path.is_relative_to(PACKAGE_DIR / "svm") for path in files)
 
 
+@pytest.mark.parametrize("script, built, not_built", [
+    ("ensemble_curve.py", [("tree", "decision_tree.py"), ("ensemble", "forest.py")],
+     [("svm", "svc.py"), ("neural_network", "mlp.py")]),
+    ("mlp_sweep_point.py", [("neural_network", "mlp.py")], [("svm", "svc.py"), ("tree", "cart.py")]),
+    ("mkl.py", [("svm", "svc.py")], [("neural_network", "mlp.py"), ("tree", "cart.py")]),
+])
+def test_a_stage_that_names_its_models_depends_on_their_estimators_only(script, built, not_built):
+    """``make_model("mlp", ...)`` runs the builder of the named model alone, for a job without
+    a ``model`` wildcard too; no stage job depends on k-NN, which none of them builds."""
+    files = job_files(SCRIPTS / script)
+    for package, module in built:
+        assert PACKAGE_DIR / package / module in files
+    for package, module in [*not_built, ("neighbors", "knn.py")]:
+        assert PACKAGE_DIR / package / module not in files
+
+
+def test_a_model_named_at_run_time_without_a_model_wildcard_depends_on_every_builder():
+    # the comparison's script builds the model its wildcard names: without one, it could be any
+    files = job_files(SCRIPTS / "comparison_point.py")
+    assert KNN in files and PACKAGE_DIR / "svm" / "svc.py" in files
+
+
 def test_a_figure_job_depends_on_its_figure_module_and_the_style_file():
     files = job_files(SCRIPTS / "figures" / "fig3_3.py")
     assert PACKAGE_DIR / "figures" / "fig3_3.py" in files

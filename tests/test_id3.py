@@ -1,4 +1,4 @@
-"""ID3: the tennis example of seed 002, information gain, fallbacks, raw splice bases."""
+"""ID3: the tennis example of the supervised-learning notes, information gain, fallbacks, raw splice bases."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""kd-tree, brute-force search and k-NN classifier: against scipy/scikit-learn and seed 002."""
+"""kd-tree, brute-force search and k-NN classifier: against scipy/scikit-learn and the supervised-learning notes."""
 
 import math
 

@@ -11,7 +11,7 @@ import yaml
 
 from mixlib.experiments.ensembles import ENSEMBLE_METHODS
 from mixlib.experiments.imputation import IMPUTATION_METHODS
-from mixlib.experiments.registry import MODELS
+from mixlib.experiments.registry import CLASSIFIERS
 from mixlib.experiments.semisupervised import METHODS as SEMISUPERVISED_METHODS
 from mixlib.mixture.initialisation import INITS
 from mixlib.neural_network import REGIMES
@@ -38,7 +38,7 @@ def schema_enum(*path: str) -> list:
 
 
 @pytest.mark.parametrize("path, values", [
-    (("comparison", "models"), list(MODELS)),
+    (("comparison", "models"), list(CLASSIFIERS)),
     (("ensembles", "methods"), list(ENSEMBLE_METHODS)),
     (("imputation_study", "methods"), list(IMPUTATION_METHODS)),
     (("impute", "method"), list(IMPUTATION_METHODS)),

@@ -43,22 +43,24 @@ def test_mixlib_imports_scikit_learn_only_inside_the_tags_protocol():
 
 
 def test_importing_and_using_mixlib_never_loads_scikit_learn():
-    """Import every module, fit and predict every registry classifier, hit the not-fitted
+    """Import every module, fit and predict every catalogue classifier, hit the not-fitted
     error: scikit-learn stays unloaded, so it is no runtime dependency."""
     script = textwrap.dedent("""
         import pkgutil, sys
         import numpy as np
         import mixlib
         from mixlib.core.exceptions import NotFittedError
-        from mixlib.experiments.registry import MODELS, make_model
+        from mixlib.experiments.registry import CLASSIFIERS, make_model
+        from mixlib.experiments.settings import EMSettings
 
         for module in pkgutil.walk_packages(mixlib.__path__, "mixlib."):
             __import__(module.name)
         rng = np.random.default_rng(0)
         X = rng.standard_normal((60, 3))
         y = np.repeat(["a", "b", "c"], 20)
-        for name in MODELS:
-            model = make_model(name, None, 0, X=X)
+        given = {"mkl": {"kernels": [{"kernel": "gaussian", "sigma": 1.0}]}}
+        for name in CLASSIFIERS:
+            model = make_model(name, given.get(name), 0, X=X, em=EMSettings())
             try:
                 model.predict(X)
             except NotFittedError:

@@ -6,12 +6,13 @@ import pytest
 
 from mixlib.experiments.data import make_split, summarise_splits
 from mixlib.core.seeding import generator
+from mixlib.model_selection.resampling import grouped_stratified_folds
 from mixlib.model_selection.fixed_splits import (
     check_row_ranges, dataset_role_columns, fixed_split_table, parse_row_range, resolve_row_range,
     roles_from_rows, split_kind, split_repeats,
 )
 from mixlib.model_selection.splits import (
-    assign_roles, duplicate_groups, grouped_stratified_folds, role_sizes, split_table,
+    assign_roles, duplicate_groups, role_sizes, split_table,
 )
 
 Y = np.array(["a"] * 164 + ["b"] * 139)
@@ -121,6 +122,7 @@ def test_grouped_folds_without_duplicates_are_the_plain_stratified_folds():
 
 def test_comparison_with_grouped_duplicates_no_longer_flatters_nearest_neighbours():
     from mixlib.experiments.comparison import comparison_dataset_job
+    from mixlib.experiments.settings import ComparisonProtocol
 
     # Pure noise, every row four times: 1-NN finds each test row's copy unless grouped.
     rng = np.random.default_rng(5)
@@ -130,10 +132,12 @@ def test_comparison_with_grouped_duplicates_no_longer_flatters_nearest_neighbour
     prepared.insert(0, "row_id", np.arange(len(y)))
 
     def error(group):
+        protocol = ComparisonProtocol(n_folds=4, cv_repeats=1, group_duplicates=group,
+                                      significance_level=0.05)
         table = comparison_dataset_job(prepared, dataset="noise", model="knn",
-                                       params={"n_neighbors": 1}, n_folds=4, alpha=0.05, seed=11,
-                                       standardise=True, impute_method="mean",
-                                       impute_components=1, em=None, group_duplicates=group)
+                                       params={"n_neighbors": 1}, protocol=protocol, seed=11,
+                                       standardise=True, impute={"method": "mean"},
+                                       em=None).scores
         return table.loc[table["metric"] == "cv_error", "value"].iloc[0]
 
     assert error(False) < 0.05

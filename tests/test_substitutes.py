@@ -5,8 +5,9 @@ import pandas as pd
 import pytest
 
 from mixlib.experiments.substitutes import impute_split
+from mixlib.experiments.settings import EMSettings
 
-EM = {"init": "report", "tol": 1e-6, "max_iter": 200, "min_variance": 1e-6}
+EM = EMSettings(init="report", tol=1e-6, max_iter=200, min_variance=1e-6)
 
 
 def _toy():
@@ -22,7 +23,7 @@ def _toy():
 @pytest.mark.parametrize("method", ["class_mean", "kernel_mode"])
 def test_labelled_rows_get_their_class_value_and_test_rows_the_class_free_one(method):
     prepared, split = _toy()
-    out = impute_split(prepared, split, method=method, n_components=1, em=EM, seed=0, split_name="toy")
+    out = impute_split(prepared, split, impute={"method": method, "kernels_per_feature": 1}, em=EM, seed=0, split_name="toy")
     values = out.set_index("row_id")["value"]
     assert sorted(values.index) == [6, 7, 8, 9]
     assert set(out["feature"]) == {"f1"}
@@ -37,15 +38,15 @@ def test_labelled_rows_get_their_class_value_and_test_rows_the_class_free_one(me
 def test_one_table_row_per_missing_cell_and_repeat_and_empty_without_missing_cells():
     prepared, split = _toy()
     two = pd.concat([split, split.assign(repeat=1)], ignore_index=True)
-    out = impute_split(prepared, two, method="mean", n_components=1, em=EM, seed=0, split_name="toy")
+    out = impute_split(prepared, two, impute={"method": "mean"}, em=EM, seed=0, split_name="toy")
     assert out.groupby("repeat").size().to_dict() == {0: 4, 1: 4}
     complete = prepared.assign(f1=prepared["f1"].fillna(1.0))
-    empty = impute_split(complete, two, method="mean", n_components=1, em=EM, seed=0, split_name="toy")
+    empty = impute_split(complete, two, impute={"method": "mean"}, em=EM, seed=0, split_name="toy")
     assert empty.empty and list(empty.columns) == ["repeat", "row_id", "feature", "value"]
 
 
 def test_unused_rows_are_not_filled():
     prepared, split = _toy()
     split.loc[split["row_id"] == 9, "role"] = "unused"
-    out = impute_split(prepared, split, method="mean", n_components=1, em=EM, seed=0, split_name="toy")
+    out = impute_split(prepared, split, impute={"method": "mean"}, em=EM, seed=0, split_name="toy")
     assert 9 not in set(out["row_id"])

@@ -4,22 +4,21 @@ critical difference under 5 ranks for its models."""
 from pathlib import Path
 
 import yaml
-from snakemake.utils import validate
-
 from mixlib.datasets import BUNDLED
 from mixlib.model_selection.significance import nemenyi_critical_difference
-from mixlib.pipeline.config import check_config
+from mixlib.pipeline.checks import validate_study_config
 from mixlib.pipeline.stages import configured_stages
 
 ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
 SUITE = yaml.safe_load((ROOT / "config" / "suite.yaml").read_text())
 
 
 def test_suite_config_is_valid_and_runs_the_comparison_only():
     config = yaml.safe_load((ROOT / "config" / "suite.yaml").read_text())
-    validate(config, str(ROOT / "workflow" / "schemas" / "config.schema.yaml"))
-    check_config(config, ROOT)
+    settings = validate_study_config(config, SCHEMA, ROOT)
     assert configured_stages(config) == ["comparison"]
+    assert settings.comparison.n_folds == 2 and settings.comparison.cv_repeats == 5
 
 
 def test_suite_has_every_shipped_data_set_and_power_across_them():
@@ -29,7 +28,7 @@ def test_suite_has_every_shipped_data_set_and_power_across_them():
     study = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     assert comparison["models"] == study["comparison"]["models"]
     cd = nemenyi_critical_difference(len(comparison["models"]), len(comparison["datasets"]),
-                                     comparison["alpha"])
+                                     comparison["significance_level"])
     assert cd < 5
 
 
@@ -47,4 +46,4 @@ def test_a_memory_for_a_data_set_outside_the_comparison_is_named():
     config = copy.deepcopy(SUITE)
     config["comparison"]["mem_mb"]["mnist"] = 500
     with pytest.raises(ValueError, match=r"comparison.mem_mb.mnist: 'mnist' is not a data set"):
-        check_config(config, ROOT)
+        validate_study_config(config, SCHEMA, ROOT)

@@ -15,7 +15,7 @@ from mixlib.datasets import BUNDLED, load_bundled, load_source, load_xy, prepare
 from mixlib.datasets.encoders import category_order, encode_categorical
 from mixlib.datasets.layouts import LAYOUTS, ORIGINS
 from mixlib.datasets.parsers import PARSERS, parse_layout, parse_user_csv, read_normalised_csv
-from mixlib.experiments.data import uses_standardisation
+from mixlib.datasets import uses_standardisation
 
 ROOT = Path(__file__).resolve().parents[1]
 PROVENANCE = (ROOT / "mixlib" / "datasets" / "data" / "PROVENANCE.md").read_text()

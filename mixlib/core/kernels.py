@@ -1,4 +1,4 @@
-"""Kernel functions of the course notes (seed 004, part III): linear, polynomial, Gaussian.
+"""Kernel functions of the ensembles-and-SVM notes (part III): linear, polynomial, Gaussian.
 
 Every kernel matrix is computed in row blocks whose dominant cost is one matrix product
 (BLAS GEMM), so memory stays bounded by ``block_size * n_y`` extra floats per block.

@@ -34,8 +34,8 @@ def logsumexp_rows(a: np.ndarray, *, keepdims: bool = False) -> np.ndarray:
     This is the algorithm, operation for operation, of :func:`scipy.special.logsumexp` since
     SciPy 1.15, so the two agree to the last bit on real input; written here for rows only, it
     costs a few microseconds per call instead of SciPy's array-API dispatch (about 0.1 ms),
-    which dominated the semi-supervised rounds, and it no longer depends on the SciPy release
-    (before 1.15 SciPy computed ``ln sum_j exp(a_nj - m_n) + m_n``, a different last bit).
+    which dominated the semi-supervised rounds, and it does not depend on the SciPy release
+    (SciPy before 1.15 computes ``ln sum_j exp(a_nj - m_n) + m_n``, a different last bit).
     """
     a = np.asarray(a, dtype=np.float64)
     if a.ndim != 2:

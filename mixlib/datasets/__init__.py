@@ -13,14 +13,15 @@ import numpy as np
 from mixlib.datasets.encoders import encode_sequences, feature_matrix, prepare_table
 from mixlib.datasets.registry import BUNDLED, CLASS_COLUMN, bundled_dataset
 from mixlib.datasets.sources import (
-    FetchError, all_categorical, categorical_columns, load_bundled, load_source, sequence_column,
+    FetchError, all_categorical, categorical_columns, dataset_encoding, load_bundled,
+    load_source, sequence_column, uses_standardisation,
 )
 
 __all__ = [
     "BUNDLED", "CLASS_COLUMN", "FetchError", "all_categorical", "bundled_dataset",
-    "categorical_columns", "encode_sequences",
-    "feature_matrix", "load_bundled", "load_source", "load_xy", "prepare_table",
-    "sequence_column",
+    "categorical_columns", "dataset_encoding", "encode_sequences", "feature_matrix",
+    "load_bundled", "load_source", "load_xy", "prepare_table", "sequence_column",
+    "uses_standardisation",
 ]
 
 

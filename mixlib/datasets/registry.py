@@ -6,10 +6,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mixlib.core.vocabulary import CLASS_COLUMN  # the class column, always the last one
 from mixlib.datasets.layouts import LAYOUTS
 
-CLASS_COLUMN = "class"
-"""Name of the class column in every normalised raw table (always the last column)."""
 ROW_ID_COLUMN = "row_id"
 """Name of the row number the prepared tables and splits add: no feature may take it."""
 ROLE_PREFIX = "role:"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -173,3 +174,19 @@ def all_categorical(name: str, spec: dict[str, Any]) -> bool:
         layout = LAYOUTS.get(spec.get("format", spec.get("bundled_name", name)))
         return layout is not None and set(layout.features) == set(layout.categorical)
     return False
+
+
+def dataset_encoding(spec: Mapping[str, Any]) -> str:
+    """How a data set's sequences and categorical features are coded: its ``encoding``,
+    ``onehot`` when not given."""
+    return spec.get("encoding", "onehot")
+
+
+def uses_standardisation(name: str, spec: Mapping[str, Any]) -> bool:
+    """Whether a data set's features are standardised. ``standardise: auto`` (the default):
+    unless every feature is a sequence or categorical (:func:`all_categorical`), whose one-hot
+    0/1 columns the models see as they are."""
+    setting = spec.get("standardise", "auto")
+    if setting == "auto":
+        return not all_categorical(name, dict(spec))
+    return bool(setting)

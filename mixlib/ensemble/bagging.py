@@ -1,6 +1,6 @@
 """Bagging: bootstrap replicates of any classifier combined by a (weighted) majority vote.
 
-Each member is fitted on a bootstrap sample of the training rows (seed 004, §3); the rows a
+Each member is fitted on a bootstrap sample of the training rows (ensembles-and-SVM notes, §3); the rows a
 member never drew are its out-of-bag (OOB) rows and serve as its test set, which gives the OOB
 error of the ensemble without a held-out set. Votes are accumulated member by member, so one
 fit yields the error of every ensemble size 1..B (``staged_predict``, ``oob_error_curve_``).
@@ -258,7 +258,7 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
 
 
 class BaggingClassifier(_VotingEnsemble):
-    """Bagging of any classifier with ``fit(X, y)`` and ``predict(X)`` (seed 004, §3).
+    """Bagging of any classifier with ``fit(X, y)`` and ``predict(X)`` (ensembles-and-SVM notes, §3).
 
     Parameters
     ----------

@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 
 
 class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
-    """AdaBoost with weighted members (seed 004, §4).
+    """AdaBoost with weighted members (ensembles-and-SVM notes, §4).
 
     Parameters
     ----------

@@ -16,7 +16,7 @@ MIN_TREE_WEIGHT = 1e-12
 
 
 class RandomForestClassifier(_VotingEnsemble):
-    """Random forest (seed 004, §5): bootstrap samples, random features per split, a vote.
+    """Random forest (ensembles-and-SVM notes, §5): bootstrap samples, random features per split, a vote.
 
     Parameters
     ----------

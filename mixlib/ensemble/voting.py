@@ -1,4 +1,4 @@
-"""Ensembles of classifiers (seed 004, part II): the public entry point.
+"""Ensembles of classifiers (ensembles-and-SVM notes, part II): the public entry point.
 
 This module holds the bootstrap estimate of a statistic and the heterogeneous vote, and
 re-exports the homogeneous ensembles: :class:`~mixlib.ensemble.bagging.BaggingClassifier`,
@@ -55,7 +55,7 @@ def bootstrap_estimate(
     sample_size: int | None = None,
     random_state: None | int | np.random.Generator = None,
 ) -> BootstrapResult:
-    """Bootstrap estimate of a statistic and its standard error (seed 004, §2).
+    """Bootstrap estimate of a statistic and its standard error (ensembles-and-SVM notes, §2).
 
     Parameters
     ----------
@@ -101,7 +101,7 @@ def bootstrap_estimate(
 
 
 class VotingClassifier(ClassifierMixin, BaseEstimator):
-    """Heterogeneous vote over classifiers of different kinds (seed 004, §1).
+    """Heterogeneous vote over classifiers of different kinds (ensembles-and-SVM notes, §1).
 
     Parameters
     ----------

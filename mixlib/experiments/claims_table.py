@@ -16,6 +16,7 @@ import pandas as pd
 from mixlib.core.statistics import STUDY_ALPHA
 from mixlib.experiments.claims import CLAIMS, QUALITATIVE, Claim
 from mixlib.experiments.claims_measures import EVIDENCE, Context
+from mixlib.experiments.settings import EMSettings
 from mixlib.experiments.verdicts import VERDICTS, Evidence, decide
 
 #: Value of a setting column on rows that do not depend on that setting.
@@ -184,14 +185,17 @@ def with_robustness(claims: pd.DataFrame, readings: pd.DataFrame) -> pd.DataFram
 READINGS_PREFIX = "readings_"
 
 
-def floor_reading(em: Mapping) -> str:
-    """The reading label of the run's variance floor (the config's ``em`` section)."""
-    key = "min_variance" if "min_variance" in em else FLOOR
-    return f"{key}={em[key]:g}" if key in em else ""
+def floor_reading(em: EMSettings) -> str:
+    """The reading label of the run's variance floor (the EM settings of the config's ``em``)."""
+    if em.min_variance is not None:
+        return f"min_variance={em.min_variance:g}"
+    if em.relative_min_variance is not None:
+        return f"{FLOOR}={em.relative_min_variance:g}"
+    return ""
 
 
 def claims_and_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, list[str]] | None,
-                        seed: int, rule: str | None, em: Mapping) -> tuple[pd.DataFrame, pd.DataFrame]:
+                        seed: int, rule: str | None, em: EMSettings) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The claims table (our reading, with robustness counts) and the readings table.
 
     ``tables`` holds the run's tables by name and the sensitivity grid's under

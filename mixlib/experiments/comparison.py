@@ -1,96 +1,95 @@
-"""Every classifier of the project under one protocol: stratified K-fold cross-validation,
-repeated ``r`` times with seeded fold assignments, with the Student-t interval of the course
-notes (seed 004) and the corrected interval of Nadeau and Bengio (2003), for the report's
-ch. 6 comparison of the probabilistic and the deterministic approaches. The hold-out protocol
-on a split's train and test rows is :mod:`mixlib.experiments.comparison_holdout`; both write
-the table layout below.
+"""Every classifier of the project under one protocol, for the report's ch. 6 comparison of the
+probabilistic and the deterministic approaches (extended to the course's classifiers).
 
-Pipeline granularity: ONE JOB PER (data set, model) runs :func:`comparison_point`, its ``r``
-CV repeats inside; the jobs of a data set share their folds because each builds its generator
-from the same ``(seed, "comparison", dataset)`` (:func:`mixlib.core.seeding.generator`): the
-folds of CV repeat 0 are its first draw (so ``r = 1`` is the single CV of earlier versions,
-number for number) and repeats ``1 .. r-1`` draw theirs from children of its SeedSequence.
-:func:`comparison_job` runs several models in one process with exactly the same result as the
-separate jobs. Inputs are the arrays of a whole data set, imputed (no NaN). Standardisation:
-with ``standardise=True`` every fold is re-standardised with the mean and deviation of its own
-training rows; pass True for numeric data sets and False for one-hot splice, whose 0/1 coding
-the isotropic mixtures are meant to see.
+Two splitters feed one runner (:mod:`mixlib.model_selection.resampling`): ``r``-times repeated
+stratified K-fold cross-validation on a whole data set (:func:`comparison_point`, the pipeline's
+``comparison_point`` jobs: :func:`comparison_dataset_job`), and the hold-out protocol on a
+split's train and test rows, one unit per repeat of the split
+(:func:`comparison_holdout_job`). Each unit is standardised from its own training rows when
+the data set is (numeric data; one-hot splice keeps the 0/1 coding the isotropic mixtures are
+meant to see), its model built by the catalogue (:func:`mixlib.experiments.registry.make_model`,
+data-dependent values resolved on the unit's training rows), fitted and scored; both protocols
+give the same tables.
 
-Models
-------
-The models and their parameters come from the registry (:mod:`mixlib.experiments.registry`);
-data-dependent defaults (``"auto"``, ``"scale"``) are resolved from the training rows of each
-fold. With its defaults no model subsamples; ``max_train_rows`` is available for heavier
-settings. Run the jobs with ``OPENBLAS_NUM_THREADS=1`` (or the job's ``threads``): with
-several BLAS threads on a busy machine the L-BFGS of logistic regression ran 16 times slower.
+Pipeline granularity: ONE JOB PER (data set or split, model). The CV jobs of a data set share
+their folds because each builds its generator from the same ``(seed, "comparison", dataset)``
+(:func:`mixlib.core.seeding.generator`; see
+:func:`mixlib.model_selection.resampling.repeated_kfold_units`); the hold-out jobs of a split
+share the generator of ``(seed, "comparison_holdout", split, repeat)`` per repeat. Run the jobs
+with one BLAS thread: with several on a busy machine the L-BFGS of logistic regression ran 16
+times slower.
 
-Table layout (long, tidy, no index)
------------------------------------
-``protocol, dataset, split, model, approach, family, n_folds, n_repeats, group_duplicates,
-alpha, params, metric, repeat, fold, n_train, n_test, true_class, predicted_class, value``.
-``protocol`` is ``cv`` (``split`` empty) or ``holdout`` (``split`` the split's name,
-``n_folds`` 1); ``n_repeats`` is ``r`` (CV) or the split's number of repeats (hold-out).
-``group_duplicates`` says whether the CV folds kept groups of rows together (``yes``: the
-``groups`` of :func:`comparison_point`, in the pipeline the identical rows of
-``comparison.group_duplicates``; ``no``: plain stratified folds; ``any`` for the hold-out
-protocol, whose split is not dealt into folds). ``params`` is the
-JSON text (sorted keys) of the resolved model parameters of the first fit plus
-``max_train_rows``. With ``J = r K`` test folds (hold-out: ``J`` = repeats) of errors ``e_j``
-and mean fold sizes ``n_train``, ``n_test``, the metrics are:
+The scores table (long, tidy, no index)
+---------------------------------------
+Columns :data:`mixlib.core.vocabulary.COMPARISON_COLUMNS`: ``protocol, dataset, split, model,
+approach, family, n_folds, n_repeats, group_duplicates, alpha, metric, repeat, fold, n_train,
+n_test, true_class, predicted_class, value``. ``protocol`` is ``cv`` (``split`` empty) or
+``holdout`` (``split`` the split's name, ``n_folds`` 1); ``n_repeats`` is ``r`` (CV) or the
+split's number of repeats (hold-out); ``group_duplicates`` says whether the CV folds kept
+identical rows together (``yes``/``no``; ``any`` for the hold-out protocol); ``alpha`` is the
+comparison's significance level. With ``J`` units (``r K`` folds, or the hold-out repeats) of
+errors ``e_j`` and mean sizes ``n_train``, ``n_test``, the metrics are:
 
-- ``cv_error``: ``e``, mean of the ``J`` per-fold misclassification rates (fraction; for the
-  hold-out protocol the mean test error over the split's repeats);
+- ``cv_error``: ``e``, the mean of the ``J`` unit errors (hold-out: the mean test error);
 - ``cv_std``: ``s``, their standard deviation (``ddof=1``; NaN when ``J = 1``);
 - ``ci_low``, ``ci_high``: the plain t-interval ``e -/+ t_{alpha/2, J-1} s / sqrt(J)``
-  (:func:`mixlib.model_selection.evaluation.t_interval`; with ``r = 1`` the notes' interval).
-  The folds share training rows, so the ``e_j`` are correlated and for ``r > 1`` it is too
-  narrow: it shrinks like ``1/sqrt(r)`` while the information does not grow as fast;
+  (:func:`mixlib.model_selection.evaluation.t_interval`; with ``r = 1`` the course notes'
+  interval). The folds share training rows, so the ``e_j`` are correlated and for ``r > 1`` it
+  is too narrow: it shrinks like ``1/sqrt(r)`` while the information does not grow as fast;
 - ``ci_corrected_low``, ``ci_corrected_high``: ``e -/+ t_{alpha/2, J-1}
   sqrt((1/J + n_test/n_train) s^2)``, the interval of Nadeau and Bengio's corrected variance
   (:func:`mixlib.core.statistics.corrected_t_interval`), the one to read;
-- ``fit_seconds``, ``predict_seconds``: mean wall-clock seconds per fold of ``fit`` on the
-  training rows and ``predict`` on the test rows;
-- ``fold_error``: the error of fold ``fold`` (0 .. K-1) of CV repeat ``repeat`` (0 .. r-1;
-  hold-out: fold 0 of split repeat ``repeat``), with the fold's ``n_train`` (rows fitted) and
-  ``n_test``; the same folds for every model of a data set, so models pair up fold by fold;
-- ``confusion``: pooled out-of-fold confusion matrix, ``value`` = number of rows of
+- ``fit_seconds``, ``predict_seconds``: mean wall-clock seconds per unit;
+- ``fold_error``: the error of unit (``repeat``, ``fold``) with its ``n_train`` (rows fitted)
+  and ``n_test``; the same units for every model, so models pair up unit by unit;
+- ``confusion``: the confusion matrix pooled over the units, ``value`` = number of test rows of
   ``true_class`` predicted ``predicted_class`` (every pair of classes, zeros included, plus a
-  column for any predicted label that is not a class, e.g. a reject label; summed over the
-  ``J`` test folds: the counts add up to ``r n_samples``, hold-out: repeats x test rows).
+  column for any predicted label that is not a class, e.g. a reject label).
 
-``repeat``, ``fold``, ``n_train`` and ``n_test`` are set only on ``fold_error`` rows and
-``true_class``/``predicted_class`` only on ``confusion`` rows (missing elsewhere).
+The settings table
+------------------
+Columns :data:`mixlib.core.vocabulary.SETTINGS_COLUMNS`: every parameter of every fitted
+estimator (its ``get_params(deep=True)`` but the random state and nested estimators), per
+unit, its value as text: what ran, data-dependent values resolved, defaults included.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import logging
 import numbers
-import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from mixlib.core.preprocessing import standardise as standardise_rows
+from mixlib.core.seeding import generator
 from mixlib.core.statistics import corrected_t_interval
-from mixlib.core.validation import check_array, check_random_state
-from mixlib.experiments.registry import EM_KEYS, check_params, model_spec, resolve_params
-from mixlib.model_selection.evaluation import confusion_matrix, stratified_folds, t_interval
-from mixlib.model_selection.splits import duplicate_groups, grouped_stratified_folds
+from mixlib.core.validation import check_array
+from mixlib.core.vocabulary import (
+    ANY, COMPARISON_COLUMNS, COMPARISON_ROW, CV, GROUPED, HOLDOUT, SETTINGS_COLUMNS, UNGROUPED,
+)
+from mixlib.experiments.contract import RepeatData
+from mixlib.experiments.registry import make_imputer, make_model, model_spec, unknown_parameters
+from mixlib.experiments.settings import ComparisonProtocol, EMSettings
+from mixlib.model_selection.evaluation import confusion_matrix, t_interval
+from mixlib.model_selection.resampling import (
+    EvaluationUnit, UnitScore, repeated_kfold_units, score_units,
+)
+from mixlib.model_selection.splits import duplicate_groups
 
 logger = logging.getLogger(__name__)
 
-COLUMNS = ["protocol", "dataset", "split", "model", "approach", "family", "n_folds",
-           "n_repeats", "group_duplicates", "alpha", "params", "metric", "repeat", "fold",
-           "n_train", "n_test", "true_class", "predicted_class", "value"]
-_ROW = ("metric", "repeat", "fold", "n_train", "n_test", "true_class", "predicted_class",
-        "value")
-#: Parameters of :func:`comparison_point` beside the model's own (``comparison.params``).
+#: Parameters of a comparison job beside the model's own (``comparison.params.<model>``).
 PROTOCOL_KEYS = ("max_train_rows",)
+
+
+class ComparisonRun(NamedTuple):
+    """The two tables of one comparison job (module docstring): scores and settings."""
+
+    scores: pd.DataFrame
+    settings: pd.DataFrame
 
 
 def split_protocol_params(params: Mapping[str, Any] | None) -> tuple[dict[str, Any], int | None]:
@@ -105,33 +104,14 @@ def split_protocol_params(params: Mapping[str, Any] | None) -> tuple[dict[str, A
     return params, max_train_rows
 
 
-def fit_and_predict(model: str, params: Mapping[str, Any], X_train: np.ndarray,
-                    y_train: np.ndarray, X_test: np.ndarray,
-                    rng: np.random.Generator) -> tuple[np.ndarray, float, float, dict[str, Any]]:
-    """Build ``model`` (defaults resolved on ``X_train``), fit it and predict ``X_test``.
-
-    Returns the predictions, the fit and predict wall-clock seconds and the resolved
-    parameters; ``rng`` is the model's ``random_state``.
-    """
-    resolved = resolve_params(model, params, X_train)
-    estimator = model_spec(model).build(resolved, rng)
-    start = time.perf_counter()
-    estimator.fit(X_train, y_train)
-    fit_seconds = time.perf_counter() - start
-    start = time.perf_counter()
-    predicted = np.asarray(estimator.predict(X_test))
-    return predicted, fit_seconds, time.perf_counter() - start, resolved
-
-
 def error_rows(errors: np.ndarray, n_train: float, n_test: float,
                alpha: float) -> list[dict[str, Any]]:
-    """The summary metric rows of ``J`` test-fold errors (module docstring)."""
+    """The summary metric rows of ``J`` unit errors (module docstring)."""
     errors = np.asarray(errors, dtype=float)
     if len(errors) >= 2:
         plain = t_interval(errors, alpha)
         mean, std, low, high = plain.mean, plain.std, plain.low, plain.high
-        corrected = corrected_t_interval(errors, n_train=n_train, n_test=n_test, alpha=alpha)
-        c_low, c_high = corrected
+        c_low, c_high = corrected_t_interval(errors, n_train=n_train, n_test=n_test, alpha=alpha)
     else:
         mean, std = float(errors.mean()), np.nan
         low = high = c_low = c_high = np.nan
@@ -151,190 +131,128 @@ def confusion_rows(y: np.ndarray, predicted: np.ndarray) -> list[dict[str, Any]]
             for i in np.flatnonzero(np.isin(labels, classes)) for j in range(len(labels))]
 
 
-def point_table(rows: list[dict[str, Any]], *, protocol: str, dataset: str, split: str | None,
-                model: str, n_folds: int, n_repeats: int, group_duplicates: str, alpha: float,
-                record: Mapping[str, Any]) -> pd.DataFrame:
-    """The rows of one (protocol, data set or split, model) job in the layout of
-    :data:`COLUMNS` (``group_duplicates``: ``yes``, ``no`` or ``any``)."""
-    if group_duplicates not in ("yes", "no", "any"):
-        raise ValueError(f"group_duplicates must be 'yes', 'no' or 'any', "
-                         f"got {group_duplicates!r}.")
+def estimator_settings(estimator: Any) -> dict[str, str]:
+    """Every parameter of ``estimator`` (nested ones as ``outer__inner``) but its random state
+    and nested estimators, each value as text."""
+    return {name: str(value) for name, value in sorted(estimator.get_params(deep=True).items())
+            if name.rsplit("__", 1)[-1] != "random_state" and not hasattr(value, "get_params")}
+
+
+def _tables(scores: list[UnitScore], *, protocol: str, dataset: str, split: str | None,
+            model: str, n_folds: int, n_repeats: int, group_duplicates: str,
+            alpha: float) -> ComparisonRun:
+    """The scores and settings tables of one job from its units' scores."""
+    errors = np.array([score.error for score in scores])
+    rows = error_rows(errors, float(np.mean([s.n_train for s in scores])),
+                      float(np.mean([s.n_test for s in scores])), alpha)
+    logger.info("%s %s: %s error %.4f over %d unit(s)", dataset or split, model, protocol,
+                rows[0]["value"], len(scores))
+    rows += [{"metric": "fit_seconds", "value": float(np.mean([s.fit_seconds for s in scores]))},
+             {"metric": "predict_seconds",
+              "value": float(np.mean([s.predict_seconds for s in scores]))}]
+    rows += [{"metric": "fold_error", "repeat": s.repeat, "fold": s.fold, "n_train": s.n_train,
+              "n_test": s.n_test, "value": s.error} for s in scores]
+    rows += confusion_rows(np.concatenate([s.y_test for s in scores]),
+                           np.concatenate([np.asarray(s.predicted, dtype=object)
+                                           for s in scores]))
     spec = model_spec(model)
-    table = pd.DataFrame([{key: row.get(key) for key in _ROW} for row in rows], columns=_ROW)
     labels = {"protocol": protocol, "dataset": dataset, "split": split, "model": model,
               "approach": spec.approach, "family": spec.family, "n_folds": int(n_folds),
               "n_repeats": int(n_repeats), "group_duplicates": group_duplicates,
-              "alpha": float(alpha),
-              "params": json.dumps(dict(record), sort_keys=True, default=str)}
+              "alpha": float(alpha)}
+    table = pd.DataFrame([{key: row.get(key) for key in COMPARISON_ROW} for row in rows],
+                         columns=list(COMPARISON_ROW))
     for position, (column, value) in enumerate(labels.items()):
-        table.insert(position, column, value)
+        # object columns, whether the value is text or missing (``split`` of a CV row)
+        table.insert(position, column, value if not isinstance(value, str | None)
+                     else pd.Series(value, index=table.index, dtype=object))
     for column in ("repeat", "fold", "n_train", "n_test"):
         table[column] = table[column].astype("Int64")
     table["value"] = table["value"].astype(float)
-    return table[COLUMNS]
+    settings = pd.DataFrame(
+        [(protocol, dataset, split, model, s.repeat, s.fold, name, value)
+         for s in scores for name, value in estimator_settings(s.estimator).items()],
+        columns=list(SETTINGS_COLUMNS))
+    # ``split`` is missing on CV rows: an object column in both protocols' tables
+    settings["split"] = settings["split"].astype(object)
+    return ComparisonRun(table[list(COMPARISON_COLUMNS)], settings)
 
 
-def comparison_point(
-    X: np.ndarray,
-    y: np.ndarray,
-    dataset: str,
-    model: str,
-    params: dict[str, Any] | None,
-    n_folds: int,
-    alpha: float,
-    rng: int | np.random.Generator,
-    *,
-    standardise: bool = False,
-    groups: np.ndarray | None = None,
-    n_repeats: int = 1,
-) -> pd.DataFrame:
-    """``r``-times repeated stratified K-fold cross-validation of one model on one data set
-    (one pipeline job).
+def _score(units, model: str, params: Mapping[str, Any] | None, *, standardise: bool,
+           em: EMSettings | None) -> list[UnitScore]:
+    """The runner on ``units`` for ``model`` (its parameters and ``max_train_rows`` checked)."""
+    params, max_train_rows = split_protocol_params(params)
+    unknown = unknown_parameters(model, params)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown} for model {model!r}; it takes "
+                         f"{sorted(model_spec(model).accepted | set(PROTOCOL_KEYS))}.")
+    return score_units(units, lambda X, rng: make_model(model, params, rng, X=X, em=em),
+                       standardise_features=standardise, max_train_rows=max_train_rows)
+
+
+def comparison_point(X: np.ndarray, y: np.ndarray, dataset: str, model: str,
+                     params: Mapping[str, Any] | None, n_folds: int, alpha: float,
+                     rng: int | np.random.Generator, *, standardise: bool = False,
+                     groups: np.ndarray | None = None, n_repeats: int = 1,
+                     em: EMSettings | None = None) -> ComparisonRun:
+    """``r``-times repeated stratified K-fold cross-validation of one model on one data set.
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
-        The whole data set, imputed (NaN raises). The pipeline's arrays are already
-        standardised for numeric data sets; splice one-hot stays 0/1.
+        The whole data set, imputed (NaN raises).
     y : ndarray of shape (n_samples,)
         Class labels.
     dataset : str
         Value of the ``dataset`` column.
     model : str
-        A key of :data:`mixlib.experiments.registry.MODELS`.
-    params : dict or None
-        Overrides of the model's defaults (:func:`resolve_params`), plus the protocol key
-        ``max_train_rows`` (int or None, default None): fit every fold on at most this many of
-        its training rows, drawn uniformly without replacement (the test fold stays whole).
+        A classifier of :data:`mixlib.experiments.registry.MODELS`.
+    params : mapping or None
+        The model's parameters, plus the protocol key ``max_train_rows`` (fit every fold on
+        at most this many of its training rows).
     n_folds : int
-        ``K`` of the stratified K-fold cross-validation.
+        ``K``.
     alpha : float
-        ``1 - alpha`` is the confidence level of the intervals.
+        The significance level: ``1 - alpha`` is the confidence level of the intervals.
     rng : int or numpy.random.Generator
-        Build it with ``mixlib.core.seeding.generator(seed, "comparison", dataset)`` for EVERY
-        model of a data set. CV repeat 0: the folds are the first draw,
-        ``stratified_folds(y, n_folds, rng)``, then ``rng.spawn(n_folds)`` gives each fold its
-        own generator (subsample, then the model's ``random_state``). Then
-        ``rng.spawn(n_repeats - 1)`` gives CV repeat ``j >= 1`` its generator, which draws the
-        repeat's folds and spawns its folds' generators the same way. All models get the same
-        folds. A Generator passed in is advanced.
+        Build it with ``generator(seed, "comparison", dataset)`` for every model of a data set
+        (:func:`mixlib.model_selection.resampling.repeated_kfold_units`).
     standardise : bool, default False
-        Re-standardise every fold with the mean and deviation of its training rows
-        (:func:`mixlib.core.preprocessing.standardise`), so the test fold never influences them.
-        Pass :func:`mixlib.experiments.data.uses_standardisation` of the data set.
+        Standardise every fold from its training rows.
     groups : ndarray of shape (n_samples,), optional
-        Rows of one group always share a fold (:func:`mixlib.model_selection.splits.grouped_stratified_folds`),
-        e.g. :func:`mixlib.model_selection.splits.duplicate_groups` so identical rows are never both trained
-        and tested on. Without duplicates the folds equal the plain stratified ones.
+        Rows of one group always share a fold (e.g.
+        :func:`mixlib.model_selection.splits.duplicate_groups`).
     n_repeats : int, default 1
-        ``r``, the number of seeded fold assignments.
+        ``r``.
+    em : EMSettings, optional
+        The EM settings of a model of the mixture family.
 
     Returns
     -------
-    pandas.DataFrame
-        The tidy table of the module docstring: ``8 + r K + C^2`` rows for ``C`` classes.
-
-    Notes
-    -----
-    Fold ``k`` of repeat ``i``: fit on the other folds, ``e_{ik}`` = misclassification rate on
-    fold ``k`` (a prediction outside the classes, e.g. a reject label, counts as an error);
-    the summaries pool the ``J = r K`` errors (:func:`error_rows`).
+    ComparisonRun
+        Its ``scores`` table has ``8 + r K + C^2`` rows for ``C`` classes.
     """
-    params, max_train_rows = split_protocol_params(params)
-    check_params(model, params)
-    if isinstance(n_repeats, bool) or not isinstance(n_repeats, numbers.Integral) or n_repeats < 1:
-        raise ValueError(f"n_repeats must be an integer >= 1, got {n_repeats!r}.")
     X = check_array(X)
     y = np.asarray(y)
     if y.shape != (X.shape[0],):
         raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}.")
-    rng = check_random_state(rng)
-    rows: list[dict[str, Any]] = []
-    errors, n_train, n_test, fit_seconds, predict_seconds = [], [], [], [], []
-    predictions = []
-    first_params: dict[str, Any] = {}
-    streams: list[np.random.Generator] = [rng]
-    for repeat in range(n_repeats):
-        stream = streams[repeat]
-        folds = (stratified_folds(y, n_folds, stream) if groups is None
-                 else grouped_stratified_folds(y, groups, n_folds, stream))
-        fold_rngs = stream.spawn(n_folds)
-        if repeat == 0:
-            streams += rng.spawn(n_repeats - 1)
-        predicted_all = np.empty(len(y), dtype=object)
-        for k in range(n_folds):
-            test = folds == k
-            train_rows = np.flatnonzero(~test)
-            if max_train_rows is not None and len(train_rows) > max_train_rows:
-                train_rows = np.sort(fold_rngs[k].choice(train_rows, max_train_rows,
-                                                         replace=False))
-            X_fold = X
-            if standardise:
-                fit_rows = np.zeros(len(y), dtype=bool)
-                fit_rows[train_rows] = True
-                X_fold, _, _ = standardise_rows(X, fit_rows)
-            predicted, fit_s, predict_s, resolved = fit_and_predict(
-                model, params, X_fold[train_rows], y[train_rows], X_fold[test], fold_rngs[k])
-            if not first_params:
-                first_params = resolved
-            predicted_all[test] = predicted
-            error = float(np.mean(predicted != y[test]))
-            errors.append(error)
-            n_train.append(len(train_rows))
-            n_test.append(int(test.sum()))
-            fit_seconds.append(fit_s)
-            predict_seconds.append(predict_s)
-            rows.append({"metric": "fold_error", "repeat": repeat, "fold": k,
-                         "n_train": n_train[-1], "n_test": n_test[-1], "value": error})
-            logger.info("%s %s repeat %d fold %d/%d: error %.4f, fit %.2f s, predict %.2f s",
-                        dataset, model, repeat, k + 1, n_folds, error, fit_s, predict_s)
-        predictions.append(predicted_all)
-    summary = error_rows(np.array(errors), float(np.mean(n_train)), float(np.mean(n_test)),
-                         alpha)
-    logger.info("%s %s: CV error %.4f over %d x %d folds", dataset, model,
-                summary[0]["value"], n_repeats, n_folds)
-    summary += [{"metric": "fit_seconds", "value": float(np.mean(fit_seconds))},
-                {"metric": "predict_seconds", "value": float(np.mean(predict_seconds))}]
-    pooled = confusion_rows(np.tile(y, n_repeats), np.concatenate(predictions))
-    return point_table(summary + rows + pooled, protocol="cv", dataset=dataset, split=None,
-                       model=model, n_folds=n_folds, n_repeats=n_repeats,
-                       group_duplicates="no" if groups is None else "yes", alpha=alpha,
-                       record={**first_params, "max_train_rows": max_train_rows})
+    units = repeated_kfold_units(X, y, n_folds, n_repeats, rng, groups=groups)
+    scores = _score(units, model, params, standardise=standardise, em=em)
+    return _tables(scores, protocol=CV, dataset=dataset, split=None, model=model,
+                   n_folds=n_folds, n_repeats=n_repeats,
+                   group_duplicates=UNGROUPED if groups is None else GROUPED, alpha=alpha)
 
 
-def comparison_job(
-    X: np.ndarray,
-    y: np.ndarray,
-    dataset: str,
-    models: Sequence[str],
-    params: dict[str, dict[str, Any]] | None,
-    n_folds: int,
-    alpha: float,
-    rng: int | np.random.Generator,
-    *,
-    standardise: bool = False,
-    n_repeats: int = 1,
-) -> pd.DataFrame:
+def comparison_job(X: np.ndarray, y: np.ndarray, dataset: str, models: Sequence[str],
+                   params: Mapping[str, Mapping[str, Any]] | None, n_folds: int, alpha: float,
+                   rng: int | np.random.Generator, *, standardise: bool = False,
+                   n_repeats: int = 1, em: EMSettings | None = None) -> ComparisonRun:
     """:func:`comparison_point` of several models of one data set, on the same folds.
 
-    Parameters
-    ----------
-    X, y, dataset, n_folds, alpha, standardise, n_repeats
-        As in :func:`comparison_point`.
-    models : sequence of str
-        Keys of :data:`mixlib.experiments.registry.MODELS`.
-    params : dict of str to dict, or None
-        Per model name, its overrides (models not listed use their defaults).
-    rng : int or numpy.random.Generator
-        Every model gets a generator in the state of ``rng`` (a copy of it; ``rng`` itself is
-        not advanced), so the result equals the concatenation of separate
-        :func:`comparison_point` calls each given a generator in that state: the same folds
-        for every model.
-
-    Returns
-    -------
-    pandas.DataFrame
-        The tables of the models, stacked in the order of ``models``.
+    Every model gets a generator in the state of ``rng`` (a copy; ``rng`` itself is not
+    advanced), so the result equals separate :func:`comparison_point` calls given a generator
+    in that state; ``params`` maps a model to its parameters. The tables are stacked in the
+    order of ``models``.
     """
     params = dict(params or {})
     unknown = set(params) - set(models)
@@ -343,54 +261,74 @@ def comparison_job(
                          f"{list(models)}.")
     for name in models:
         model_spec(name)
-    tables = [
-        comparison_point(X, y, dataset, name, params.get(name), n_folds, alpha,
-                         copy.deepcopy(rng) if isinstance(rng, np.random.Generator) else rng,
-                         standardise=standardise, n_repeats=n_repeats)
-        for name in models
-    ]
-    return pd.concat(tables, ignore_index=True)
+    runs = [comparison_point(X, y, dataset, name, params.get(name), n_folds, alpha,
+                             copy.deepcopy(rng) if isinstance(rng, np.random.Generator) else rng,
+                             standardise=standardise, n_repeats=n_repeats, em=em)
+            for name in models]
+    return ComparisonRun(pd.concat([run.scores for run in runs], ignore_index=True),
+                         pd.concat([run.settings for run in runs], ignore_index=True))
 
 
 def comparison_dataset_job(prepared: pd.DataFrame, *, dataset: str, model: str,
-                           params: dict[str, Any] | None, n_folds: int, alpha: float, seed: int,
-                           standardise: bool, impute_method: str, impute_components: int,
-                           em: Mapping[str, Any] | None,
-                           group_duplicates: bool = False, n_repeats: int = 1) -> pd.DataFrame:
+                           params: Mapping[str, Any] | None, protocol: ComparisonProtocol,
+                           seed: int, standardise: bool, impute: Mapping[str, Any],
+                           em: EMSettings | None) -> ComparisonRun:
     """The ``comparison_point`` rule: one model on one whole data set, by r x K-fold CV.
 
-    Missing cells are filled first by the configured imputer fit on all rows *without their
-    classes* (every row is treated as of unknown class), so no label, of any fold, reaches the
-    imputation. Every mixture, the kernel-mode imputer's and a model of the ``mixture``
-    family's, is fitted with the EM settings ``em`` (the config's ``em`` section; None when
-    the job fits no mixture: then a mixture to fit is an error, not a silent default).
-    Then :func:`comparison_point` runs with the generator of
-    ``(seed, "comparison", dataset)``: every model of a data set gets the same folds. With
-    ``group_duplicates``, rows identical in features (missing cells included) and class share
-    a fold (:func:`mixlib.model_selection.splits.duplicate_groups`).
+    Missing cells are filled first by the configured imputer (``impute``: its ``method`` and
+    ``kernels_per_feature``) fit on all rows *without their classes*, so no label of any fold
+    reaches the imputation. Every mixture, the kernel-mode imputer's and a model of the mixture
+    family's, is fitted with the EM settings ``em`` (None when the job fits no mixture: then a
+    mixture to fit is an error, not a silent default). Then :func:`comparison_point` runs
+    with the generator of ``(seed, "comparison", dataset)``; with ``group_duplicates``, rows
+    identical in features (missing cells included) and class share a fold.
     """
-    from mixlib.core.seeding import generator
     from mixlib.datasets import feature_matrix
-    from mixlib.experiments.imputation import make_imputer
 
-    params = with_em(model, params, em)
     X, y = feature_matrix(prepared)
-    groups = duplicate_groups(X, y) if group_duplicates else None
+    groups = duplicate_groups(X, y) if protocol.group_duplicates else None
     if np.isnan(X).any():
-        imputer = make_imputer(impute_method, generator(seed, "comparison_impute", dataset),
-                               n_components=impute_components, em=em)
+        imputer = make_imputer(impute["method"], em=em,
+                               kernels_per_feature=impute.get("kernels_per_feature"),
+                               random_state=generator(seed, "comparison_impute", dataset))
         X = imputer.fit_transform(X)
-    return comparison_point(X, y, dataset, model, params, n_folds, alpha,
-                            generator(seed, "comparison", dataset), standardise=standardise,
-                            groups=groups, n_repeats=n_repeats)
+    return comparison_point(X, y, dataset, model, params, protocol.n_folds,
+                            protocol.significance_level, generator(seed, "comparison", dataset),
+                            standardise=standardise, groups=groups,
+                            n_repeats=protocol.cv_repeats, em=em)
 
 
-def with_em(model: str, params: Mapping[str, Any] | None,
-            em: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A model's parameters with the EM settings ``em`` if it is of the mixture family
-    (the model's own overrides win); raises if such a model gets no ``em``."""
-    if model_spec(model).family != "mixture":
-        return dict(params or {})
-    if em is None:
-        raise ValueError(f"model {model!r} fits a mixture: it needs the EM settings em.")
-    return {**{key: em[key] for key in EM_KEYS if em.get(key) is not None}, **(params or {})}
+def comparison_holdout_job(repeats: Sequence[RepeatData], *, split: str, dataset: str,
+                           model: str, params: Mapping[str, Any] | None,
+                           protocol: ComparisonProtocol, seed: int, standardise: bool,
+                           em: EMSettings | None) -> ComparisonRun:
+    """The ``comparison_holdout_point`` rule: one model on every repeat of one split.
+
+    Parameters
+    ----------
+    repeats : sequence of RepeatData
+        Every repeat of the split (roles ``train`` and ``test``), imputed, not standardised:
+        each is one unit, standardised from its training rows when ``standardise``.
+    split, dataset : str
+        The split's name and its data set (the ``split`` and ``dataset`` columns).
+    model, params, em
+        As in :func:`comparison_dataset_job`.
+    protocol : ComparisonProtocol
+        Its significance level sets the intervals.
+    seed : int
+        The study's seed: repeat ``i`` draws from ``generator(seed, "comparison_holdout",
+        split, i)``, the same for every model of the split.
+
+    Returns
+    -------
+    ComparisonRun
+        With ``protocol = "holdout"``, ``n_folds = 1``, ``n_repeats`` the repeats and
+        ``group_duplicates = "any"``; with one repeat ``cv_std`` and the intervals are NaN.
+    """
+    units = [EvaluationUnit(data.repeat, 0, *data["train"], *data["test"],
+                            generator(seed, "comparison_holdout", split, data.repeat))
+             for data in repeats]
+    scores = _score(units, model, params, standardise=standardise, em=em)
+    return _tables(scores, protocol=HOLDOUT, dataset=dataset, split=split, model=model,
+                   n_folds=1, n_repeats=len(units), group_duplicates=ANY,
+                   alpha=protocol.significance_level)

@@ -10,6 +10,7 @@ import logging
 import numpy as np
 import pandas as pd
 
+from mixlib.core.vocabulary import COMPARISON_GROUP, CV
 from mixlib.experiments.comparison_summary import with_protocol
 from mixlib.model_selection.significance import (
     average_ranks,
@@ -22,7 +23,7 @@ logger = logging.getLogger(__name__)
 
 #: Columns naming one comparison: the protocol, the data set, the split (hold-out only) and
 #: whether the CV folds kept identical rows together (``yes``/``no``; ``any`` for hold-out).
-GROUP_COLUMNS = ["protocol", "dataset", "split", "group_duplicates"]
+GROUP_COLUMNS = list(COMPARISON_GROUP)
 
 
 def table_alpha(table: pd.DataFrame) -> float:
@@ -103,7 +104,7 @@ def comparison_ranks(table: pd.DataFrame) -> pd.DataFrame:
     """
     alpha = table_alpha(table)
     rows = with_protocol(table)
-    rows = rows[(rows["protocol"] == "cv") & (rows["metric"] == "cv_error")]
+    rows = rows[(rows["protocol"] == CV) & (rows["metric"] == "cv_error")]
     if rows.empty:
         raise ValueError("the comparison table has no cross-validated cv_error rows to rank.")
     errors = rows[["dataset", "model"]].assign(error=rows["value"].to_numpy())

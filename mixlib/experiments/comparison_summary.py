@@ -2,7 +2,7 @@
 deterministic approach per data set (report ch. 6 and conclusion).
 
 Both read the stacked tables of :func:`mixlib.experiments.comparison.comparison_point` and
-:func:`mixlib.experiments.comparison_holdout.comparison_holdout_job` (the ``comparison.tsv``
+:func:`mixlib.experiments.comparison.comparison_holdout_job` (the ``comparison.tsv``
 table of the pipeline); they need no estimator. Tables written before the hold-out protocol
 (no ``protocol``, ``split`` or ``n_repeats`` column) read as one cross-validation each, and
 tables written before the grouping of the folds was recorded (no ``group_duplicates``
@@ -14,14 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from mixlib.core.vocabulary import COMPARISON_KEYS as SUMMARY_KEYS
+from mixlib.core.vocabulary import CV, HOLDOUT, SUMMARY_METRICS
 from mixlib.experiments.registry import APPROACHES
-
-#: Metrics of a model's row in :func:`comparison_summary`, in column order.
-SUMMARY_METRICS = ("cv_error", "cv_std", "ci_low", "ci_high", "ci_corrected_low",
-                   "ci_corrected_high", "fit_seconds", "predict_seconds")
-#: Key columns of a summary row, in column order.
-SUMMARY_KEYS = ("protocol", "dataset", "split", "model", "approach", "family", "n_folds",
-                "n_repeats", "group_duplicates", "alpha")
 
 
 def with_protocol(table: pd.DataFrame) -> pd.DataFrame:
@@ -32,7 +27,7 @@ def with_protocol(table: pd.DataFrame) -> pd.DataFrame:
     for column in ("split", "group_duplicates"):  # all empty: float NaN, so fill as text
         if column in table.columns:
             table[column] = table[column].astype(object)
-    for column, default in (("protocol", "cv"), ("split", ""), ("n_repeats", 1),
+    for column, default in (("protocol", CV), ("split", ""), ("n_repeats", 1),
                             ("group_duplicates", "unrecorded")):
         table[column] = table[column].fillna(default) if column in table.columns else default
     table["split"] = table["split"].astype(str)
@@ -69,7 +64,7 @@ def comparison_summary(table: pd.DataFrame) -> pd.DataFrame:
             .reset_index().rename_axis(columns=None))
     wide = wide.dropna(subset=["cv_error"])
     wide = wide[keys + [m for m in SUMMARY_METRICS if m in wide.columns]]
-    order = wide["protocol"].map({"cv": 0, "holdout": 1})
+    order = wide["protocol"].map({CV: 0, HOLDOUT: 1})
     return (wide.assign(_order=order)
             .sort_values(["_order", "dataset", "split", "cv_error", "model"], kind="stable")
             .drop(columns="_order").reset_index(drop=True))
@@ -95,7 +90,7 @@ def probabilistic_vs_deterministic(table: pd.DataFrame) -> pd.DataFrame:
         worse, the report's conclusion).
     """
     summary = comparison_summary(table)
-    summary = summary[summary["protocol"] == "cv"]
+    summary = summary[summary["protocol"] == CV]
     records = []
     for dataset, part in summary.groupby("dataset", sort=True):
         means = {}

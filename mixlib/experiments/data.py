@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from mixlib.datasets import (
-    CLASS_COLUMN, all_categorical, categorical_columns, load_source, prepare_table, sequence_column,
+    CLASS_COLUMN, categorical_columns, dataset_encoding, load_source, prepare_table,
+    sequence_column,
 )
 from mixlib.datasets.checks import default_lines, read_role_column
 from mixlib.datasets.registry import ROLE_PREFIX
@@ -32,18 +33,8 @@ def prepare_dataset(raw: pd.DataFrame, name: str, spec: Mapping[str, Any]) -> pd
     """The ``prepare`` rule: ``row_id``, numeric features (sequences and categorical features
     encoded with ``encoding``, default one-hot), ``class``."""
     spec = dict(spec)
-    return prepare_table(raw, sequence_column(name, spec), spec.get("encoding", "onehot"),
+    return prepare_table(raw, sequence_column(name, spec), dataset_encoding(spec),
                          categorical_columns(name, spec))
-
-
-def uses_standardisation(name: str, spec: Mapping[str, Any]) -> bool:
-    """Whether a data set's features are standardised. ``standardise: auto``: unless every
-    feature is a sequence or categorical (:func:`mixlib.datasets.all_categorical`), whose
-    one-hot 0/1 columns the models see as they are."""
-    setting = spec.get("standardise", "auto")
-    if setting == "auto":
-        return not all_categorical(name, dict(spec))
-    return bool(setting)
 
 
 def make_split(prepared: pd.DataFrame, split_name: str, split_spec: Mapping[str, Any],

@@ -8,14 +8,14 @@ function (:mod:`mixlib.experiments.contract`).
 from __future__ import annotations
 
 import time
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.experiments.mixture_errors import seeded_classifier, train_test_errors
+from mixlib.experiments.mixture_errors import train_test_errors
+from mixlib.experiments.registry import make_mixture
+from mixlib.experiments.settings import EMSettings
 from mixlib.mixture import kernel_counts
 
 
@@ -23,7 +23,7 @@ def dna_kernel_point(
     data: RepeatData,
     *,
     n_components: int,
-    params: dict[str, Any],
+    em: EMSettings,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Training and test error of the supervised mixture classifier at one kernel count (fig. 6.1).
@@ -35,10 +35,11 @@ def dna_kernel_point(
         features, ordinal 60) and ``test`` (the report: 100 sequences).
     n_components : int
         Kernels per class (the report's axis: 1 to 64).
-    params : dict
-        EM settings ``init``, ``tol``, ``max_iter``, ``min_variance`` or
-        ``relative_min_variance`` (others are ignored).
+    em : EMSettings
+        The EM settings of the mixtures.
     rng : numpy.random.Generator, int or None
+        Draws one integer, the classifier's ``random_state`` (as the semi-supervised stages
+        seed theirs, whose refits restart one stream).
 
     Returns
     -------
@@ -64,7 +65,8 @@ def dna_kernel_point(
     X_train, y_train = check_X_y(*data["train"])
     X_test, y_test = check_X_y(*data["test"])
     start = time.perf_counter()
-    model = seeded_classifier(n_components, params, check_random_state(rng)).fit(X_train, y_train)
+    seed = int(check_random_state(rng).integers(2**32))
+    model = make_mixture(n_components, em, seed).fit(X_train, y_train)
     seconds = time.perf_counter() - start
     errors = train_test_errors(model, X_train, y_train, X_test, y_test)
     rows = [("all", metric, errors[metric]) for metric in
@@ -82,13 +84,13 @@ def dna_kernel_point(
 
 
 def dna_kernel_stage(*, split: str, encoding: str, n_components: int,
-                     params: dict[str, Any], dataset: str) -> Stage:
+                     em: EMSettings, dataset: str) -> Stage:
     """The ``dna_kernel_point`` rule (fig. 6.1): :func:`dna_kernel_point` at one K, every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "dna_kernel_sweep", split, K, r)``; the table
     gets ``repeat``, ``split``, ``encoding`` and ``dataset`` columns at its end (fig. 6.1
     draws one pair of curves per encoding).
     """
-    return Stage(dna_kernel_point, {"n_components": n_components, "params": params},
+    return Stage(dna_kernel_point, {"n_components": n_components, "em": em},
                  keys=("dna_kernel_sweep", split, int(n_components)),
                  trailing={"split": split, "encoding": encoding, "dataset": dataset})

@@ -1,16 +1,19 @@
-"""Ensemble experiments of seed 004 (part II): error against ensemble size, with OOB error.
+"""Ensemble experiments of the course notes on ensembles: error against ensemble size, with
+OOB error.
 
 Pipeline granularity: one job per (split, method) runs :func:`ensemble_stage` on every repeat;
 its stage function :func:`ensemble_point` calls :func:`ensemble_curve`, which fits the
-ensemble once with ``max_members`` members and reads the whole curve from
-the staged votes (members 1, 2, ..., B), so one fit gives every ensemble size. A single tree
-and ID3 are baselines in the same table (one row, ``n_members = 1``).
+ensemble once with ``max_members`` members and reads the whole curve from the staged votes
+(members 1, 2, ..., B), so one fit gives every ensemble size. A single tree and ID3 are
+baselines in the same table (one row, ``n_members = 1``). Every model, the base learners
+included, is built by the catalogue (:func:`mixlib.experiments.registry.make_model`).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -18,9 +21,8 @@ import pandas as pd
 
 from mixlib.core.validation import check_random_state
 from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.ensemble import AdaBoostClassifier, BaggingClassifier, RandomForestClassifier
-from mixlib.experiments.registry import make_mixture
-from mixlib.tree import DecisionTreeClassifier, ID3Classifier
+from mixlib.experiments.registry import make_mixture, make_model
+from mixlib.experiments.settings import EMSettings
 
 logger = logging.getLogger(__name__)
 
@@ -35,37 +37,41 @@ ENSEMBLE_METHODS = (
     "forest_oob_weighted",
 )
 
-#: Settings unless ``params`` overrides them.
-ENSEMBLE_DEFAULTS: dict[str, Any] = {
-    "criterion": "gini",  # trees of every method but ID3
-    "tree_max_depth": None,  # single tree, bagged trees and forest trees
-    "min_samples_leaf": 1,
-    "max_features": "sqrt",  # forests only
-    "adaboost_max_depth": 1,  # 1 = stumps
-    "learning_rate": 1.0,
-    "id3_max_depth": None,
+#: The tree settings of the stage (the config's ``ensembles.trees``) -> the catalogue
+#: parameter each one sets, per catalogue model: ``criterion`` is that of every tree but ID3's,
+#: ``tree_max_depth`` the depth of the single, bagged and forest trees, ``max_features`` the
+#: candidate features per split of a forest's trees, ``adaboost_max_depth`` the depth of the
+#: boosted trees (1: stumps).
+TREE_SETTINGS: dict[str, dict[str, str]] = {
+    "tree_unpruned": {"criterion": "criterion", "tree_max_depth": "max_depth",
+             "min_samples_leaf": "min_samples_leaf"},
+    "id3": {"id3_max_depth": "max_depth"},
+    "random_forest": {"criterion": "criterion", "tree_max_depth": "max_depth",
+                      "min_samples_leaf": "min_samples_leaf", "max_features": "max_features"},
+    "adaboost": {"criterion": "criterion", "adaboost_max_depth": "max_depth",
+                 "learning_rate": "learning_rate"},
 }
+
+#: The single-model baselines (methods): ``tree`` fits the catalogue's ``tree_unpruned``,
+#: ``id3`` its ``id3``.
+BASELINES = ("tree", "id3")
 
 COLUMNS = ["method", "n_members", "test_error", "oob_error", "fit_seconds"]
 
 
-def _merge(params: dict[str, Any] | None) -> dict[str, Any]:
-    unknown = set(params or {}) - set(ENSEMBLE_DEFAULTS)
+def _check_settings(settings: Mapping[str, Any] | None) -> dict[str, Any]:
+    known = {key for keys in TREE_SETTINGS.values() for key in keys}
+    unknown = set(settings or {}) - known
     if unknown:
-        raise ValueError(
-            f"unknown ensemble parameter(s) {sorted(unknown)}; expected keys among "
-            f"{sorted(ENSEMBLE_DEFAULTS)}."
-        )
-    return {**ENSEMBLE_DEFAULTS, **(params or {})}
+        raise ValueError(f"unknown ensemble setting(s) {sorted(unknown)}; expected keys among "
+                         f"{sorted(known)}.")
+    return dict(settings or {})
 
 
-def _tree(p: dict[str, Any], max_features=None) -> DecisionTreeClassifier:
-    return DecisionTreeClassifier(
-        criterion=p["criterion"],
-        max_depth=p["tree_max_depth"],
-        min_samples_leaf=p["min_samples_leaf"],
-        max_features=max_features,
-    )
+def _params(model: str, settings: Mapping[str, Any], **more: Any) -> dict[str, Any]:
+    """The catalogue parameters of ``model`` that ``settings`` give, plus ``more``."""
+    return {parameter: settings[key] for key, parameter in TREE_SETTINGS[model].items()
+            if key in settings} | more
 
 
 def _staged_errors(staged, y_test: np.ndarray) -> np.ndarray:
@@ -101,8 +107,9 @@ def ensemble_curve(
     max_members : int
         Members B of the fitted ensemble; the table has one row per size 1..B (AdaBoost can
         stop earlier, on a perfect or chance-level member). Ignored by the baselines.
-    params : dict, optional
-        Overrides of :data:`ENSEMBLE_DEFAULTS`.
+    params : mapping, optional
+        Tree settings (keys of :data:`TREE_SETTINGS`); those left out take the estimators'
+        defaults.
     rng : None, int or numpy.random.Generator
         Source of the bootstrap samples and feature draws (derive it from the job's seed).
     base_estimator : estimator, optional
@@ -115,45 +122,39 @@ def ensemble_curve(
         Columns ``method``, ``n_members``, ``test_error`` and ``oob_error`` (fractions in
         [0, 1]; ``oob_error`` is NaN for methods without bootstrap: baselines and AdaBoost),
         ``fit_seconds`` (of the whole fit, same on every row), then one column per setting
-        of ``params`` (after defaults). No index.
+        of ``params``. No index.
     """
     if method not in ENSEMBLE_METHODS:
         raise ValueError(f"method must be one of {ENSEMBLE_METHODS}, got {method!r}.")
     if not isinstance(max_members, (int, np.integer)) or max_members < 1:
         raise ValueError(f"max_members must be an int >= 1, got {max_members!r}.")
-    p = _merge(params)
+    p = _check_settings(params)
     rng = check_random_state(rng)
     (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
     y_test = np.asarray(y_test)
     start = time.perf_counter()
     oob = None
-    if method == "tree":
-        model = _tree(p).set_params(random_state=rng).fit(X_train, y_train)
-        test = np.array([np.mean(model.predict(X_test) != y_test)])
-    elif method == "id3":
-        model = ID3Classifier(max_depth=p["id3_max_depth"]).fit(X_train, y_train)
-        test = np.array([np.mean(model.predict(X_test) != y_test)])
+    if method in BASELINES:  # each model named, so a job's code fingerprint names its builders
+        if method == "id3":
+            model = make_model("id3", _params("id3", p))
+        else:
+            model = make_model("tree_unpruned", _params("tree_unpruned", p), rng)
+        test = np.array([np.mean(model.fit(X_train, y_train).predict(X_test) != y_test)])
     elif method == "adaboost":
-        base = DecisionTreeClassifier(criterion=p["criterion"], max_depth=p["adaboost_max_depth"])
-        model = AdaBoostClassifier(
-            base, n_estimators=max_members, learning_rate=p["learning_rate"], random_state=rng
-        ).fit(X_train, y_train)
-        test = _staged_errors(model.staged_predict(X_test), y_test)
+        model = make_model("adaboost", _params("adaboost", p, n_estimators=max_members), rng)
+        test = _staged_errors(model.fit(X_train, y_train).staged_predict(X_test), y_test)
     else:
         if method == "bagging_base":
             if base_estimator is None:
                 raise ValueError("method 'bagging_base' needs a base_estimator.")
-            model = BaggingClassifier(base_estimator, n_estimators=max_members, random_state=rng)
+            model = make_model("bagging", {"n_estimators": max_members}, rng)
+            model.set_params(base_estimator=base_estimator)
         else:
-            model = RandomForestClassifier(
-                n_estimators=max_members,
-                criterion=p["criterion"],
-                max_depth=p["tree_max_depth"],
-                min_samples_leaf=p["min_samples_leaf"],
-                max_features=None if method == "bagging_tree" else p["max_features"],
-                vote="oob_weighted" if method == "forest_oob_weighted" else "simple",
-                random_state=rng,
-            )
+            vote = "oob_weighted" if method == "forest_oob_weighted" else "simple"
+            features = {"max_features": None} if method == "bagging_tree" else {}
+            settings = _params("random_forest", p, n_estimators=max_members, vote=vote,
+                               **features)
+            model = make_model("random_forest", settings, rng)
         model.fit(X_train, y_train)
         test = _staged_errors(model.staged_predict(X_test), y_test)
         oob = model.oob_error_curve_
@@ -177,34 +178,34 @@ def ensemble_curve(
 
 
 def ensemble_point(data: RepeatData, *, method: str, max_members: int,
-                   params: dict[str, Any] | None, base_mixture: dict[str, Any] | None,
-                   rng: np.random.Generator) -> pd.DataFrame:
+                   params: Mapping[str, Any] | None, base_kernels: int | None,
+                   em: EMSettings | None, rng: np.random.Generator) -> pd.DataFrame:
     """:func:`ensemble_curve` of one method on one repeat; ``bagging_base`` bags the mixture classifier.
 
     For ``bagging_base`` the base estimator is the study's mixture classifier
-    (:func:`mixlib.experiments.registry.make_mixture`) with ``base_mixture["n_components"]``
-    kernels per class and the EM settings among ``base_mixture``, and, as ``random_state``,
-    one integer drawn from ``rng`` first; ``rng`` then drives the ensemble. Other methods
-    ignore ``base_mixture`` (None for them in the pipeline, so a change of the EM settings
-    does not rerun them).
+    (:func:`mixlib.experiments.registry.make_mixture`) with ``base_kernels`` kernels per class
+    and the EM settings ``em``, and, as ``random_state``, one integer drawn from ``rng`` first;
+    ``rng`` then drives the ensemble. Other methods take neither (None for them in the
+    pipeline, so a change of the EM settings does not rerun them).
     """
     base = None
     if method == "bagging_base":
-        if base_mixture is None:
-            raise ValueError("bagging_base bags the mixture classifier: it needs base_mixture "
-                             "(n_components and the EM settings).")
-        base = make_mixture(base_mixture["n_components"], base_mixture, int(rng.integers(2**32)))
+        if base_kernels is None or em is None:
+            raise ValueError("bagging_base bags the mixture classifier: it needs base_kernels "
+                             "and the EM settings em.")
+        base = make_mixture(base_kernels, em, int(rng.integers(2**32)))
     return ensemble_curve(data, method=method, max_members=max_members, params=params, rng=rng,
                           base_estimator=base)
 
 
-def ensemble_stage(*, split: str, method: str, max_members: int, params: dict[str, Any] | None,
-                   base_mixture: dict[str, Any] | None) -> Stage:
+def ensemble_stage(*, split: str, method: str, max_members: int,
+                   params: Mapping[str, Any] | None, base_kernels: int | None,
+                   em: EMSettings | None) -> Stage:
     """The ``ensemble_curve`` rule: :func:`ensemble_point` of one method on every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "ensembles", split, method, r)``; the table
     gets ``repeat`` and ``dataset`` (the split's name) columns at its end.
     """
     return Stage(ensemble_point, {"method": method, "max_members": max_members, "params": params,
-                                  "base_mixture": base_mixture},
+                                  "base_kernels": base_kernels, "em": em},
                  keys=("ensembles", split, method), trailing={"dataset": split})

@@ -7,50 +7,21 @@ classifier trained on the imputed training rows is scored on the imputed test ro
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_array, check_random_state
-from mixlib.experiments.registry import EM_KEYS, make_mixture
-from mixlib.impute import ClassMeanImputer, KernelModeImputer, MeanImputer
-
-#: The imputers of the study (the config's ``impute.method`` and ``imputation_study.methods``).
-IMPUTATION_METHODS = ("mean", "class_mean", "kernel_mode")
-
-
-def make_imputer(method: str, rng: np.random.Generator | int | None, *,
-                 n_components: int | None = None, em: Mapping[str, Any] | None = None):
-    """The imputer named by ``method`` (one of :data:`IMPUTATION_METHODS`).
-
-    ``mean`` and ``class_mean`` take no setting. ``kernel_mode`` is the report's imputer,
-    :class:`~mixlib.impute.KernelModeImputer` with ``n_components`` kernels per univariate
-    mixture and the EM settings ``em`` (the config's ``em`` section: ``init``, ``tol``,
-    ``max_iter``, ``min_variance`` or ``relative_min_variance``), driven by ``rng``. Both are
-    required for it, so no kernel-mode imputer of the study runs with other EM settings than
-    the study's mixtures.
-    """
-    if method == "mean":
-        return MeanImputer()
-    if method == "class_mean":
-        return ClassMeanImputer()
-    if method == "kernel_mode":
-        if n_components is None or em is None:
-            raise ValueError("the kernel_mode imputer needs n_components and the EM settings "
-                             "em (the config's em section).")
-        settings = {key: em[key] for key in EM_KEYS if em.get(key) is not None}
-        return KernelModeImputer(n_components, random_state=rng, **settings)
-    raise ValueError(f"Unknown imputation method {method!r}; expected one of "
-                     f"{list(IMPUTATION_METHODS)}.")
+from mixlib.experiments.registry import IMPUTATION_METHODS, make_imputer, make_mixture
+from mixlib.experiments.settings import EMSettings
 
 
 def imputer_variants(methods: Sequence[str],
-                     n_components: Sequence[int]) -> list[tuple[str, str, int | None]]:
+                     kernels_per_feature: Sequence[int]) -> list[tuple[str, str, int | None]]:
     """The imputers a study compares, as ``(label, method, K)`` in the order of ``methods``.
 
-    ``kernel_mode`` gives one imputer per value of ``n_components``, labelled
+    ``kernel_mode`` gives one imputer per value of ``kernels_per_feature``, labelled
     ``"kernel_mode:K"`` in the tables and figures; the other methods one each (K None).
     """
     variants = []
@@ -59,7 +30,7 @@ def imputer_variants(methods: Sequence[str],
             raise ValueError(f"Unknown imputation method {method!r}; expected one of "
                              f"{list(IMPUTATION_METHODS)}.")
         if method == "kernel_mode":
-            variants += [(f"kernel_mode:{k}", method, int(k)) for k in n_components]
+            variants += [(f"kernel_mode:{k}", method, int(k)) for k in kernels_per_feature]
         else:
             variants.append((method, method, None))
     return variants
@@ -80,8 +51,8 @@ def imputation_study(
     *,
     rates: Sequence[float],
     methods: Sequence[str],
-    n_components: Sequence[int],
-    em: Mapping[str, Any],
+    kernels_per_feature: Sequence[int],
+    em: EMSettings,
     n_repeats: int,
     rng: np.random.Generator | int | None,
     test_fraction: float = 0.3,
@@ -109,10 +80,12 @@ def imputation_study(
         Missing rates, e.g. ``[0.05, 0.1, 0.2, 0.3]``. A rate of 0 gives the complete-data
         test error and no RMSE rows.
     methods : sequence of str
-        Of :data:`IMPUTATION_METHODS` (see :func:`make_imputer`).
-    n_components : sequence of int
-        Kernels of the ``kernel_mode`` imputer: one imputer per value (:func:`imputer_variants`).
-    em : mapping
+        Of :data:`~mixlib.experiments.registry.IMPUTATION_METHODS`
+        (:func:`~mixlib.experiments.registry.make_imputer`).
+    kernels_per_feature : sequence of int
+        Kernels per univariate mixture of the ``kernel_mode`` imputer: one imputer per value
+        (:func:`imputer_variants`).
+    em : EMSettings
         EM settings of every mixture (the config's ``em`` section).
     n_repeats : int
     rng : numpy.random.Generator, int or None
@@ -142,7 +115,7 @@ def imputation_study(
         if not 0.0 <= rate < 1.0:
             raise ValueError(f"missing rates must lie in [0, 1), got {rate}.")
     rng = check_random_state(rng)
-    variants = imputer_variants(methods, n_components)  # fails early on a bad name
+    variants = imputer_variants(methods, kernels_per_feature)  # fails early on a bad name
 
     rows = []
     for repeat in range(n_repeats):
@@ -153,7 +126,7 @@ def imputation_study(
             hidden = rng.random(Z.shape) < rate
             masked = np.where(hidden, np.nan, Z)
             for label, method, k in variants:
-                imputer = make_imputer(method, rng, n_components=k, em=em)
+                imputer = make_imputer(method, em=em, kernels_per_feature=k, random_state=rng)
                 imputer.fit(masked[~test], y[~test])
                 filled_train = imputer.transform(masked[~test], y[~test])
                 filled_test = imputer.transform(masked[test])
@@ -173,7 +146,7 @@ def imputation_study(
 
 
 def imputation_study_job(prepared: pd.DataFrame, *, rate: float, methods: Sequence[str],
-                         n_components: Sequence[int], em: Mapping[str, Any], n_repeats: int,
+                         kernels_per_feature: Sequence[int], em: EMSettings, n_repeats: int,
                          classifier_components: int, seed: int, dataset: str) -> pd.DataFrame:
     """The ``imputation_study`` rule: :func:`imputation_study` at one missing rate.
 
@@ -188,6 +161,7 @@ def imputation_study_job(prepared: pd.DataFrame, *, rate: float, methods: Sequen
     complete = ~np.isnan(X).any(axis=1)
     rng = generator(seed, "imputation_study", dataset, f"{rate:g}")
     table = imputation_study(X[complete], y[complete], rates=[rate], methods=methods,
-                             n_components=n_components, em=em, n_repeats=n_repeats, rng=rng,
+                             kernels_per_feature=kernels_per_feature, em=em,
+                             n_repeats=n_repeats, rng=rng,
                              classifier_components=classifier_components)
     return table.assign(dataset=dataset)

@@ -10,8 +10,7 @@ features.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -19,27 +18,23 @@ import pandas as pd
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.experiments.contract import RepeatData, Stage
 from mixlib.experiments.registry import make_mixture
-from mixlib.mixture import LIVE_WEIGHT, MixtureClassifier, kernel_counts
-
-def _classifier(n_components: int, em: Mapping[str, Any] | None,
-                rng: np.random.Generator) -> MixtureClassifier:
-    """The study's mixture classifier with the EM settings ``em`` (:func:`make_mixture`)."""
-    return make_mixture(n_components, em, rng)
+from mixlib.experiments.settings import EMSettings
+from mixlib.mixture import LIVE_WEIGHT, kernel_counts
 
 
 def em_trace(
     data: RepeatData,
     *,
     n_components: int,
-    em: Mapping[str, Any] | None = None,
+    em: EMSettings,
     n_labelled: int | None = None,
     n_restarts: int = 0,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Mean log-likelihood of every class model at every EM iteration (fig. 3.3; one repeat).
 
-    Fits a :class:`~mixlib.mixture.MixtureClassifier` with ``n_components`` kernels per class
-    on the ``labelled`` rows of the repeat, from a random initialisation (the report's:
+    Fits the study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`)
+    with ``n_components`` kernels per class on the ``labelled`` rows of the repeat, from a random initialisation (the report's:
     distinct training vectors as centres); with ``n_labelled`` it first draws that many
     labelled rows at random (without replacement). Then, to tell whether that fit reached the
     global maximum of the likelihood (the report: "souvent global"), ``n_restarts`` more
@@ -53,9 +48,8 @@ def em_trace(
         Uses the role ``labelled``: training rows without NaN (impute first) and their classes.
     n_components : int
         Kernels per class (the report: 4).
-    em : mapping, optional
-        EM settings ``init``, ``tol``, ``max_iter``, ``min_variance`` or
-        ``relative_min_variance`` passed to the mixtures (others are ignored).
+    em : EMSettings
+        The EM settings of the mixtures.
     n_labelled : int, optional
         Labelled rows drawn (the report: 36); all of them if None or not fewer.
     n_restarts : int, default=0
@@ -86,8 +80,8 @@ def em_trace(
     if n_labelled is not None and n_labelled < len(X):
         chosen = np.sort(rng.choice(len(X), size=int(n_labelled), replace=False))
         X, y = X[chosen], y[chosen]
-    clf = _classifier(n_components, em, rng).fit(X, y)
-    restarts = [_classifier(n_components, em, rng).fit(X, y) for _ in range(n_restarts)]
+    clf = make_mixture(n_components, em, rng).fit(X, y)
+    restarts = [make_mixture(n_components, em, rng).fit(X, y) for _ in range(n_restarts)]
     rows = []
     for c, (label, mixture, k) in enumerate(zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_)):
         final = mixture.score(X[y == label])
@@ -134,13 +128,13 @@ def kernel_map(
     data: RepeatData,
     *,
     n_components: int,
-    em: Mapping[str, Any] | None = None,
+    em: EMSettings,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Kernels of every class and the training points in the plane of the first two PCs (fig. 3.4).
 
-    Fits a :class:`~mixlib.mixture.gaussian_mixture.MixtureClassifier` with ``n_components`` kernels per class
-    and projects the training points and the kernel centres on the first two principal
+    Fits the study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`)
+    with ``n_components`` kernels per class and projects the training points and the kernel centres on the first two principal
     components of the training data: ``(pc1, pc2) = A (x - xbar)``, ``A`` of shape (2, d)
     from :func:`principal_axes`. Because ``A`` has orthonormal rows, the projection of an
     isotropic kernel of width ``sigma`` is the isotropic 2-d Gaussian of the same ``sigma``,
@@ -152,9 +146,8 @@ def kernel_map(
         Uses the role ``labelled``: training rows (at least 2 features) and their classes.
     n_components : int
         Kernels per class (the report: 4).
-    em : mapping, optional
-        EM settings ``init``, ``tol``, ``max_iter``, ``min_variance`` or
-        ``relative_min_variance``.
+    em : EMSettings
+        The EM settings of the mixtures.
     rng : numpy.random.Generator, int or None
 
     Returns
@@ -171,7 +164,7 @@ def kernel_map(
     X, y = check_X_y(*data["labelled"])
     if X.shape[1] < 2:
         raise ValueError(f"kernel_map needs at least 2 features, got {X.shape[1]}.")
-    clf = _classifier(n_components, em, check_random_state(rng)).fit(X, y)
+    clf = make_mixture(n_components, em, check_random_state(rng)).fit(X, y)
     mean, axes = principal_axes(X)
     kernels = []
     for label, mixture in zip(clf.classes_, clf.mixtures_):
@@ -205,8 +198,8 @@ def kernel_map(
     return pd.concat(kernels, ignore_index=True)
 
 
-def em_trace_stage(*, split: str, dataset: str, n_components: int,
-                   em: Mapping[str, Any] | None, n_restarts: int = 0) -> Stage:
+def em_trace_stage(*, split: str, dataset: str, n_components: int, em: EMSettings,
+                   n_restarts: int = 0) -> Stage:
     """The ``em_trace`` rule (fig. 3.3): :func:`em_trace` on the labelled rows of every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "em_trace", split, r)``; its table gets a
@@ -216,7 +209,7 @@ def em_trace_stage(*, split: str, dataset: str, n_components: int,
                  keys=("em_trace", split), repeat_column=0, leading={"split": split, "dataset": dataset})
 
 
-def em_trace_floor_stages(*, split: str, dataset: str, n_components: int, em: Mapping[str, Any],
+def em_trace_floor_stages(*, split: str, dataset: str, n_components: int, em: EMSettings,
                           n_restarts: int, floors: Sequence[float]) -> list[Stage]:
     """The ``em_trace_sensitivity`` rule: :func:`em_trace` at every relative variance floor.
 
@@ -224,17 +217,16 @@ def em_trace_floor_stages(*, split: str, dataset: str, n_components: int, em: Ma
     and draws from ``generator(seed, "em_trace_sensitivity", split, r)`` on repeat ``r``, so
     the floors alone differ; the tables get a last ``relative_min_variance`` column.
     """
-    settings = {key: value for key, value in em.items() if key not in ("min_variance", "relative_min_variance")}
     return [Stage(em_trace, {"n_components": n_components, "n_restarts": n_restarts,
-                             "em": {**settings, "relative_min_variance": float(floor)}},
+                             "em": EMSettings(**{**em._asdict(), "min_variance": None,
+                                                 "relative_min_variance": float(floor)})},
                   keys=("em_trace_sensitivity", split), repeat_column=0,
                   leading={"split": split, "dataset": dataset},
                   trailing={"relative_min_variance": float(floor)})
             for floor in floors]
 
 
-def kernel_map_stage(*, split: str, dataset: str, n_components: int,
-                     em: Mapping[str, Any] | None) -> Stage:
+def kernel_map_stage(*, split: str, dataset: str, n_components: int, em: EMSettings) -> Stage:
     """The ``kernel_map`` rule (fig. 3.4): :func:`kernel_map` on the labelled rows of repeat 0.
 
     It draws from ``generator(seed, "kernel_map", split, 0)``; leading ``split`` and

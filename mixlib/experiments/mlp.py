@@ -15,22 +15,16 @@ import numpy as np
 import pandas as pd
 
 from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.neural_network import REGIMES, MLPClassifier
+from mixlib.experiments.registry import MODELS, make_model
+from mixlib.neural_network import REGIMES
 
 logger = logging.getLogger(__name__)
 
-#: Training settings of a sweep point unless ``params`` overrides them. Chosen on splice
-#: (600 one-hot training rows): online SGD at this rate reaches zero training error within
-#: about 10 epochs; early stopping usually stops before 25 epochs.
-DEFAULT_PARAMS: dict[str, Any] = {
-    "learning_rate": 0.02,
-    "n_epochs": 30,
-    "batch_size": 1,
-    "momentum": 0.0,
-    "weight_decay": 1e-3,
-    "validation_fraction": 0.2,
-    "patience": 5,
-}
+#: The training settings of a sweep point (the config's ``mlp.training``): the parameters of the
+#: catalogue's ``mlp`` but the two the sweep sets itself; those left out take
+#: :class:`~mixlib.neural_network.MLPClassifier`'s defaults.
+TRAINING_KEYS = tuple(key for key in MODELS["mlp"].parameters
+                      if key not in ("hidden_size", "regime"))
 
 METRICS = ("train_error", "test_error", "epochs_run", "best_epoch", "fit_seconds")
 
@@ -45,8 +39,8 @@ def mlp_sweep_point(
 ) -> pd.DataFrame:
     """Train one network of a regime and hidden size on one repeat; its errors as a tidy table.
 
-    Trains a fresh :class:`~mixlib.neural_network.MLPClassifier` on the repeat's training
-    rows, seeded with the first child spawned from ``rng`` (``rng.spawn(1)[0]``: initial
+    Trains a fresh MLP of the catalogue (:func:`mixlib.experiments.registry.make_model`) on
+    the repeat's training rows, seeded with the first child spawned from ``rng`` (``rng.spawn(1)[0]``: initial
     weights, shuffling, and the validation split under early stopping), and scores it on the
     training and the test rows.
 
@@ -60,8 +54,8 @@ def mlp_sweep_point(
     hidden_size : int
         Number of hidden units.
     params : dict or None
-        Overrides of :data:`DEFAULT_PARAMS` (keys among ``learning_rate``, ``n_epochs``,
-        ``batch_size``, ``momentum``, ``weight_decay``, ``validation_fraction``, ``patience``).
+        Training settings, keys among :data:`TRAINING_KEYS`; those left out take
+        :class:`~mixlib.neural_network.MLPClassifier`'s defaults.
     rng : numpy.random.Generator or int
         Parent of the network's generator.
 
@@ -69,11 +63,10 @@ def mlp_sweep_point(
     -------
     pandas.DataFrame
         Tidy long form, one row per metric (5 rows), no index, columns: ``regime`` (str),
-        ``hidden_size`` (int), one column per entry of the merged params
-        (``learning_rate``, ``n_epochs``, ``batch_size``, ``momentum``, ``weight_decay``,
-        ``validation_fraction``, ``patience``; all of them whatever the regime, although
-        ``weight_decay`` acts only under ``weight_decay`` and the last two only under
-        ``early_stopping``), ``metric`` (str) and ``value`` (float). Metrics:
+        ``hidden_size`` (int), one column per training setting given (all of them whatever
+        the regime, although ``weight_decay`` acts only under ``weight_decay`` and
+        ``validation_fraction`` and ``patience`` only under ``early_stopping``), ``metric``
+        (str) and ``value`` (float). Metrics:
         ``train_error`` and ``test_error`` (misclassified fraction in [0, 1] of the training
         and test rows; under early stopping the training rows include the held-out validation
         rows), ``epochs_run`` and ``best_epoch`` (the epoch whose weights were kept: the best
@@ -82,20 +75,16 @@ def mlp_sweep_point(
     """
     if regime not in REGIMES:
         raise ValueError(f"regime must be one of {REGIMES}, got {regime!r}.")
-    merged = dict(DEFAULT_PARAMS)
-    unknown = set(params or {}) - set(DEFAULT_PARAMS)
+    training = dict(params or {})
+    unknown = set(training) - set(TRAINING_KEYS)
     if unknown:
-        raise ValueError(
-            f"unknown MLP parameter(s) {sorted(unknown)}; expected keys among "
-            f"{sorted(DEFAULT_PARAMS)}."
-        )
-    merged.update(params or {})
+        raise ValueError(f"unknown MLP training setting(s) {sorted(unknown)}; expected keys "
+                         f"among {sorted(TRAINING_KEYS)}.")
     if isinstance(rng, (int, np.integer)):
         rng = np.random.default_rng(int(rng))
     (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
-    model = MLPClassifier(
-        hidden_size=int(hidden_size), regime=regime, random_state=rng.spawn(1)[0], **merged
-    )
+    model = make_model("mlp", {"hidden_size": int(hidden_size), "regime": regime, **training},
+                       rng.spawn(1)[0])
     start = time.perf_counter()
     model.fit(X_train, y_train)
     fit_seconds = time.perf_counter() - start
@@ -112,7 +101,7 @@ def mlp_sweep_point(
         model.n_epochs_run_, model.best_epoch_, fit_seconds,
     )
     return pd.DataFrame([
-        {"regime": regime, "hidden_size": int(hidden_size), **merged, "metric": metric,
+        {"regime": regime, "hidden_size": int(hidden_size), **training, "metric": metric,
          "value": float(values[metric])}
         for metric in METRICS
     ])

@@ -1,23 +1,28 @@
-"""The classifiers of the study: each one named, described and built from config parameters.
+"""The model catalogue: every estimator the study fits, named, described and built in one place.
 
-:data:`MODELS` maps a model name (the config's ``comparison.models`` values and the
-``model`` column of the comparison tables) to a :class:`ModelSpec`: its ``approach``
-(``"probabilistic"``: a probability model fitted by maximum likelihood, generative
-``p(x | c)`` or discriminative ``p(c | x)``, whose output is a posterior; ``"deterministic"``:
-a decision function fitted by minimising an error or a margin criterion, or a vote), its finer
-``family``, its default parameters and a one-line description. :func:`make_model` builds an
-unfitted estimator from the defaults overridden by config parameters.
+Every stage builds its estimators here: the comparison (:func:`make_model` of each model of
+``comparison.models``), the ensembles (their trees, forests, boosted stumps, bagged mixtures),
+the MLP sweep, the SVM stage (grid-search SVC, MKL, SVDD), the imputers (:func:`make_imputer`)
+and every mixture classifier of chapters 3 to 6 (:func:`make_mixture`).
 
-Importing this module imports no estimator: every builder imports its estimator family
-inside its body, so the config checks (:mod:`mixlib.pipeline.config`) can validate model and
-parameter names cheaply. Adding a classifier to the study is one :class:`ModelSpec` entry
-below (plus its estimator module).
+:data:`MODELS` maps a name (a ``comparison.models`` value, the ``model`` column of the
+comparison tables) to a :class:`ModelSpec`: its ``approach`` (``"probabilistic"``: a probability
+model fitted by maximum likelihood, generative ``p(x | c)`` or discriminative ``p(c | x)``, whose
+output is a posterior; ``"deterministic"``: a decision function fitted by minimising an error
+or a margin criterion, or a vote; ``"one-class"``: a detector of one class, not a classifier),
+its finer ``family``, the parameters it takes and the estimator class whose ``__init__`` holds
+each one's default, and a one-line description.
 
-Defaults suit both standardised numeric data (heart_cleveland, wine) and one-hot splice
-(3190 x 240); data-dependent values (``"auto"``, ``"scale"``) are resolved from the training
-rows by :func:`resolve_params`. Measured on splice (5 folds, one BLAS thread, a shared 2-core
-machine), every model with its defaults takes at most 15 s per comparison job (bagging
-14.6 s, AdaBoost 12.7 s, random forest 12.4 s, all others under 4 s).
+Defaults: none here. A builder passes on exactly the parameters it is given, so a parameter
+left out takes the estimator's own default (its ``__init__``), and the study's choices are the
+config's (``comparison.params``, ``mlp.training``, ``ensembles.trees``, ``svm``, ``em``).
+``tests/test_registry.py`` checks that building a model from no parameter gives the estimator's
+defaults. A value may be data-dependent (``sigma: scale``, ``reg_covar: auto``, ...):
+:func:`resolve_params` resolves it from the training rows.
+
+Importing this module imports no estimator (every builder imports its family inside its
+body), so the config checks read names cheaply. Adding a classifier to the study is one
+:class:`ModelSpec` entry in :data:`MODELS` (plus its estimator); see ``docs/architecture.md``.
 """
 
 from __future__ import annotations
@@ -28,17 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from mixlib.core.preprocessing import is_indicator_like
 from mixlib.core.validation import check_random_state
+from mixlib.experiments.resolution import resolve_data_dependent
+from mixlib.experiments.settings import EMSettings
 
+#: The approaches of the classifiers (the comparison's probabilistic-versus-deterministic split).
 APPROACHES = ("probabilistic", "deterministic")
-#: The EM settings of a mixture (the config's ``em`` section; see :func:`make_mixture`).
-EM_KEYS = ("init", "tol", "max_iter", "min_variance", "relative_min_variance")
-#: ``reg_covar`` of the Gaussian classifiers on indicator-like (one-hot) data, where every
-#: covariance is singular (the 4 indicators of a base sum to 1).
-INDICATOR_REG_COVAR = 0.1
-#: ``reg_covar`` of the Gaussian classifiers on numeric data.
-NUMERIC_REG_COVAR = 1e-6
+#: The imputers of the study (the config's ``impute.method`` and ``imputation_study.methods``).
+IMPUTATION_METHODS = ("mean", "class_mean", "kernel_mode")
 
 RandomState = None | int | np.random.Generator
 Builder = Callable[[dict[str, Any], RandomState], Any]
@@ -46,70 +48,77 @@ Builder = Callable[[dict[str, Any], RandomState], Any]
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """One classifier of the study.
+    """One estimator of the study.
 
     Attributes
     ----------
     name : str
-        Registry key (the ``model`` column).
-    approach : {"probabilistic", "deterministic"}
+        Catalogue key (the ``model`` column).
+    approach : {"probabilistic", "deterministic", "one-class"}
     family : str
         Finer family: "mixture", "neural network", "kernel machine", "neighbours", "trees",
         "ensembles", "linear" or "generative".
     build : callable
-        ``build(resolved_params, random_state) -> unfitted estimator``; it imports its
-        estimator inside its body. ``random_state`` is passed to the estimator as is.
-    defaults : dict
-        Default parameters; the values ``"auto"``/``"scale"`` are resolved from the training
-        rows (see :func:`resolve_params`).
+        ``build(params, random_state) -> unfitted estimator``, ``params`` resolved
+        (:func:`resolve_params`); it passes on only the parameters given, and imports its
+        estimator inside its body. ``random_state`` goes to the estimators that draw, as is.
+    parameters : mapping of str to str
+        Every parameter the model takes -> the estimator class whose ``__init__`` takes it
+        (and holds its default).
     description : str
-    optional : tuple of str
-        Parameters accepted besides ``defaults`` that are left to the estimator's own default
-        unless given (only given ones appear in the resolved parameters).
+    choices : mapping of str to object
+        Parameters that no estimator takes, which the builder itself reads (naive Bayes'
+        ``variant``), with their one default.
     """
 
     name: str
     approach: str
     family: str
     build: Builder = field(repr=False)
-    defaults: dict[str, Any]
+    parameters: Mapping[str, str]
     description: str
-    optional: tuple[str, ...] = ()
+    choices: Mapping[str, Any] = field(default_factory=dict)
 
     @property
-    def parameters(self) -> frozenset[str]:
+    def accepted(self) -> frozenset[str]:
         """Every parameter name the model accepts."""
-        return frozenset(self.defaults) | frozenset(self.optional)
+        return frozenset(self.parameters) | frozenset(self.choices)
+
+
+def _taken_by(estimator: str, *names: str) -> dict[str, str]:
+    return {name: estimator for name in names}
+
+
+def _given(p: Mapping[str, Any], *names: str) -> dict[str, Any]:
+    """The entries of ``p`` among ``names``."""
+    return {name: p[name] for name in names if name in p}
 
 
 def _mixture(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.mixture import MixtureClassifier
 
-    return MixtureClassifier(p["n_components"], init=p["init"], tol=p["tol"],
-                             max_iter=p["max_iter"], min_variance=p["min_variance"],
-                             relative_min_variance=p.get("relative_min_variance"),
-                             random_state=random_state)
+    return MixtureClassifier(**p, random_state=random_state)
 
 
 def _gaussian_per_class(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.generative import QuadraticGaussianClassifier
 
-    return QuadraticGaussianClassifier(reg_covar=p["reg_covar"])
+    return QuadraticGaussianClassifier(**p)
 
 
 def _gaussian_shared(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.generative import LinearGaussianClassifier
 
-    return LinearGaussianClassifier(reg_covar=p["reg_covar"])
+    return LinearGaussianClassifier(**p)
 
 
 def _naive_bayes(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.generative import BernoulliNaiveBayes, GaussianNaiveBayes
 
     if p["variant"] == "bernoulli":
-        return BernoulliNaiveBayes(alpha=p["alpha"], binarize=p["binarize"])
+        return BernoulliNaiveBayes(**_given(p, "alpha", "binarize"))
     if p["variant"] == "gaussian":
-        return GaussianNaiveBayes(var_smoothing=p["var_smoothing"])
+        return GaussianNaiveBayes(**_given(p, "var_smoothing"))
     raise ValueError(f"naive_bayes variant must be 'auto', 'bernoulli' or 'gaussian', "
                      f"got {p['variant']!r}.")
 
@@ -117,146 +126,167 @@ def _naive_bayes(p: dict[str, Any], random_state: RandomState) -> Any:
 def _logistic_regression(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.linear_model import LogisticRegression
 
-    return LogisticRegression(C=p["C"], max_iter=p["max_iter"], tol=p["tol"])
+    return LogisticRegression(**p)
 
 
 def _mlp(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.neural_network import MLPClassifier
 
-    return MLPClassifier(p["hidden_size"], p["learning_rate"], p["n_epochs"], p["batch_size"],
-                         momentum=p["momentum"], regime=p["regime"],
-                         weight_decay=p["weight_decay"],
-                         validation_fraction=p["validation_fraction"], patience=p["patience"],
-                         random_state=random_state)
+    return MLPClassifier(**p, random_state=random_state)
 
 
 def _svm(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.svm import SVC
 
-    return SVC(C=p["C"], kernel=p["kernel"], sigma=p["sigma"], degree=p["degree"], tol=p["tol"],
-               multiclass=p["multiclass"])
+    return SVC(**p)
 
 
 def _svm_all_together(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.svm import AllTogetherSVC
 
-    return AllTogetherSVC(C=p["C"], kernel=p["kernel"], sigma=p["sigma"], degree=p["degree"],
-                          tol=p["tol"])
+    return AllTogetherSVC(**p)
+
+
+def _mkl(p: dict[str, Any], random_state: RandomState) -> Any:
+    from mixlib.svm import MKLSVC
+
+    return MKLSVC(**p)
+
+
+def _svdd(p: dict[str, Any], random_state: RandomState) -> Any:
+    from mixlib.svm import SVDD
+
+    return SVDD(**p)
 
 
 def _knn(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.neighbors import KNeighborsClassifier
 
-    return KNeighborsClassifier(n_neighbors=p["n_neighbors"], weights=p["weights"],
-                                metric=p["metric"])
+    return KNeighborsClassifier(**p)
 
 
 def _tree(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.tree import DecisionTreeClassifier
 
-    return DecisionTreeClassifier(criterion=p["criterion"], max_depth=p["max_depth"],
-                                  min_samples_leaf=p["min_samples_leaf"],
-                                  random_state=random_state)
+    return DecisionTreeClassifier(**p, random_state=random_state)
 
 
 def _cart(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.tree import CARTClassifier
 
-    return CARTClassifier(criterion=p["criterion"], risk=p["risk"], n_folds=p["n_folds"],
-                          se_rule=p["se_rule"], min_samples_leaf=p["min_samples_leaf"],
-                          random_state=random_state)
+    return CARTClassifier(**p, random_state=random_state)
 
 
 def _id3(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.tree import ID3Classifier, QuantileDiscretised
 
-    return QuantileDiscretised(ID3Classifier(max_depth=p["max_depth"]), n_bins=p["n_bins"],
-                               max_categories=p["max_categories"])
+    return QuantileDiscretised(ID3Classifier(**_given(p, "max_depth", "min_samples_split")),
+                               **_given(p, "n_bins", "max_categories"))
 
 
 def _random_forest(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.ensemble import RandomForestClassifier
 
-    return RandomForestClassifier(n_estimators=p["n_estimators"],
-                                  max_features=p["max_features"], criterion=p["criterion"],
-                                  vote=p["vote"], random_state=random_state)
+    return RandomForestClassifier(**p, random_state=random_state)
 
 
 def _adaboost(p: dict[str, Any], random_state: RandomState) -> Any:
+    """AdaBoost; ``max_depth`` or ``criterion`` given build the base tree
+    ``DecisionTreeClassifier(**those)``, else AdaBoost boosts its own default, a stump."""
     from mixlib.ensemble import AdaBoostClassifier
     from mixlib.tree import DecisionTreeClassifier
 
-    return AdaBoostClassifier(DecisionTreeClassifier(max_depth=p["max_depth"]),
-                              n_estimators=p["n_estimators"], learning_rate=p["learning_rate"],
+    tree = _given(p, "max_depth", "criterion")
+    base = DecisionTreeClassifier(**tree) if tree else None
+    return AdaBoostClassifier(base, **_given(p, "n_estimators", "learning_rate"),
                               random_state=random_state)
 
 
 def _bagging(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.ensemble import BaggingClassifier
-    from mixlib.tree import DecisionTreeClassifier
 
-    return BaggingClassifier(DecisionTreeClassifier(), n_estimators=p["n_estimators"],
-                             random_state=random_state)
+    return BaggingClassifier(**p, random_state=random_state)
 
+
+_FOREST = ("n_estimators", "criterion", "max_depth", "min_samples_split", "min_samples_leaf",
+           "max_features", "vote")
+_TREE = ("criterion", "max_depth", "min_samples_split", "min_samples_leaf", "max_features")
+_KERNEL = ("C", "kernel", "sigma", "degree", "tol")
 
 MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in [
     ModelSpec("mixture", "probabilistic", "mixture", _mixture,
-              {"n_components": 4, "init": "report", "tol": 1e-6, "max_iter": 200,
-               "min_variance": 1e-6},
-              "isotropic Gaussian mixture per class, K = 4 kernels (report ch. 3)",
-              optional=("relative_min_variance",)),
+              _taken_by("MixtureClassifier", "n_components"),
+              "isotropic Gaussian mixture per class, fitted by EM (report ch. 3)"),
     ModelSpec("gaussian_per_class", "probabilistic", "generative", _gaussian_per_class,
-              {"reg_covar": "auto"},
-              "one full-covariance Gaussian per class (quadratic boundaries; seed 003)"),
+              _taken_by("QuadraticGaussianClassifier", "reg_covar"),
+              "one full-covariance Gaussian per class (quadratic boundaries; lecture on "
+              "linear classification)"),
     ModelSpec("gaussian_shared", "probabilistic", "generative", _gaussian_shared,
-              {"reg_covar": "auto"},
-              "Gaussians with one shared covariance (linear boundaries; seed 003)"),
+              _taken_by("LinearGaussianClassifier", "reg_covar"),
+              "Gaussians with one shared covariance (linear boundaries; lecture on linear "
+              "classification)"),
     ModelSpec("naive_bayes", "probabilistic", "generative", _naive_bayes,
-              {"variant": "auto", "alpha": 1.0, "binarize": "auto", "var_smoothing": 1e-9},
-              "naive Bayes: Bernoulli on indicator-like (one-hot) data, Gaussian otherwise"),
+              {**_taken_by("BernoulliNaiveBayes", "alpha", "binarize"),
+               **_taken_by("GaussianNaiveBayes", "var_smoothing")},
+              "naive Bayes: Bernoulli on indicator-like (one-hot) data, Gaussian otherwise",
+              choices={"variant": "auto"}),
     ModelSpec("logistic_regression", "probabilistic", "linear", _logistic_regression,
-              {"C": 1.0, "max_iter": 1000, "tol": 1e-6},
-              "multinomial logistic regression, L2 penalty 1/C, L-BFGS (seed 003)"),
+              _taken_by("LogisticRegression", "C", "max_iter", "tol"),
+              "multinomial logistic regression, L2 penalty 1/C, L-BFGS (lecture on linear "
+              "classification)"),
     ModelSpec("mlp", "deterministic", "neural network", _mlp,
-              {"hidden_size": 16, "learning_rate": 0.02, "n_epochs": 100, "batch_size": 1,
-               "momentum": 0.0, "regime": "early_stopping", "weight_decay": 1e-3,
-               "validation_fraction": 0.2, "patience": 5},
-              "arctan MLP, 16 hidden units, online backpropagation, early stopping "
-              "(patience 5, at most 100 epochs; report ch. 6)"),
+              _taken_by("MLPClassifier", "hidden_size", "learning_rate", "n_epochs",
+                        "batch_size", "momentum", "regime", "weight_decay",
+                        "validation_fraction", "patience"),
+              "arctan MLP, online backpropagation (report chs. 2 and 6)"),
     ModelSpec("svm", "deterministic", "kernel machine", _svm,
-              {"C": 10.0, "kernel": "gaussian", "sigma": "scale", "degree": 3, "tol": 1e-3,
-               "multiclass": "ovo"},
-              "C-SVM, Gaussian kernel, one-vs-one (seed 004)"),
+              _taken_by("SVC", *_KERNEL, "multiclass"),
+              "C-SVM, one-vs-one (course notes on ensembles, SVMs and cross-validation)"),
     ModelSpec("svm_all_together", "deterministic", "kernel machine", _svm_all_together,
-              {"C": 10.0, "kernel": "gaussian", "sigma": "scale", "degree": 3, "tol": 1e-3},
+              _taken_by("AllTogetherSVC", *_KERNEL),
               "all-together multi-class SVM (Weston-Watkins, one problem in n x c variables; "
-              "seed 004), Gaussian kernel, Hsu & Lin's regularised biases"),
+              "course notes on SVMs), Hsu & Lin's regularised biases"),
+    ModelSpec("mkl", "deterministic", "kernel machine", _mkl,
+              _taken_by("MKLSVC", "C", "kernels", "tol", "mkl_max_iter", "gap_tol"),
+              "multiple kernel learning: one SVM on a learned sum of kernels (course notes on "
+              "SVMs)"),
     ModelSpec("knn", "deterministic", "neighbours", _knn,
-              {"n_neighbors": None, "weights": "uniform", "metric": "euclidean"},
-              "k-NN, k the odd integer nearest sqrt(n_train) (seed 002)"),
+              _taken_by("KNeighborsClassifier", "n_neighbors", "weights", "metric"),
+              "k-NN, by default k the odd integer nearest sqrt(n_train) (course chapter on "
+              "k-NN and trees)"),
     ModelSpec("tree_unpruned", "deterministic", "trees", _tree,
-              {"criterion": "entropy", "max_depth": None, "min_samples_leaf": 1},
-              "binary decision tree, information gain, grown to pure leaves, not pruned"),
+              _taken_by("DecisionTreeClassifier", *_TREE),
+              "binary decision tree grown to pure leaves, not pruned (course chapter on k-NN "
+              "and trees)"),
     ModelSpec("cart", "deterministic", "trees", _cart,
-              {"criterion": "gini", "risk": "misclassification", "n_folds": 10, "se_rule": 1.0,
-               "min_samples_leaf": 1},
-              "CART (Breiman et al. 1984): Gini tree pruned by minimal cost-complexity, the "
-              "subtree chosen by 10-fold CV with the one-standard-error rule"),
+              _taken_by("CARTClassifier", "criterion", "risk", "n_folds", "se_rule",
+                        "min_samples_leaf"),
+              "CART (Breiman et al. 1984): tree pruned by minimal cost-complexity, by default "
+              "Gini, the subtree chosen by 10-fold CV with the one-standard-error rule"),
     ModelSpec("id3", "deterministic", "trees", _id3,
-              {"max_depth": None, "n_bins": 4, "max_categories": 8},
-              "ID3 (seed 002) on categorical features: one-hot indicators as they are, "
-              "numeric features (> 8 distinct values) binned into 4 training quantiles"),
+              {**_taken_by("ID3Classifier", "max_depth", "min_samples_split"),
+               **_taken_by("QuantileDiscretised", "n_bins", "max_categories")},
+              "ID3 (course chapter on k-NN and trees) on categorical features: features with "
+              "few distinct values as they are, the others binned into training quantiles"),
     ModelSpec("random_forest", "deterministic", "ensembles", _random_forest,
-              {"n_estimators": 100, "max_features": "sqrt", "criterion": "gini",
-               "vote": "simple"},
-              "random forest, 100 trees, sqrt(d) features per split (seed 004)"),
+              _taken_by("RandomForestClassifier", *_FOREST),
+              "random forest (course notes on ensembles)"),
     ModelSpec("adaboost", "deterministic", "ensembles", _adaboost,
-              {"n_estimators": 50, "max_depth": 1, "learning_rate": 1.0},
-              "AdaBoost (SAMME) of 50 stumps (seed 004)"),
+              {**_taken_by("AdaBoostClassifier", "n_estimators", "learning_rate"),
+               **_taken_by("DecisionTreeClassifier", "max_depth", "criterion")},
+              "AdaBoost (SAMME) of shallow trees (course notes on ensembles)"),
     ModelSpec("bagging", "deterministic", "ensembles", _bagging,
-              {"n_estimators": 25},
-              "bagging of 25 unpruned trees (seed 004)"),
+              _taken_by("BaggingClassifier", "n_estimators"),
+              "bagging of unpruned trees, or of another base estimator (course notes on "
+              "ensembles)"),
+    ModelSpec("svdd", "one-class", "kernel machine", _svdd,
+              _taken_by("SVDD", "C", "kernel", "sigma", "degree", "tol"),
+              "support vector data description: the smallest ball around one class "
+              "(course notes on SVMs)"),
 ]}
+
+#: The classifiers of :data:`MODELS` (what ``comparison.models`` may name).
+CLASSIFIERS = tuple(name for name, spec in MODELS.items() if spec.approach in APPROACHES)
 
 
 RENAMED: dict[str, str] = {"tree": "tree_unpruned"}
@@ -279,130 +309,123 @@ def model_spec(name: str) -> ModelSpec:
     return MODELS[name]
 
 
-def check_params(name: str, params: dict[str, Any]) -> None:
-    """Raise ``ValueError`` if ``params`` holds a key that model ``name`` does not take."""
-    spec = model_spec(name)
-    unknown = set(params) - spec.parameters
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {sorted(unknown)} for model {name!r}; "
-                         f"expected keys among {sorted(spec.parameters)} (and, for "
-                         "comparison_point, the protocol key 'max_train_rows').")
+def unknown_parameters(name: str, params: Mapping[str, Any]) -> list[str]:
+    """The keys of ``params`` that model ``name`` does not take, sorted."""
+    return sorted(set(params) - model_spec(name).accepted)
 
 
-def resolve_params(name: str, params: dict[str, Any] | None,
+def resolve_params(name: str, params: Mapping[str, Any] | None,
                    X: np.ndarray | None = None) -> dict[str, Any]:
-    """Defaults of ``name`` overridden by ``params``, data-dependent values resolved.
+    """``params`` (and the model's ``choices``) with their data-dependent values resolved.
 
     Parameters
     ----------
     name : str
         A key of :data:`MODELS`.
-    params : dict or None
-        Overrides; keys must be among the model's parameters (``max_train_rows`` is a
-        protocol key of :func:`mixlib.experiments.comparison.comparison_point` and is not
-        accepted here).
+    params : mapping or None
+        The model's parameters; keys must be among those it takes.
     X : ndarray of shape (n_train, n_features), optional
-        Training rows; needed when a value to resolve is left at ``"auto"``/``"scale"``.
+        Training rows; needed when a value to resolve is ``"auto"``/``"scale"``.
 
     Returns
     -------
     dict
-        Every default parameter of the model with a concrete value, plus the optional ones
-        given.
+        The parameters given and the model's choices, every value concrete.
 
     Notes
     -----
-    - ``svm`` ``sigma="scale"``: ``sigma = sqrt(d var(X) / 2)``, scikit-learn's
-      ``gamma="scale"`` (``gamma = 1 / (d var(X))``) for ``exp(-||x - y||^2 / (2 sigma^2))``;
-      the mean squared distance between two rows is ``2 d var(X)``, so
-      ``||x - y||^2 / (2 sigma^2)`` is about 2 for a typical pair.
-    - ``gaussian_*`` ``reg_covar="auto"``: :data:`INDICATOR_REG_COVAR` (0.1) on
-      indicator-like data (:func:`mixlib.core.preprocessing.is_indicator_like`),
-      :data:`NUMERIC_REG_COVAR` (1e-6) otherwise (measured on splice, 5 folds: 0.1 gives
-      4.2 % error per class, 1e-6 11.8 %).
-    - ``naive_bayes`` ``variant="auto"``: Bernoulli on indicator-like data, Gaussian
-      otherwise; ``binarize="auto"``: 0.5 when every value of ``X`` is in [0, 1] (raw one-hot;
-      an ambiguous base's 0.25 or 0.5 counts as 0), else 0.0 (standardised one-hot columns
-      are negative for 0 and positive for 1).
+    The values ``"scale"`` and ``"auto"`` are resolved as
+    :func:`mixlib.experiments.resolution.resolve_data_dependent` says.
     """
     params = dict(params or {})
-    check_params(name, params)
-    p = {**model_spec(name).defaults, **params}
-
-    def need_data(key: str) -> np.ndarray:
-        if X is None:
-            raise ValueError(f"model {name!r}: {key}={p[key]!r} is resolved from the training "
-                             "rows; pass X or a concrete value.")
-        return np.asarray(X, dtype=float)
-
-    if p.get("sigma") == "scale":
-        data = need_data("sigma")
-        variance = float(data.var())
-        p["sigma"] = float(np.sqrt(data.shape[1] * variance / 2)) if variance > 0 else 1.0
-    if p.get("reg_covar") == "auto":
-        p["reg_covar"] = INDICATOR_REG_COVAR if is_indicator_like(need_data("reg_covar")) \
-            else NUMERIC_REG_COVAR
-    if p.get("variant") == "auto":
-        p["variant"] = "bernoulli" if is_indicator_like(need_data("variant")) else "gaussian"
-    if p.get("binarize") == "auto":
-        data = need_data("binarize")
-        p["binarize"] = 0.5 if data.min() >= 0.0 and data.max() <= 1.0 else 0.0
-    return p
+    unknown = unknown_parameters(name, params)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown} for model {name!r}; it takes "
+                         f"{sorted(model_spec(name).accepted)}.")
+    return resolve_data_dependent({**model_spec(name).choices, **params}, X, name)
 
 
-def make_model(name: str, params: dict[str, Any] | None = None, rng: RandomState = None, *,
-               X: np.ndarray | None = None) -> Any:
-    """An unfitted estimator of the registry.
+def make_model(name: str, params: Mapping[str, Any] | None = None,
+               random_state: RandomState = None, *, X: np.ndarray | None = None,
+               em: EMSettings | None = None) -> Any:
+    """An unfitted estimator of the catalogue.
 
     Parameters
     ----------
     name : str
-        A key of :data:`MODELS`: "mixture", "gaussian_per_class", "gaussian_shared",
-        "naive_bayes", "logistic_regression", "mlp", "svm", "svm_all_together", "knn",
-        "tree_unpruned", "cart", "id3",
-        "random_forest", "adaboost", "bagging".
-    params : dict or None
-        Overrides of the model's defaults (see :func:`resolve_params`); e.g. for "mixture"
-        the EM settings ``n_components``, ``init``, ``tol``, ``max_iter``, ``min_variance``
-        and ``relative_min_variance``.
-    rng : None, int or numpy.random.Generator
+        A key of :data:`MODELS`.
+    params : mapping or None
+        The model's parameters (see :func:`resolve_params`); those left out take the
+        estimator's defaults.
+    random_state : None, int or numpy.random.Generator
         ``random_state`` of the models that draw (mixture, mlp, tree, forest, ensembles),
         passed as is: an int restarts the same stream at every ``fit`` of the estimator, a
         Generator advances from fit to fit.
     X : ndarray of shape (n_train, n_features), optional
         Training rows that resolve ``"auto"``/``"scale"`` values.
+    em : EMSettings, optional
+        The EM settings; required by a model of the mixture family, which fits by EM.
 
     Raises
     ------
     ValueError
-        For an unknown model (the message lists the known ones) or parameter, or a negative
-        int ``rng``.
+        For an unknown model (the message lists the known ones) or parameter, a mixture
+        without ``em``, or a negative int ``random_state``.
     TypeError
-        If ``rng`` is not None, an int or a Generator.
+        If ``random_state`` is not None, an int or a Generator.
     """
-    if rng is not None:
-        check_random_state(rng)  # a clear error now rather than at fit
-    return model_spec(name).build(resolve_params(name, params, X), rng)
+    spec = model_spec(name)
+    if random_state is not None:
+        check_random_state(random_state)  # a clear error now rather than at fit
+    resolved = resolve_params(name, params, X)
+    if spec.family == "mixture":
+        if not isinstance(em, EMSettings):
+            raise ValueError(f"model {name!r} fits a mixture by EM: it needs the EM settings "
+                             f"(an EMSettings), got {em!r}.")
+        resolved = {**em.as_kwargs(), **resolved}
+    return spec.build(resolved, random_state)
 
 
-def make_mixture(n_components: int, em: Mapping[str, Any] | None,
-                 rng: RandomState = None) -> Any:
+def make_mixture(n_components: int, em: EMSettings, random_state: RandomState = None) -> Any:
     """The study's mixture classifier: ``n_components`` kernels per class, fitted by EM with ``em``.
 
     Every stage that fits a mixture classifier (chapters 3, 5 and 6, the imputation study, the
-    bagged mixtures) builds it here, from the config's one ``em`` section, so all of them use
-    the same settings: ``make_model("mixture", {"n_components": K, **em}, rng)``.
+    bagged mixtures, the comparison) builds it through the catalogue's ``mixture`` entry, with
+    the config's one ``em`` section: ``make_model("mixture", {"n_components": K}, ...)``.
 
     Parameters
     ----------
     n_components : int
         Kernels per class.
-    em : mapping or None
-        EM settings (``init``, ``tol``, ``max_iter``, ``min_variance`` or
-        ``relative_min_variance``; other keys are ignored); keys that are absent or None keep
-        the registry's defaults.
-    rng : None, int or numpy.random.Generator
+    em : EMSettings
+        The EM settings.
+    random_state : None, int or numpy.random.Generator
         The classifier's ``random_state``, passed as given (see :func:`make_model`).
     """
-    settings = {key: em[key] for key in EM_KEYS if (em or {}).get(key) is not None}
-    return make_model("mixture", {"n_components": n_components, **settings}, rng)
+    return make_model("mixture", {"n_components": n_components}, random_state, em=em)
+
+
+def make_imputer(method: str, *, em: EMSettings | None = None,
+                 kernels_per_feature: int | None = None, random_state: RandomState = None) -> Any:
+    """The imputer named by ``method`` (one of :data:`IMPUTATION_METHODS`).
+
+    ``mean`` and ``class_mean`` take no setting. ``kernel_mode`` is the report's imputer,
+    :class:`~mixlib.impute.KernelModeImputer` with ``kernels_per_feature`` kernels per
+    univariate mixture (None: the imputer's default), fitted with the EM settings ``em`` and
+    driven by ``random_state``; it needs ``em``, so no kernel-mode imputer of the study runs
+    with other EM settings than the study's mixtures.
+    """
+    from mixlib.impute import ClassMeanImputer, KernelModeImputer, MeanImputer
+
+    if method == "mean":
+        return MeanImputer()
+    if method == "class_mean":
+        return ClassMeanImputer()
+    if method == "kernel_mode":
+        if not isinstance(em, EMSettings):
+            raise ValueError(f"the kernel_mode imputer fits mixtures by EM: it needs the EM "
+                             f"settings (an EMSettings), got {em!r}.")
+        kernels = {} if kernels_per_feature is None else {"n_components": kernels_per_feature}
+        return KernelModeImputer(**kernels, **em.as_kwargs(), random_state=random_state)
+    raise ValueError(f"Unknown imputation method {method!r}; expected one of "
+                     f"{list(IMPUTATION_METHODS)}.")

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import Mapping
 from typing import Any
-import warnings
 
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets import CLASS_COLUMN
-from mixlib.experiments.imputation import make_imputer
 from mixlib.core.seeding import generator
+from mixlib.datasets import CLASS_COLUMN
+from mixlib.experiments.registry import make_imputer
+from mixlib.experiments.settings import EMSettings
 from mixlib.model_selection.splits import TRAINING_ROLES
 
 log = logging.getLogger(__name__)
@@ -21,15 +22,17 @@ LABELLED_ROLES = ("train", "labelled")
 """Training roles whose class the imputer may use; ``unlabelled`` rows count as unknown."""
 
 
-def impute_split(prepared: pd.DataFrame, split: pd.DataFrame, *, method: str, n_components: int,
-                 em: Mapping[str, Any] | None, seed: int, split_name: str) -> pd.DataFrame:
+def impute_split(prepared: pd.DataFrame, split: pd.DataFrame, *, impute: Mapping[str, Any],
+                 em: EMSettings | None, seed: int, split_name: str) -> pd.DataFrame:
     """Fit an imputer on each repeat's training rows and fill every missing cell of the split.
 
-    For repeat ``r`` the imputer (``method``: ``kernel_mode`` — the report's ch. 4 imputer with
-    ``n_components`` kernels per univariate mixture, fitted with the EM settings ``em`` (the
-    config's ``em`` section; needed only by ``kernel_mode``) —, ``class_mean`` or ``mean``) is fit on the
-    rows of the training roles (:data:`mixlib.model_selection.splits.TRAINING_ROLES`), with their class known
-    for the ``train`` and ``labelled`` roles and unknown for ``unlabelled`` rows. Rows are then
+    For repeat ``r`` the imputer of ``impute`` (the config's ``impute`` section: its
+    ``method``, ``kernel_mode``, the report's ch. 4 imputer with ``kernels_per_feature``
+    kernels per univariate mixture, fitted with the EM settings ``em`` (the config's ``em``
+    section; needed only by ``kernel_mode``), ``class_mean`` or ``mean``;
+    :func:`mixlib.experiments.registry.make_imputer`) is fit on the rows of the training roles
+    (:data:`mixlib.model_selection.splits.TRAINING_ROLES`), with their class known for the
+    ``train`` and ``labelled`` roles and unknown for ``unlabelled`` rows. Rows are then
     filled with their class's substitute if they are labelled training rows, and with the
     class-free substitute otherwise (unlabelled, validation and test rows), so no test label
     is used. Its generator is ``generator(seed, "impute", split_name, r)``.
@@ -51,8 +54,9 @@ def impute_split(prepared: pd.DataFrame, split: pd.DataFrame, *, method: str, n_
         role = roles.set_index("row_id")["role"].reindex(table.index).to_numpy()
         training = np.isin(role, TRAINING_ROLES)
         known = np.where(np.isin(role, LABELLED_ROLES), labels, None)
-        imputer = make_imputer(method, generator(seed, "impute", split_name, int(repeat)),
-                               n_components=n_components, em=em)
+        imputer = make_imputer(impute["method"], em=em,
+                               kernels_per_feature=impute.get("kernels_per_feature"),
+                               random_state=generator(seed, "impute", split_name, int(repeat)))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             imputer.fit(values[training], known[training])

@@ -1,72 +1,70 @@
-"""SVM experiments of seed 004: refined (C, sigma) grid search by cross-validation, refit of
-the best point, multiple kernel learning, and SVDD one-class detectors.
+"""SVM experiments of the course notes on SVMs: refined (C, sigma) grid search by
+cross-validation, refit of the best point, multiple kernel learning, and SVDD one-class
+detectors.
 
 Pipeline granularity: one job per (data set, grid level) runs :func:`svm_grid_level` and
 spreads its grid cells over ``n_jobs`` worker processes; level ``l`` reads the tables of levels
 ``0 .. l-1`` to centre its grid. :func:`svm_refit_best` reads all levels. Each is a stage
 function of one repeat (:mod:`mixlib.experiments.contract`): its ``train`` and ``test`` rows
 (imputed, standardised where configured). The ``*_stage`` functions describe the pipeline's
-stages: these searches are costly, so they run on repeat 0 only.
+stages: these searches are costly, so they run on repeat 0 only. Every SVM, MKL and SVDD
+model is built by the catalogue (:func:`mixlib.experiments.registry.make_model`); a setting
+left out of ``params`` takes the estimator's default.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from mixlib.experiments.contract import RepeatData, Stage
+from mixlib.experiments.registry import make_model
 from mixlib.model_selection.evaluation import (
     best_grid_point,
     class_rates,
     confusion_matrix,
     evaluate_grid,
     grid_level_axes,
-    stratified_folds,
 )
-from mixlib.svm import MKLSVC, SVC, SVDD
+from mixlib.model_selection.resampling import stratified_folds
 
 logger = logging.getLogger(__name__)
 
-#: Grid-search settings unless ``params`` overrides them (splice one-hot: squared distances
-#: up to 120, so sigma from 1 to 30 covers the useful widths).
-GRID_DEFAULTS: dict[str, Any] = {
-    "kernel": "gaussian",
-    "log10_C_range": (-1.0, 3.0),
-    "log10_sigma_range": (-0.5, 1.5),
-    "n_points": 5,
-    "n_folds": 5,
-    "alpha": 0.05,
-    "tol": 1e-3,
-}
+#: Settings of the grid search (the config's ``svm.grid`` but ``n_levels``, which is the
+#: workflow's): required ones, then the SVC's own, which default to the estimator's.
+GRID_REQUIRED = ("log10_C_range", "log10_sigma_range", "n_points", "n_folds",
+                 "significance_level")
+GRID_OPTIONAL = ("kernel", "tol")
 GRID_METRICS = ("cv_error", "cv_std", "ci_low", "ci_high")
-
-#: MKL settings unless ``params`` overrides them.
-MKL_DEFAULTS: dict[str, Any] = {
-    "C": 10.0,
-    "sigmas": (1.0, 2.0, 4.0, 8.0, 16.0),
-    "linear": False,
-    "tol": 1e-4,
-    "mkl_max_iter": 30,
-    "gap_tol": 1e-2,
-}
-
-#: SVDD settings unless ``params`` overrides them: ``nu`` is the target outlier fraction on
-#: the training rows of a class (``C = 1 / (n_c nu)``).
-#: (sigma = 12 on splice one-hot: narrower balls leave the rows almost orthogonal in feature
-#: space, all on the sphere).
-SVDD_DEFAULTS: dict[str, Any] = {"nu": 0.1, "sigma": 12.0, "tol": 1e-3}
+#: Settings of the MKL run (``svm.mkl``): the Gaussian widths and whether to add the linear
+#: kernel, then the MKL model's own.
+MKL_REQUIRED = ("sigmas", "linear")
+MKL_OPTIONAL = ("C", "tol", "mkl_max_iter", "gap_tol")
+#: Settings of the SVDD run (``svm.svdd``): ``nu``, the target outlier fraction on the training
+#: rows of a class (``C = 1 / (n_c nu)``), then the SVDD's own.
+SVDD_REQUIRED = ("nu",)
+SVDD_OPTIONAL = ("sigma", "tol")
 
 
-def _merge(defaults: dict[str, Any], params: dict[str, Any] | None, what: str) -> dict[str, Any]:
-    unknown = set(params or {}) - set(defaults)
-    if unknown:
-        raise ValueError(f"unknown {what} parameter(s) {sorted(unknown)}; expected keys among "
-                         f"{sorted(defaults)}.")
-    return {**defaults, **(params or {})}
+def _settings(params: Mapping[str, Any] | None, required: tuple[str, ...],
+              optional: tuple[str, ...], what: str) -> dict[str, Any]:
+    """``params`` checked: every required key present, no key outside both lists."""
+    params = dict(params or {})
+    unknown = set(params) - set(required) - set(optional)
+    missing = [key for key in required if key not in params]
+    if unknown or missing:
+        raise ValueError(f"{what} settings: unknown {sorted(unknown)}, missing {missing}; "
+                         f"expected {list(required)} and optionally {list(optional)}.")
+    return params
+
+
+def _given(p: Mapping[str, Any], *keys: str) -> dict[str, Any]:
+    return {key: p[key] for key in keys if key in p}
 
 
 def _prepend_columns(table: pd.DataFrame, setting: dict[str, Any]) -> None:
@@ -105,11 +103,11 @@ def svm_grid_level(
     previous : pandas.DataFrame or None
         Concatenated tables of this function for levels ``0 .. level-1`` of the same data set
         (None for level 0).
-    params : dict or None
-        Overrides of :data:`GRID_DEFAULTS`: ``kernel`` (only "gaussian": the grid is over
-        its width sigma), ``log10_C_range``,
-        ``log10_sigma_range`` (coarse-grid ends, decades), ``n_points`` (per axis, >= 4),
-        ``n_folds`` (K), ``alpha`` (1 - confidence level), ``tol`` (SMO tolerance).
+    params : dict
+        The grid's settings: ``log10_C_range``, ``log10_sigma_range`` (coarse-grid ends,
+        decades), ``n_points`` (per axis, >= 4), ``n_folds`` (K), ``significance_level`` (of
+        the intervals: level ``1 - significance_level``), and optionally ``kernel`` (only
+        "gaussian": the grid is over its width sigma) and ``tol`` (SMO tolerance).
     rng : numpy.random.Generator or int
         Draws the stratified folds. Pass the same seed for every level of a data set: every
         level then uses the same folds (and the levels stay comparable).
@@ -124,13 +122,13 @@ def svm_grid_level(
     pandas.DataFrame
         Tidy, ``4 * n_points^2`` rows, no index, columns ``dataset``, ``method`` ("svm"),
         ``kernel``, ``level``, ``log10_C``, ``log10_sigma``, ``C``, ``sigma``, ``n_folds``,
-        ``alpha``, ``metric``, ``value``. Metrics: ``cv_error`` (mean fold error ``e``, a
+        ``alpha`` (the significance level), ``metric``, ``value``. Metrics: ``cv_error`` (mean fold error ``e``, a
         fraction), ``cv_std`` (``s``), ``ci_low`` and ``ci_high``
         (``e -/+ t_{alpha/2, K-1} s / sqrt(K)``).
     """
-    p = _merge(GRID_DEFAULTS, params, "grid")
+    p = _settings(params, GRID_REQUIRED, GRID_OPTIONAL, "grid")
     X_train, y_train = data["train"]
-    if p["kernel"] != "gaussian":
+    if p.get("kernel", "gaussian") != "gaussian":
         raise ValueError(f"the (C, sigma) grid needs kernel='gaussian', got {p['kernel']!r}.")
     best = None
     if level > 0:
@@ -142,8 +140,9 @@ def svm_grid_level(
                                        tuple(p["log10_sigma_range"]), p["n_points"], best)
     folds = stratified_folds(np.asarray(y_train), p["n_folds"], rng)
     start = time.perf_counter()
-    wide = evaluate_grid(SVC(kernel="gaussian", tol=p["tol"]), X_train, y_train, log_C, log_sigma,
-                         folds, alpha=p["alpha"], n_jobs=n_jobs)
+    svm = make_model("svm", {"kernel": "gaussian", **_given(p, "tol")})
+    wide = evaluate_grid(svm, X_train, y_train, log_C, log_sigma, folds,
+                         alpha=p["significance_level"], n_jobs=n_jobs)
     logger.info("%s grid level %d: %d cells x %d folds in %.1f s", dataset, level, len(wide),
                 p["n_folds"], time.perf_counter() - start)
     long = wide.melt(id_vars=["log10_C", "log10_sigma", "C", "sigma"],
@@ -151,7 +150,7 @@ def svm_grid_level(
     _prepend_columns(long, {"dataset": dataset, "method": "svm", "kernel": "gaussian",
                             "level": int(level)})
     long.insert(8, "n_folds", int(p["n_folds"]))
-    long.insert(9, "alpha", float(p["alpha"]))
+    long.insert(9, "alpha", float(p["significance_level"]))
     return long
 
 
@@ -171,7 +170,7 @@ def svm_refit_best(
     grid : pandas.DataFrame
         Concatenated tables of :func:`svm_grid_level` for every level of this data set.
     params : dict or None
-        Overrides of :data:`GRID_DEFAULTS` (only ``tol`` is used here).
+        The grid's settings (:func:`svm_grid_level`; only ``tol`` is used here).
     dataset : str
         Value of the ``dataset`` column.
 
@@ -185,12 +184,13 @@ def svm_refit_best(
         (fractions), ``n_support`` (support vectors); per class: ``sensitivity``,
         ``specificity``, ``precision`` on the test rows (NaN if undefined).
     """
-    p = _merge(GRID_DEFAULTS, params, "grid")
+    p = _settings(params, (), GRID_REQUIRED + GRID_OPTIONAL, "grid")
     (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
     wide = _grid_wide(grid)
     log_C, log_sigma = best_grid_point(wide)
     best = wide[(wide["log10_C"] == log_C) & (wide["log10_sigma"] == log_sigma)].iloc[0]
-    model = SVC(C=10.0**log_C, sigma=10.0**log_sigma, tol=p["tol"]).fit(X_train, y_train)
+    model = make_model("svm", {"C": 10.0**log_C, "sigma": 10.0**log_sigma, **_given(p, "tol")})
+    model.fit(X_train, y_train)
     predicted = model.predict(X_test)
     values = {"cv_error": best["cv_error"], "ci_low": best["ci_low"],
               "ci_high": best["ci_high"],
@@ -229,9 +229,10 @@ def mkl_run(
     data : RepeatData
         Roles ``train`` (MKL keeps one Gram matrix per kernel: keep it around 1000 rows)
         and ``test``.
-    params : dict or None
-        Overrides of :data:`MKL_DEFAULTS`: ``C``, ``sigmas`` (Gaussian widths), ``linear``
-        (add the linear kernel), ``tol`` (SMO), ``mkl_max_iter``, ``gap_tol``.
+    params : dict
+        ``sigmas`` (Gaussian widths), ``linear`` (add the linear kernel), and optionally
+        ``C``, ``tol`` (SMO), ``mkl_max_iter``, ``gap_tol`` of the MKL model (``C`` and
+        ``tol`` also of the SVM of each kernel alone).
     dataset : str
         Value of the ``dataset`` column.
 
@@ -245,17 +246,17 @@ def mkl_run(
         with that kernel alone (method "svm"); for "combined": ``train_error``,
         ``test_error``, ``duality_gap``, and ``objective`` ``J(d)`` at every step.
     """
-    p = _merge(MKL_DEFAULTS, params, "MKL")
+    p = _settings(params, MKL_REQUIRED, MKL_OPTIONAL, "MKL")
     (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
     specs = [{"kernel": "gaussian", "sigma": float(s)} for s in p["sigmas"]]
     if p["linear"]:
         specs.append({"kernel": "linear"})
-    model = MKLSVC(C=p["C"], kernels=specs, tol=p["tol"], mkl_max_iter=p["mkl_max_iter"],
-                   gap_tol=p["gap_tol"]).fit(X_train, y_train)
+    model = make_model("mkl", {"kernels": specs, **_given(p, *MKL_OPTIONAL)})
+    model.fit(X_train, y_train)
     rows = []
     for spec, weight in zip(specs, model.kernel_weights_):
         rows.append(("mkl", _kernel_label(spec), -1, "weight", float(weight)))
-        alone = SVC(C=p["C"], tol=p["tol"], **spec).fit(X_train, y_train)
+        alone = make_model("svm", {**_given(p, "C", "tol"), **spec}).fit(X_train, y_train)
         rows.append(("svm", _kernel_label(spec), -1, "test_error",
                      float(np.mean(alone.predict(X_test) != y_test))))
     rows.append(("mkl", "combined", -1, "train_error",
@@ -267,7 +268,7 @@ def mkl_run(
                 for step, value in enumerate(model.objective_history_))
     table = pd.DataFrame(rows, columns=["method", "kernel", "step", "metric", "value"])
     table.insert(0, "dataset", dataset)
-    table.insert(2, "C", float(p["C"]))
+    table.insert(2, "C", float(model.C))
     return table
 
 
@@ -283,9 +284,10 @@ def svdd_run(
     ----------
     data : RepeatData
         Roles ``train`` and ``test``.
-    params : dict or None
-        Overrides of :data:`SVDD_DEFAULTS`: ``nu`` (target fraction of training rows of the
-        class left outside, ``C = 1 / (n_c nu)``), ``sigma`` (Gaussian width), ``tol``.
+    params : dict
+        ``nu`` (target fraction of training rows of the class left outside,
+        ``C = 1 / (n_c nu)``), and optionally ``sigma`` (Gaussian width) and ``tol`` of the
+        SVDD.
     dataset : str
         Value of the ``dataset`` column.
 
@@ -302,7 +304,7 @@ def svdd_run(
         gives the largest ``1 - ||phi(x) - c||^2 / R^2``) and ``rejection_rate`` (test rows
         inside no ball).
     """
-    p = _merge(SVDD_DEFAULTS, params, "SVDD")
+    p = _settings(params, SVDD_REQUIRED, SVDD_OPTIONAL, "SVDD")
     if not 0 < p["nu"] <= 1:
         raise ValueError(f"nu must be in (0, 1], got {p['nu']!r}.")
     (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
@@ -311,7 +313,8 @@ def svdd_run(
     scores = np.empty((len(y_test), len(classes)))
     for k, target in enumerate(classes):
         X_c = X_train[y_train == target]
-        model = SVDD(C=1.0 / (len(X_c) * p["nu"]), sigma=p["sigma"], tol=p["tol"]).fit(X_c)
+        model = make_model("svdd", {"C": 1.0 / (len(X_c) * p["nu"]),
+                                    **_given(p, *SVDD_OPTIONAL)}).fit(X_c)
         decision = model.decision_function(X_test)
         inside = decision >= 0
         scores[:, k] = decision / model.radius_**2
@@ -328,7 +331,7 @@ def svdd_run(
     rows.append(("all", "all", "rejection_rate", float(np.mean(scores.max(axis=1) < 0))))
     table = pd.DataFrame(rows, columns=["target_class", "tested_class", "metric", "value"])
     _prepend_columns(table, {"dataset": dataset, "method": "svdd", "nu": float(p["nu"]),
-                             "sigma": float(p["sigma"])})
+                             "sigma": float(model.sigma)})
     return table
 
 

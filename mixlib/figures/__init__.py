@@ -5,8 +5,9 @@ Importing this package selects the Agg backend and the project's single style fi
 figure manager, so drawing is deterministic and safe in parallel jobs.
 
 Figures read tables only (never experiments or estimators), and every band or bar they draw is
-the Student-t interval over repeats at level ``1 - ALPHA``
-(:func:`mixlib.core.statistics.mean_t_interval`); the captions state the level.
+the Student-t interval over repeats (:func:`mixlib.core.statistics.mean_t_interval`) at the
+level the config's ``figures.confidence_level`` gives, which a figure rule passes to its
+figure function; the captions state the level.
 """
 
 from __future__ import annotations
@@ -25,10 +26,17 @@ from mixlib.core.statistics import STUDY_ALPHA  # noqa: E402
 STYLE = str(Path(__file__).with_name("mixstudy.mplstyle"))
 matplotlib.style.use(STYLE)
 
-#: ``1 - ALPHA`` is the level of every interval drawn (bands and bars over repeats): the study's.
+#: ``1 - ALPHA`` is the level of the intervals of the chapter-5 figures (figs. 5.1 and 5.3-5.5
+#: and the sensitivity figure), which do not take ``figures.confidence_level`` yet: the
+#: study's level of the claims (:data:`mixlib.core.statistics.STUDY_ALPHA`).
 ALPHA = STUDY_ALPHA
-#: How titles name that interval.
+#: How the chapter-5 figures' titles name their interval.
 INTERVAL = f"{100 * (1 - ALPHA):.0f} % Student-t interval"
+
+
+def interval_name(confidence_level: float) -> str:
+    """How a title names the band of a figure, e.g. ``"95 % Student-t interval"``."""
+    return f"{100 * confidence_level:.0f} % Student-t interval"
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float] | None = None,

@@ -12,6 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from mixlib.core.vocabulary import CV, GROUPED, HOLDOUT
 from mixlib.figures import new_figure
 
 #: Family order of the legends and colours (probabilistic families first).
@@ -27,8 +28,9 @@ def _family_colours(families) -> dict[str, str]:
     return {family: cycle[i % len(cycle)] for i, family in enumerate(known + extra)}
 
 
-_SUMMARY_COLUMNS = ("dataset", "model", "approach", "family", "n_folds", "alpha", "cv_error", "ci_low",
-                    "ci_high")
+#: The columns a summary must have (the others are filled in by :func:`_check_summary`).
+_SUMMARY_COLUMNS = ("dataset", "model", "approach", "family", "n_folds", "alpha", "cv_error",
+                    "ci_low", "ci_high")
 
 
 def _check_summary(summary: pd.DataFrame) -> pd.DataFrame:
@@ -40,7 +42,7 @@ def _check_summary(summary: pd.DataFrame) -> pd.DataFrame:
     if summary.empty:
         raise ValueError("the comparison summary has no rows to draw.")
     summary = summary.copy()
-    for column, default in (("protocol", "cv"), ("split", ""), ("n_repeats", 1)):
+    for column, default in (("protocol", CV), ("split", ""), ("n_repeats", 1)):
         summary[column] = (summary[column].fillna(default) if column in summary.columns
                            else default)
     return summary
@@ -57,12 +59,12 @@ def _interval(row: pd.Series) -> tuple[float, float, str]:
 def _panel_title(row: pd.Series, interval: str) -> str:
     level = f"{100 * (1 - row['alpha']):.0f} % {interval}-interval"
     repeats = int(row["n_repeats"])
-    if row["protocol"] == "holdout":
+    if row["protocol"] == HOLDOUT:
         return (f"{row['split']} ({row['dataset']})\nhold-out, {repeats} "
                 f"repeat{'s' if repeats > 1 else ''}" + (f", {level}" if repeats > 1 else ""))
     folds = f"{int(row['n_folds'])}-fold CV"
     # comparison.group_duplicates: say so when the folds kept identical rows together
-    grouped = "\nidentical rows kept in one fold" if row.get("group_duplicates") == "yes" else ""
+    grouped = "\nidentical rows kept in one fold" if row.get("group_duplicates") == GROUPED else ""
     return (f"{row['dataset']}\n{folds if repeats == 1 else f'{repeats} x {folds}'}, {level}"
             + grouped)
 
@@ -120,7 +122,7 @@ def comparison_figure(summary: pd.DataFrame) -> Figure:
         ax.set_yticks(positions, part["model"].tolist())
         ax.set_xlim(left=0)
         ax.set_title(_panel_title(part.iloc[0], interval), fontsize="medium")
-        ax.set_xlabel("test error (%)" if protocol == "holdout"
+        ax.set_xlabel("test error (%)" if protocol == HOLDOUT
                       else "cross-validated error (%)")
     handles = [Line2D([], [], color=colours[f], marker="o", linestyle="", label=f)
                for f in colours]
@@ -148,7 +150,7 @@ def best_per_family(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
         first in alphabetical order).
     """
     summary = _check_summary(summary)
-    part = summary[(summary["dataset"] == dataset) & (summary["protocol"] == "cv")]
+    part = summary[(summary["dataset"] == dataset) & (summary["protocol"] == CV)]
     if part.empty:
         raise ValueError(f"no cv_error rows for dataset {dataset!r}; datasets in the table: "
                          f"{sorted(summary['dataset'].unique())}.")
@@ -185,7 +187,7 @@ def confusion_figure(table: pd.DataFrame, summary: pd.DataFrame, dataset: str) -
     best = best_per_family(summary, dataset)
     confusion = table[(table["dataset"] == dataset) & (table["metric"] == "confusion")]
     if "protocol" in confusion.columns:
-        confusion = confusion[confusion["protocol"].fillna("cv") == "cv"]
+        confusion = confusion[confusion["protocol"].fillna(CV) == CV]
     n = len(best)
     ncols = min(4, n)
     nrows = int(np.ceil(n / ncols))

@@ -7,7 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from mixlib.core.statistics import mean_t_interval
-from mixlib.figures import ALPHA, INTERVAL, new_figure
+from mixlib.figures import interval_name, new_figure
 from mixlib.figures.semisupervised_rounds import require_columns, split_groups
 
 _COLUMNS = ("repeat", "class", "iteration", "mean_log_likelihood", "n_iter", "collapsed")
@@ -19,7 +19,7 @@ def _carried_forward(trace: pd.DataFrame) -> pd.DataFrame:
     return wide.ffill()
 
 
-def fig3_3(trace: pd.DataFrame) -> Figure:
+def fig3_3(trace: pd.DataFrame, *, confidence_level: float) -> Figure:
     """Mean log-likelihood per example against EM iteration, one curve per class, one panel per split.
 
     Parameters
@@ -30,6 +30,9 @@ def fig3_3(trace: pd.DataFrame) -> Figure:
         ``n_iter``, ``converged``, ``collapsed`` (kernels of the class model at the variance
         floor while alive, constant over a fit's iterations). Every row is drawn; ``split``
         and ``dataset`` may be absent (one panel).
+    confidence_level : float
+        Level of the Student-t interval over repeats that the bands show (the config's
+        ``figures.confidence_level``).
 
     Returns
     -------
@@ -37,7 +40,7 @@ def fig3_3(trace: pd.DataFrame) -> Figure:
         One panel per split (sorted by name; title: split, data set and "k of n class fits
         have a collapsed kernel", a fit being one (repeat, class)). For each class, the mean
         over repeats (line) and its Student-t interval over repeats (band;
-        :func:`mixlib.core.statistics.mean_t_interval`, level ``1 - ALPHA``); a repeat that
+        :func:`mixlib.core.statistics.mean_t_interval`, level ``confidence_level``); a repeat that
         has converged is held at its final value. A marker shows each fit's
         final (iteration, log-likelihood): a dot, or a cross if the fit has a collapsed
         kernel; a dashed vertical line the median number of iterations of the class.
@@ -58,7 +61,7 @@ def fig3_3(trace: pd.DataFrame) -> Figure:
             colour = f"C{i}"
             curves = wide[label].to_numpy()
             x = wide.index.to_numpy()
-            mean, low, high = mean_t_interval(curves.T, ALPHA)
+            mean, low, high = mean_t_interval(curves.T, 1 - confidence_level)
             ax.plot(x, mean, color=colour, label=f"class {label}")
             ax.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
             own_final = finals["class"] == label
@@ -73,5 +76,5 @@ def fig3_3(trace: pd.DataFrame) -> Figure:
         ax.set_xlabel("EM iteration")
         ax.set_ylabel("mean log-likelihood\nper example (nats)")
         ax.legend(fontsize="small")
-    fig.suptitle(f"EM convergence (band: {INTERVAL}; x: fit with a collapsed kernel; dashed: median stop)")
+    fig.suptitle(f"EM convergence (band: {interval_name(confidence_level)}; x: fit with a collapsed kernel; dashed: median stop)")
     return fig

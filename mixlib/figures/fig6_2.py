@@ -7,7 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from mixlib.core.statistics import mean_t_interval
-from mixlib.figures import ALPHA, INTERVAL, new_figure
+from mixlib.figures import interval_name, new_figure
 
 #: Mean test error of the report's perceptron (ch. 6), drawn as a reference line.
 REPORT_MEAN_ERROR = 0.085
@@ -18,7 +18,7 @@ _LABELS = {"plain": "plain backpropagation", "early_stopping": "early stopping",
 _COLOURS = {"plain": "C0", "early_stopping": "C1", "weight_decay": "C2"}
 
 
-def fig6_2(table: pd.DataFrame) -> Figure:
+def fig6_2(table: pd.DataFrame, *, confidence_level: float) -> Figure:
     """Test error (solid) and training error (dashed) against the hidden size, per regime.
 
     Parameters
@@ -27,13 +27,16 @@ def fig6_2(table: pd.DataFrame) -> Figure:
         The concatenated tables of :func:`mixlib.experiments.mlp.mlp_sweep_point`, in long
         form: columns ``regime``, ``hidden_size``, ``repeat``, ``metric``, ``value`` (others
         are ignored). Rows with ``metric`` ``test_error`` and ``train_error`` are drawn.
+    confidence_level : float
+        Level of the Student-t interval over repeats that the bands show (the config's
+        ``figures.confidence_level``).
 
     Returns
     -------
     matplotlib.figure.Figure
         One curve per regime present (plain, early stopping, weight decay): the mean over
         repeats of the test error, with its Student-t interval over repeats as a band
-        (:func:`mixlib.core.statistics.mean_t_interval`, level ``1 - ALPHA``; none with one
+        (:func:`mixlib.core.statistics.mean_t_interval`, level ``confidence_level``; none with one
         repeat), and the mean training error dashed; hidden sizes on a log2 axis; errors in
         percent; the report's mean error (8.5 %) dotted. Regimes not listed are ignored.
     """
@@ -51,7 +54,7 @@ def fig6_2(table: pd.DataFrame) -> Figure:
             if rows.empty:
                 continue
             wide = rows.pivot_table(index="repeat", columns="hidden_size", values="value")
-            mean, low, high = mean_t_interval(100 * wide.to_numpy(), ALPHA)
+            mean, low, high = mean_t_interval(100 * wide.to_numpy(), 1 - confidence_level)
             x = wide.columns.to_numpy()
             ax.plot(x, mean, style, color=colour, label=f"{_LABELS[regime]}, {what}")
             if metric == "test_error":
@@ -64,7 +67,7 @@ def fig6_2(table: pd.DataFrame) -> Figure:
     ax.set_xlabel("hidden units")
     ax.set_ylabel("classification error (%)")
     n_rep = errors["repeat"].nunique()
-    ax.set_title(f"MLP on splice: error vs hidden size (mean, band: {INTERVAL} over {n_rep} repeats)",
+    ax.set_title(f"MLP on splice: error vs hidden size (mean, band: {interval_name(confidence_level)} over {n_rep} repeats)",
                  fontsize="medium")
     ax.set_ylim(bottom=0)
     ax.legend(fontsize="small", ncol=2)

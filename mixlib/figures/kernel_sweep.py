@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from mixlib.core.statistics import mean_t_interval
-from mixlib.figures import ALPHA, INTERVAL, new_figure
+from mixlib.figures import ALPHA, INTERVAL, interval_name, new_figure
 from mixlib.figures.semisupervised_rounds import (
     RULE_LINESTYLES,
     ordered_rules,
@@ -27,14 +27,14 @@ REPORT_DNA_ERROR = 0.20
 _SWEEP_VARIANTS = (("restart", "warm"), ("finish", "argmax"), ("threshold", None))
 
 
-def _curve(ax, rows: pd.DataFrame, label: str, colour: str, linestyle: str = "-", scale: float = 100.0,
-           marker: str = "o", band: bool = True) -> None:
+def _curve(ax, rows: pd.DataFrame, label: str, colour: str, alpha: float, linestyle: str = "-",
+           scale: float = 100.0, marker: str = "o", band: bool = True) -> None:
     """Mean over repeats of ``scale * value`` of ``rows`` (one metric) against n_components.
 
-    With ``band``, also its Student-t interval over repeats at level ``1 - ALPHA`` (a shaded band).
+    With ``band``, also its Student-t interval over repeats at level ``1 - alpha`` (a shaded band).
     """
     wide = rows.pivot_table(index="repeat", columns="n_components", values="value")
-    mean, low, high = mean_t_interval(scale * wide.to_numpy(), ALPHA)
+    mean, low, high = mean_t_interval(scale * wide.to_numpy(), alpha)
     x = wide.columns.to_numpy()
     ax.plot(x, mean, marker=marker, markersize=3, color=colour, linestyle=linestyle, label=label)
     if band:
@@ -107,7 +107,7 @@ def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, na
             errors = rows[rows["metric"] == metric]
             for rule in ordered_rules(errors):
                 _curve(ax, errors[errors["unclassifiable"] == rule], label + rule_suffix(rule), f"C{i}",
-                       RULE_LINESTYLES.get(rule, "-"))
+                       ALPHA, RULE_LINESTYLES.get(rule, "-"))
             fitted[method] = _kernel_panel(ax_kernels, rows, label, f"C{i}")
         kernels = np.sort(own["n_components"].unique())
         ax_kernels.plot(kernels, kernels, color="0.5", linestyle="--", linewidth=0.8, label="as asked")
@@ -192,7 +192,7 @@ def fig5_5(table: pd.DataFrame) -> Figure:
     return _method_figure(table, "test_error", "test error (%)", "Test error", "fig5_5")
 
 
-def fig6_1(table: pd.DataFrame) -> Figure:
+def fig6_1(table: pd.DataFrame, *, confidence_level: float) -> Figure:
     """Mixture classifier on DNA: test and training error against kernels per class (fig. 6.1).
 
     Parameters
@@ -204,12 +204,15 @@ def fig6_1(table: pd.DataFrame) -> Figure:
         ``encoding`` (one pair of curves per encoding, e.g. "onehot" and "ordinal"). Drawn:
         ``test_error`` and ``train_error`` (``class == "all"``), ``live_kernels`` and, if
         present, ``collapsed_kernels`` (per class).
+    confidence_level : float
+        Level of the Student-t interval over repeats of the error bands (the config's
+        ``figures.confidence_level``).
 
     Returns
     -------
     matplotlib.figure.Figure
         Top: error in % against kernels per class (log2 axis), test error solid and training
-        error dashed, mean over repeats and 95 % Student-t interval; a dotted line at the
+        error dashed, mean over repeats and Student-t interval; a dotted line at the
         report's mean error, 20 %. Middle: kernels still alive after EM (mixing weight
         > 1e-6) of each class, mean over repeats, against the kernels fit (grey dotted: all
         alive; log2 axis). Bottom (when present): the live kernels of each class that ended
@@ -224,12 +227,14 @@ def fig6_1(table: pd.DataFrame) -> Figure:
     ax, ax_live = axes[0], axes[1]
     kernels = np.sort(table["n_components"].unique())
     encodings, classes = [], []
+    alpha = 1 - confidence_level
     for i, (encoding, rows) in enumerate(table.groupby("encoding", sort=True)):
         suffix = f" ({encoding})" if encoding else ""
         encodings.append((encoding, f"C{i}"))
         overall = rows[rows["class"] == "all"]
-        _curve(ax, overall[overall["metric"] == "test_error"], f"test error{suffix}", f"C{i}")
-        _curve(ax, overall[overall["metric"] == "train_error"], f"training error{suffix}", f"C{i}", "--")
+        _curve(ax, overall[overall["metric"] == "test_error"], f"test error{suffix}", f"C{i}", alpha)
+        _curve(ax, overall[overall["metric"] == "train_error"], f"training error{suffix}", f"C{i}",
+               alpha, "--")
         for metric, panel, marker in (("live_kernels", ax_live, "o"), ("collapsed_kernels", axes[-1], "x")):
             if metric == "collapsed_kernels" and not with_collapsed:
                 continue
@@ -239,12 +244,13 @@ def fig6_1(table: pd.DataFrame) -> Figure:
                 if label not in [c for c, _ in classes]:
                     classes.append((label, style))
                 name = f"class {label}{suffix}" + (" collapsed" if metric == "collapsed_kernels" else "")
-                _curve(panel, per_class[per_class["class"] == label], name, f"C{i}", style, scale=1.0,
-                       marker=marker, band=False)
+                _curve(panel, per_class[per_class["class"] == label], name, f"C{i}", alpha, style,
+                       scale=1.0, marker=marker, band=False)
     ax.axhline(100 * REPORT_DNA_ERROR, color="0.3", linestyle=":", label="report: 20 %")
     ax.set_ylabel("error (%)")
     ax.set_ylim(bottom=0)
-    ax.set_title(f"Mixture classifier on splice ({table['repeat'].nunique()} repeats; band: {INTERVAL})")
+    ax.set_title(f"Mixture classifier on splice ({table['repeat'].nunique()} repeats; "
+                 f"band: {interval_name(confidence_level)})")
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax_live.plot(kernels, kernels, color="0.5", linestyle=":", label="all alive")
     ax_live.set_yscale("log", base=2)

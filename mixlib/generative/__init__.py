@@ -1,4 +1,4 @@
-"""Generative classifiers (seed 003): Gaussian class models with full or shared covariance,
+"""Generative classifiers (linear-classification lecture): Gaussian class models with full or shared covariance,
 and naive Bayes."""
 
 from mixlib.generative.gaussian import LinearGaussianClassifier, QuadraticGaussianClassifier

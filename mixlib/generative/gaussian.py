@@ -1,4 +1,4 @@
-"""Gaussian generative classifiers with per-class or shared covariance (seed 003).
+"""Gaussian generative classifiers with per-class or shared covariance (linear-classification lecture).
 
 Each class ``C_k`` gets a prior ``p(C_k)`` and a Gaussian density ``N(x; mu_k, Sigma_k)``; the
 classification inverts the model with Bayes' rule,

@@ -1,4 +1,4 @@
-"""Naive Bayes classifiers: Gaussian, categorical (multinoulli) and Bernoulli (seed 003).
+"""Naive Bayes classifiers: Gaussian, categorical (multinoulli) and Bernoulli (linear-classification lecture).
 
 The input dimensions are assumed conditionally independent given the class,
 ``p(x | C_k) = prod_i p(x_i | C_k)``, and the class is found by Bayes' rule,

@@ -1,4 +1,4 @@
-"""Linear models (seed 003): multinomial logistic regression."""
+"""Linear models (linear-classification lecture): multinomial logistic regression."""
 
 from mixlib.linear_model.logistic import LogisticRegression, softmax_objective
 

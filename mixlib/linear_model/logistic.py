@@ -1,4 +1,4 @@
-"""Multinomial logistic regression (softmax regression) with an L2 penalty (seed 003).
+"""Multinomial logistic regression (softmax regression) with an L2 penalty (linear-classification lecture).
 
 The model is ``p(C_k | x) = exp(w_k.x + b_k) / sum_j exp(w_j.x + b_j)``; it is fitted by
 minimising the penalised negative log-likelihood with scipy's L-BFGS, the gradient of the
@@ -136,7 +136,7 @@ def softmax_objective(
 
 
 class LogisticRegression(ClassifierMixin, BaseEstimator):
-    """Multinomial logistic regression with an L2 penalty, fitted by L-BFGS (seed 003).
+    """Multinomial logistic regression with an L2 penalty, fitted by L-BFGS (linear-classification lecture).
 
     Parameters
     ----------

@@ -30,8 +30,7 @@ from mixlib.mixture.capped import fit_capped_mixture
 from mixlib.mixture.initialisation import variance_floor
 from mixlib.mixture.isotropic import IsotropicGaussianMixture
 
-# IsotropicGaussianMixture is named here for the readers of this module (``mixtures_`` holds
-# them) and for code that imported it from here before the package was split.
+# IsotropicGaussianMixture is exported with the classifier whose ``mixtures_`` hold them.
 __all__ = ["IsotropicGaussianMixture", "MixtureClassifier"]
 
 

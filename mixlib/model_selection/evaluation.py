@@ -1,6 +1,6 @@
 """Error estimation: stratified K-fold cross-validation with the Student-t interval of the
-course notes (seed 004, part IV), grid search refined on finer grids, confusion matrices
-(seed 002, section 1.2).
+ensembles-and-SVM notes (part IV), grid search refined on finer grids, confusion matrices
+(supervised-learning notes, section 1.2).
 """
 
 from __future__ import annotations
@@ -16,46 +16,9 @@ import pandas as pd
 
 from mixlib.core.base import BaseEstimator, clone
 from mixlib.core.statistics import t_half_width
-from mixlib.core.validation import check_random_state
+from mixlib.model_selection.resampling import fold_units, score_units, stratified_folds
 
 logger = logging.getLogger(__name__)
-
-
-def stratified_folds(y: np.ndarray, n_folds: int,
-                     random_state: None | int | np.random.Generator = None) -> np.ndarray:
-    """Assign every row to one of ``n_folds`` folds, keeping class proportions.
-
-    Parameters
-    ----------
-    y : ndarray of shape (n_samples,)
-        Class labels.
-    n_folds : int
-        Number of folds ``K``, ``2 <= K <= n_samples``.
-    random_state : None, int or numpy.random.Generator
-
-    Returns
-    -------
-    folds : ndarray of shape (n_samples,)
-        Fold index in ``0 .. K-1`` of each row.
-
-    Notes
-    -----
-    The rows of each class are shuffled and dealt round-robin to the folds, each class
-    starting where the previous one stopped, so every fold holds ``floor`` or ``ceil`` of
-    ``n_c / K`` rows of class ``c`` and the fold sizes differ by at most one.
-    """
-    y = np.asarray(y)
-    if not isinstance(n_folds, numbers.Integral) or not 2 <= n_folds <= len(y):
-        raise ValueError(f"n_folds must be an integer in [2, n_samples={len(y)}], "
-                         f"got {n_folds!r}.")
-    rng = check_random_state(random_state)
-    folds = np.empty(len(y), dtype=int)
-    start = 0
-    for label in np.unique(y):
-        rows = rng.permutation(np.flatnonzero(y == label))
-        folds[rows] = (start + np.arange(len(rows))) % n_folds
-        start = (start + len(rows)) % n_folds
-    return folds
 
 
 @dataclass(frozen=True)
@@ -154,17 +117,15 @@ def cross_val_error(estimator: EstimatorSpec, X: np.ndarray, y: np.ndarray, n_fo
     Notes
     -----
     For each fold ``k``: fit on the other folds, ``e_k`` = misclassification rate on fold
-    ``k``; then :func:`t_interval` of the ``e_k``.
+    ``k`` (the units of :func:`mixlib.model_selection.resampling.fold_units`, fitted and
+    scored by :func:`~mixlib.model_selection.resampling.score_units`); then
+    :func:`t_interval` of the ``e_k``.
     """
     y = np.asarray(y)
     if folds is None:
         folds = stratified_folds(y, n_folds, random_state)
-    fold_ids = np.unique(folds)
-    errors = np.empty(len(fold_ids))
-    for k, fold in enumerate(fold_ids):
-        test = folds == fold
-        model = _fresh(estimator).fit(X[~test], y[~test])
-        errors[k] = float(np.mean(model.predict(X[test]) != y[test]))
+    scores = score_units(fold_units(X, y, folds), lambda X_train, rng: _fresh(estimator))
+    errors = np.array([score.error for score in scores])
     return t_interval(errors, alpha)
 
 
@@ -339,7 +300,7 @@ def confusion_matrix(y_true: np.ndarray, y_pred: np.ndarray,
 
     Notes
     -----
-    Definition 4 of seed 002: ``m_ij = |{x : c(x) = i and f(x) = j}|``.
+    Definition 4 of the supervised-learning notes: ``m_ij = |{x : c(x) = i and f(x) = j}|``.
     """
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if y_true.shape != y_pred.shape or y_true.ndim != 1:

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from mixlib.core.validation import check_random_state
 from mixlib.core.seeding import generator
 
 ROLES = ("labelled", "unlabelled", "train", "validation", "test")
@@ -153,68 +152,9 @@ def duplicate_groups(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     Returns
     -------
     ndarray of int, shape (n_samples,)
-        Ids ``0 .. n_groups - 1`` in order of first appearance.
+        Ids ``0 .. n_groups - 1`` in order of first appearance, for
+        :func:`mixlib.model_selection.resampling.grouped_stratified_folds`.
     """
     frame = pd.DataFrame(np.asarray(X, dtype=np.float64))
     frame["class"] = np.asarray(y, dtype=str)
     return frame.groupby(list(frame.columns), dropna=False, sort=False).ngroup().to_numpy()
-
-
-def grouped_stratified_folds(y: np.ndarray, groups: np.ndarray, n_folds: int,
-                             random_state: None | int | np.random.Generator = None) -> np.ndarray:
-    """Stratified K-fold assignment that keeps every group of rows in one fold.
-
-    Used with :func:`duplicate_groups` so that identical rows never sit in both the training
-    and the test folds (which would flatter the cross-validated error).
-
-    Parameters
-    ----------
-    y : ndarray of shape (n_samples,)
-        Class labels; every group must hold a single class.
-    groups : ndarray of shape (n_samples,)
-        Group id of every row.
-    n_folds : int
-        Number of folds ``K``; there must be at least ``K`` groups.
-    random_state : None, int or numpy.random.Generator
-
-    Returns
-    -------
-    folds : ndarray of shape (n_samples,)
-        Fold index in ``0 .. K-1`` of each row.
-
-    Notes
-    -----
-    When every group is a single row this is exactly
-    :func:`mixlib.model_selection.evaluation.stratified_folds` (same folds for the same generator). Otherwise,
-    class by class, the groups are shuffled, ordered by decreasing size (ties keep the shuffled
-    order) and each goes to the fold with the fewest rows of that class so far, then the
-    fewest rows overall, then the lowest index.
-    """
-    from mixlib.model_selection.evaluation import stratified_folds
-
-    y = np.asarray(y)
-    groups = np.asarray(groups)
-    if groups.shape != y.shape:
-        raise ValueError(f"groups must have shape {y.shape}, got {groups.shape}.")
-    ids, first, inverse, sizes = np.unique(groups, return_index=True, return_inverse=True,
-                                           return_counts=True)
-    if (sizes == 1).all():
-        return stratified_folds(y, n_folds, random_state)
-    if len(ids) < n_folds:
-        raise ValueError(f"{n_folds} folds need at least {n_folds} groups of rows, got {len(ids)}.")
-    mixed = [ids[g] for g in range(len(ids)) if len(np.unique(y[inverse == g])) > 1]
-    if mixed:
-        raise ValueError(f"groups {mixed[:5]} hold rows of more than one class.")
-    rng = check_random_state(random_state)
-    group_fold = np.empty(len(ids), dtype=int)
-    fold_rows = np.zeros(n_folds, dtype=int)
-    for label in np.unique(y):
-        shuffled = rng.permutation(np.flatnonzero(y[first] == label))
-        ordered = shuffled[np.argsort(-sizes[shuffled], kind="stable")]
-        class_rows = np.zeros(n_folds, dtype=int)
-        for g in ordered:
-            k = min(range(n_folds), key=lambda f: (class_rows[f], fold_rows[f], f))
-            group_fold[g] = k
-            class_rows[k] += sizes[g]
-            fold_rows[k] += sizes[g]
-    return group_fold[inverse]

@@ -1,4 +1,4 @@
-"""kd-tree of the course notes (seed 002, section 1.1), searched in batches.
+"""kd-tree of the supervised-learning notes (section 1.1), searched in batches.
 
 Each internal node holds the training point whose coordinate along the splitting axis is the
 median of its subset, the axis cycles with the depth (``axis = depth mod n_features``), points
@@ -34,7 +34,7 @@ _NODE_FIELDS = ("start", "end", "axis", "pivot", "split", "left", "right")
 
 
 class KDTree:
-    """kd-tree with median splits along cycling coordinates (seed 002, section 1.1).
+    """kd-tree with median splits along cycling coordinates (supervised-learning notes, section 1.1).
 
     Parameters
     ----------
@@ -343,7 +343,7 @@ class KDTree:
         return rank[node]
 
     def query_trace(self, x: ArrayLike, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
-        """Detail the search of one query, as asked by the exercise of seed 002 (example 3).
+        """Detail the search of one query, as asked by the exercise of the supervised-learning notes (example 3).
 
         Parameters
         ----------

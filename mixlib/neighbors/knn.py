@@ -1,7 +1,7 @@
 """k-nearest neighbours: the k-NN classifier, with a kd-tree or brute force behind it.
 
 The search structures live in their own modules and are re-exported here:
-:class:`KDTree` (:mod:`mixlib.neighbors.kd_tree`: the notes' median kd-tree, seed 002 section 1.1,
+:class:`KDTree` (:mod:`mixlib.neighbors.kd_tree`: the supervised-learning notes' median kd-tree, section 1.1,
 searched for all queries at once with per-query bounded queues and the notes' pruning rule)
 and :class:`BruteForceNeighbors` (:mod:`mixlib.neighbors._brute`: one BLAS distance matrix per
 cache-sized block of queries). Both also return every training point tied with the k-th
@@ -41,7 +41,7 @@ _TIE_LEAD = 1e-9
 
 
 def default_n_neighbors(n_samples: int) -> int:
-    """The odd ``k`` nearest to ``sqrt(n_samples)`` (seed 002, remark 2).
+    """The odd ``k`` nearest to ``sqrt(n_samples)`` (supervised-learning notes, remark 2).
 
     Notes
     -----
@@ -55,7 +55,7 @@ def default_n_neighbors(n_samples: int) -> int:
 
 
 class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
-    """k-nearest-neighbour classifier (seed 002, section 1).
+    """k-nearest-neighbour classifier (supervised-learning notes, section 1).
 
     Parameters
     ----------
@@ -104,7 +104,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     (distances equal up to a relative ``1e-12``). **Tie-break of the vote:** when several
     classes reach the maximal vote, the prediction is the class of the nearest voter among
     those belonging to a tied class (voters ordered by distance, then training index), a
-    deterministic alternative to the random draw of seed 002, remark 1.
+    deterministic alternative to the random draw of the supervised-learning notes, remark 1.
 
     **Sample weights count rows:** a row of weight 2 is the row given twice, 0 the row left
     out, so ``k`` is a total weight. ``N_k(x)`` takes the nearest points (by distance, then

@@ -15,9 +15,10 @@ of the closure (a matplotlib style, the shipped data sets) are part of it too.
 The model registry (:mod:`mixlib.experiments.registry`) imports each estimator inside the
 function that builds it, and which one runs is decided by a model name at run time. A job
 depends on a builder's imports when a module of its closure calls it: ``make_mixture(``
-runs the mixture's builder; ``.build(`` or ``make_model(`` run the builder of the job's
-``model`` wildcard, or every builder for a job without one. Importing the registry for its
-names and defaults alone (the config checks) runs no builder.
+runs the mixture's builder; ``make_model("svm"`` (a model named in the code) runs that
+model's builder; ``.build(`` or ``make_model(`` with a name computed at run time run the
+builder of the job's ``model`` wildcard, or every builder for a job without one. Importing the
+registry for its names and defaults alone (the config checks) runs no builder.
 
 Everything is computed once per Snakemake invocation (:func:`functools.cache`): each file is
 read and hashed once, however many jobs share it.
@@ -34,13 +35,14 @@ from pathlib import Path
 from typing import Any
 
 import mixlib
+from mixlib.core.vocabulary import CODE_PARAM
 
 PACKAGE = "mixlib"
 PACKAGE_DIR = Path(mixlib.__file__).resolve().parent
 #: The module whose functions each import one model's estimator (see the module docstring).
 REGISTRY = "mixlib.experiments.registry"
 #: The parameter name a job's fingerprint gets in its rule's ``params``.
-PARAM_NAME = "code"
+PARAM_NAME = CODE_PARAM
 
 
 @cache
@@ -161,30 +163,36 @@ def script_closure(script: Path) -> frozenset[str]:
     return module_closure(direct_imports(script.resolve()))
 
 
-#: A call that builds the model a job names at run time (its ``model`` wildcard), and a
-#: call that builds the study's mixture classifier.
-BUILDS_NAMED_MODEL = re.compile(r"\.build\(|\bmake_model\(")
+#: A call that builds a model named in the code, and one that builds the model a job names
+#: at run time (its ``model`` wildcard): ``.build(``, or ``make_model(`` whose first argument
+#: is not a string literal. And a call that builds the study's mixture classifier.
+BUILDS_LITERAL_MODEL = re.compile(r"""\bmake_model\(\s*["'](\w+)["']""")
+BUILDS_NAMED_MODEL = re.compile(r"""\.build\(|\bmake_model\((?!\s*["'])""")
 BUILDS_MIXTURE = re.compile(r"\bmake_mixture\(")
 
 
 @cache
-def _models_built(module: str) -> tuple[bool, bool]:
-    """Whether a module (not the registry itself) builds a named model, and a mixture."""
+def _models_built(module: str) -> tuple[frozenset[str], bool, bool]:
+    """What a module (not the registry itself) builds: the models it names as literals,
+    whether it builds a model named at run time, and whether it builds a mixture."""
     path = module_path(module)
     if module == REGISTRY or path is None:
-        return False, False
+        return frozenset(), False, False
     text = path.read_text(encoding="utf-8")
-    return bool(BUILDS_NAMED_MODEL.search(text)), bool(BUILDS_MIXTURE.search(text))
+    return (frozenset(BUILDS_LITERAL_MODEL.findall(text)), bool(BUILDS_NAMED_MODEL.search(text)),
+            bool(BUILDS_MIXTURE.search(text)))
 
 
 def _builders_run(modules: Iterable[str], model: str | None) -> set[str]:
-    """The registry functions a job runs: the builder of its ``model`` (every builder for a
-    job without one) if a module builds named models, the mixture's if one builds mixtures."""
+    """The registry functions a job runs: the builders of the models its modules name; the
+    builder of its ``model`` (every builder for a job without one) if a module builds a model
+    named at run time; the mixture's if one builds mixtures."""
     from mixlib.experiments.registry import MODELS
 
     names: set[str] = set()
     for module in modules:
-        named, mixture = _models_built(module)
+        literals, named, mixture = _models_built(module)
+        names |= {MODELS[literal].build.__name__ for literal in literals}
         if named:
             names |= {MODELS[model].build.__name__} if model in MODELS else {
                 spec.build.__name__ for spec in MODELS.values()}

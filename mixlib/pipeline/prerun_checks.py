@@ -1,6 +1,6 @@
 """Pre-run checks of values that used to fail inside a job, each named by its config key.
 
-They run after the schema and :func:`mixlib.pipeline.config.check_config`, on the data sets
+They run after the schema and :func:`mixlib.pipeline.checks.check_config`, on the data sets
 that one read (``tables``: a data set's raw table, or None for a ``url`` source not yet
 fetched), before any job: the number of repeats against ``max_repeats``; every data set has two
 classes; every role of a random split gets a row; the comparison's folds have enough groups of
@@ -141,7 +141,8 @@ def check_comparison_params(config: Mapping[str, Any],
     (:data:`TRAIN_ROW_BOUNDED`) are checked against each comparison data set's folds.
     """
     from mixlib.experiments.comparison import split_protocol_params
-    from mixlib.experiments.registry import model_spec, resolve_params
+    from mixlib.experiments.registry import make_model
+    from mixlib.experiments.settings import EMSettings
 
     comparison = config.get("comparison")
     if not comparison:
@@ -169,7 +170,8 @@ def check_comparison_params(config: Mapping[str, Any],
         try:
             with warnings.catch_warnings():  # a short fit's convergence is not the question
                 warnings.simplefilter("ignore")
-                estimator = model_spec(model).build(resolve_params(model, probe, X), 0)
+                estimator = make_model(model, probe, 0, X=X,
+                                       em=EMSettings.from_mapping(config["em"]))
                 estimator.fit(X, y)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"{where}: {exc} (overrides {dict(overrides)}).") from None

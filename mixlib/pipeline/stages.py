@@ -26,6 +26,11 @@ STAGES: dict[str, tuple[str, ...]] = {
 }
 #: The stages whose tables the claims of the report are measured from (``report.smk``).
 CLAIM_STAGES = ("mixture", "imputation", "semisupervised", "dna", "mlp", "comparison")
+#: Sections that several stages read, and those stages: the ``figures`` section sets the
+#: interval level of the figures that draw a band over repeats.
+SHARED_SECTIONS: dict[str, tuple[str, ...]] = {
+    "figures": ("mixture", "imputation", "dna", "mlp", "ensembles"),
+}
 
 
 def configured_stages(config: Mapping[str, Any]) -> list[str]:
@@ -49,3 +54,20 @@ def configured_stages(config: Mapping[str, Any]) -> list[str]:
     if all(stage in stages for stage in CLAIM_STAGES):
         stages.append("report")
     return stages
+
+
+def check_shared_sections(config: Mapping[str, Any]) -> None:
+    """Every shared section (:data:`SHARED_SECTIONS`) that a configured stage reads is given.
+
+    Raises
+    ------
+    ValueError
+        Naming the missing section and the configured stages that read it, or a stage given
+        only some of its sections (:func:`configured_stages`).
+    """
+    stages = configured_stages(config)
+    for section, readers in SHARED_SECTIONS.items():
+        needing = [stage for stage in readers if stage in stages]
+        if needing and section not in config:
+            raise ValueError(f"{section}: the stage(s) {needing} read this section; give it "
+                             f"(see config/README.md), or leave those stages out.")

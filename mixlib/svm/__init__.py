@@ -1,4 +1,4 @@
-"""Kernel machines of the course notes (seed 004): the C-SVM trained by SMO, the all-together
+"""Kernel machines of the ensembles-and-SVM notes: the C-SVM trained by SMO, the all-together
 (Weston-Watkins) multi-class SVM, SVDD and multiple kernel learning."""
 
 from mixlib.svm.all_together import AllTogetherSVC

@@ -1,4 +1,4 @@
-"""All-together multi-class SVM of the course notes (seed 004, VI): the Weston-Watkins problem.
+"""All-together multi-class SVM of the ensembles-and-SVM notes (VI): the Weston-Watkins problem.
 
 One optimisation problem over the ``c`` decision functions at once, solved in the kernel
 (dual) form by the block descent and Newton steps of :mod:`mixlib.svm._all_together_solver`,

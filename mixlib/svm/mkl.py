@@ -1,4 +1,4 @@
-"""Multiple kernel learning by reduced gradient on the simplex (seed 004, part VII; SimpleMKL,
+"""Multiple kernel learning by reduced gradient on the simplex (ensembles-and-SVM notes, part VII; SimpleMKL,
 Rakotomamonjy, Bach, Canu & Grandvalet 2008).
 """
 

@@ -1,4 +1,4 @@
-"""Soft-margin support vector classifier (C-SVM) solved in the dual by SMO (seed 004, III, VI).
+"""Soft-margin support vector classifier (C-SVM) solved in the dual by SMO (ensembles-and-SVM notes, III, VI).
 
 Binary problems are solved by :func:`mixlib.svm._smo.smo_solve`; several classes are handled by
 one-vs-one voting or one-vs-all (the notes' table of part VI).

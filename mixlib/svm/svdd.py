@@ -1,5 +1,5 @@
 """Support vector data description: the smallest ball enclosing the data in feature space
-(seed 004, part V), solved in the dual by SMO.
+(ensembles-and-SVM notes, part V), solved in the dual by SMO.
 """
 
 from __future__ import annotations

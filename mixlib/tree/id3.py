@@ -1,6 +1,6 @@
 """ID3 decision trees: multi-way splits on categorical features by information gain.
 
-This is the algorithm of the course notes (seed 002, section 2.2): a node becomes a leaf when
+This is the algorithm of the supervised-learning notes (section 2.2): a node becomes a leaf when
 its rows share one class or no feature separates them; otherwise it is split on the feature of
 largest information gain, with one child per value the feature takes in the node, and that
 feature is not tested again below.
@@ -43,7 +43,7 @@ def information_gain(table: np.ndarray) -> np.ndarray:
     Notes
     -----
     :math:`G(S, j) = H(S) - \\sum_a \\frac{|S_{x_j=a}|}{|S|} H(S_{x_j=a})` with
-    :math:`H(S) = -\\sum_k \\frac{|C_k|}{|S|} \\log_2 \\frac{|C_k|}{|S|}` (seed 002, def. 5-6).
+    :math:`H(S) = -\\sum_k \\frac{|C_k|}{|S|} \\log_2 \\frac{|C_k|}{|S|}` (supervised-learning notes, def. 5-6).
     """
     class_counts = table[0].sum(axis=0)
     n = class_counts.sum()
@@ -79,7 +79,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    Stopping rules (seed 002, §2.2): all rows of one class -> leaf of that class; no feature
+    Stopping rules (supervised-learning notes, §2.2): all rows of one class -> leaf of that class; no feature
     with positive gain left (or all features used on the path) -> leaf of the majority class.
     Children are created only for values present in the node; a value with no child at
     prediction time (an empty subset in the notes, or a category never seen in training) falls

@@ -24,6 +24,7 @@ TEST_TARGETS = (
     + ["results/tables/mlp_sweep.tsv", "results/figures/fig6_2.png", "results/figures/svm_grid_heart_holdout.png",
        "results/figures/mkl.png", "results/figures/svdd.png", "results/tables/ensembles.tsv",
        "results/figures/ensembles.png", "results/tables/comparison_summary.tsv", "results/figures/comparison.png",
+       "results/tables/comparison_settings.tsv",
        "results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
        "results/figures/comparison_cd.png", "results/figures/confusion_wine.png", "results/tables/claims.tsv",
        "results/tables/claims_readings.tsv", "results/figures/claims.png"]

@@ -1,25 +1,23 @@
-# Config validation, wildcard constraints and the small input functions every stage uses.
+# Config validation, wildcard constraints, the study's typed settings and the input and
+# parameter functions the rules share (each takes the job's wildcards).
 
 import os
+from pathlib import Path
 
-from snakemake.utils import validate
-
-from mixlib.pipeline.cluster import check_slurm_workflow
+from mixlib.datasets import dataset_encoding, uses_standardisation
 from mixlib.datasets.sources import SOURCE_KEYS
-from mixlib.experiments.data import uses_standardisation
 from mixlib.model_selection.fixed_splits import split_kind, split_repeats
-from mixlib.pipeline.config import (
-    check_config,
-    check_em_section,
-    check_split_forms,
-    dataset_source,
-    describe_config_source,
-    rename_old_model_names,
+from mixlib.pipeline.checks import validate_study_config
+from mixlib.pipeline.cluster import check_slurm_workflow
+from mixlib.pipeline.config import describe_config_source
+from mixlib.pipeline.config_errors import stop_on_config_error
+from mixlib.pipeline.datasets import dataset_source
+from mixlib.pipeline.mixtures import (
+    comparison_fits_mixture,
+    em_if,
+    imputer_fits_mixture,
+    model_fits_mixture,
 )
-from mixlib.pipeline.prerun_checks import check_prerun
-from mixlib.pipeline.config_errors import check_schema, stop_on_config_error
-from mixlib.pipeline.config_overrides import load_schema, retype_strings
-from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
 from mixlib.pipeline.provenance import (
     checkout_directory,
     code_state,
@@ -37,24 +35,23 @@ if workflow.is_main_process:
     _code = code_state(checkout_directory(workflow.basedir))
     (logger.warning if _code["dirty"] else logger.info)(first_line(_code))
 
-# Which file(s) the config comes from, then keys and types (names the offending key), then
-# names, sizes and the data's values, before any job runs.
+# Which file(s) the config comes from, then every check before any job (old keys, the form of
+# the splits, --config strings typed as the schema says, the schema, then names, sizes and the
+# data's values), and the typed settings. Each error is one message naming the key, without
+# traceback frames (config_errors.py). Reading the data sets takes about a second: the
+# Snakemake started inside each cluster job (exec mode remote) reruns this file for a config
+# the submitting process already checked.
 logger.info(describe_config_source(workflow.overwrite_configfiles))
-for _message in rename_old_model_names(config):  # before the schema: an old name still runs
-    logger.warning(_message)
-# Each error is one message naming the key, without traceback frames (config_errors.py).
 with stop_on_config_error():
-    check_em_section(config)  # before the schema: an old mixture.em is named with its new place
-    check_split_forms(config)  # before the schema: a split with none or two of its forms, by name
-    # --config 'mlp={"hidden_sizes": [1, 2]}' arrives with strings inside: typed as the schema says
-    _schema = load_schema(os.path.join(workflow.basedir, "schemas/config.schema.yaml"))
-    retype_strings(config, _schema)
-    check_schema(config, _schema)  # names the key; then Snakemake fills in the defaults
-    validate(config, schema="../schemas/config.schema.yaml")
-    # check_config reads every data set (about 1 s); the Snakemake started inside each cluster
-    # job (exec mode remote) reruns this file for a config the submitting process already checked.
-    if workflow.is_main_process:
-        check_prerun(config, check_config(config, base_dir="."))
+    SETTINGS = validate_study_config(
+        config,
+        schema=Path(workflow.basedir) / "schemas" / "config.schema.yaml",
+        base_dir=".",
+        read_data=workflow.is_main_process,
+        warn=logger.warning,
+    )
+# The EM settings of every mixture the study fits.
+EM = SETTINGS.em
 # What produced this run (results/provenance.json; its hash stamps the claims and comparison
 # tables): collected once here, handed to the jobs through the environment.
 PROVENANCE = current_provenance(config, workflow.overwrite_configfiles, workflow.basedir)
@@ -69,11 +66,32 @@ onstart:
 DATASETS = sorted(config["datasets"])
 STAGES_RUN = configured_stages(config)  # the stages whose config sections are present
 SPLITS = sorted(config["splits"])
+# The figures' settings: required by the stages that draw intervals (validate_study_config).
+FIGURES = config["figures"] if "figures" in config else None
+# The relative variance floors of the sensitivity grid (semisupervised_sensitivity), which
+# the chapter-3 and chapter-5 readings share; none without that section.
+SENSITIVITY_FLOORS = (
+    config["semisupervised_sensitivity"]["relative_min_variances"]
+    if "semisupervised_sensitivity" in config
+    else []
+)
 
 
 wildcard_constraints:
     dataset="|".join(DATASETS),
     split="|".join(SPLITS) if SPLITS else "(?!)",
+
+
+def prepared_table(dataset):
+    return f"results/data/{dataset}.prepared.tsv"
+
+
+# --- Data sets -------------------------------------------------------------------------------
+
+
+def dataset_spec(wildcards):
+    """A data set's config entry."""
+    return config["datasets"][wildcards.dataset]
 
 
 def source_spec(wildcards):
@@ -89,13 +107,37 @@ def user_csv(wildcards):
     return [spec["path"]] if spec.get("source") == "csv" else []
 
 
-def prepared_table(dataset):
-    return f"results/data/{dataset}.prepared.tsv"
+def dataset_prepared(wildcards):
+    """The prepared table of a data set."""
+    return prepared_table(wildcards.dataset)
+
+
+def dataset_standardises(wildcards):
+    """Whether a data set's features are standardised (``datasets.<name>.standardise``)."""
+    return uses_standardisation(wildcards.dataset, config["datasets"][wildcards.dataset])
+
+
+# --- Splits ----------------------------------------------------------------------------------
+
+
+def split_spec(wildcards):
+    """A split's config entry."""
+    return config["splits"][wildcards.split]
+
+
+def split_dataset(wildcards):
+    """The name of the data set a split draws from."""
+    return config["splits"][wildcards.split]["dataset"]
+
+
+def split_repeats_of(wildcards):
+    """Repeats of a split's table: ``repeats`` for a random split, 1 for a fixed one."""
+    return split_repeats(config["splits"][wildcards.split], config["repeats"])
 
 
 def split_dataset_table(wildcards):
     """The prepared table of the data set a split draws from."""
-    return prepared_table(config["splits"][wildcards.split]["dataset"])
+    return prepared_table(split_dataset(wildcards))
 
 
 def split_data_inputs(wildcards):
@@ -108,29 +150,64 @@ def split_data_inputs(wildcards):
     return inputs
 
 
-def repeats_of(split):
-    """Repeats of ``split``'s table: ``repeats`` for a random split, 1 for a fixed one."""
-    return split_repeats(config["splits"][split], config["repeats"])
-
-
-def split_inputs(split):
-    """What an experiment on ``split`` reads: prepared data, roles, imputed substitutes."""
+def split_inputs(wildcards):
+    """What an experiment on a split reads: prepared data, roles, imputed substitutes."""
     return {
-        "prepared": prepared_table(config["splits"][split]["dataset"]),
-        "split": f"results/splits/{split}.split.tsv",
-        "substitutes": f"results/impute/{split}.substitutes.tsv",
+        "prepared": split_dataset_table(wildcards),
+        "split": f"results/splits/{wildcards.split}.split.tsv",
+        "substitutes": f"results/impute/{wildcards.split}.substitutes.tsv",
     }
 
 
-def standardises(split):
-    """Whether the features of ``split``'s data set are standardised (see config/README.md)."""
-    dataset = config["splits"][split]["dataset"]
+def standardises(wildcards):
+    """Whether the features of a split's data set are standardised (see config/README.md)."""
+    dataset = split_dataset(wildcards)
     return uses_standardisation(dataset, config["datasets"][dataset])
 
 
-def split_encoding(split):
-    """The sequence coding of a split's data set (``onehot`` unless the config says otherwise)."""
-    return config["datasets"][config["splits"][split]["dataset"]].get("encoding", "onehot")
+def split_encoding(wildcards):
+    """The sequence coding of a split's data set."""
+    return dataset_encoding(config["datasets"][split_dataset(wildcards)])
+
+
+# --- EM settings, to the jobs that fit a mixture only ----------------------------------------
+
+
+def impute_em(wildcards):
+    """The `impute` job's EM settings: only the kernel-mode imputer of missing cells fits."""
+    return em_if(EM, imputer_fits_mixture(config, split_dataset(wildcards)))
+
+
+def comparison_em(wildcards):
+    """A CV comparison job's EM settings: a mixture model, or kernel-mode imputation."""
+    return em_if(EM, comparison_fits_mixture(config, wildcards.dataset, wildcards.model))
+
+
+def holdout_em(wildcards):
+    """A hold-out comparison job's EM settings (its rows are imputed already)."""
+    return em_if(EM, model_fits_mixture(wildcards.model))
+
+
+def ensemble_em(wildcards):
+    """An ensemble job's EM settings: only ``bagging_base`` bags mixture classifiers."""
+    return em_if(EM, wildcards.method == "bagging_base")
+
+
+def ensemble_base_kernels(wildcards):
+    """Kernels per class of the mixtures ``bagging_base`` bags (None for the other methods)."""
+    bagged = wildcards.method == "bagging_base"
+    return config["ensembles"]["base_mixture"]["n_components"] if bagged else None
+
+
+def comparison_mem_mb(wildcards):
+    """Memory (MB) of a CV comparison job: the peak measured on its data set
+    (``comparison.mem_mb``; docs/scaling.md), else 2 GB."""
+    return config["comparison"]["mem_mb"].get(wildcards.dataset, 2000)
+
+
+def model_params(wildcards):
+    """A comparison model's parameters (``comparison.params.<model>``; none: its defaults)."""
+    return config["comparison"]["params"].get(wildcards.model) or {}
 
 
 def previous_grid_levels(wildcards):
@@ -182,7 +259,6 @@ def claim_tables():
 def study_targets():
     """The targets of the `all` rule: the data stages', then each configured stage's tables
     and figures (mixlib.pipeline.stages)."""
-    comparison = config.get("comparison", {})
     sensitivity = config.get("semisupervised_sensitivity")
     per_stage = {
         "mixture": ["results/figures/fig3_3.png", "results/figures/fig3_4.png"],
@@ -205,6 +281,7 @@ def study_targets():
             [
                 "results/tables/comparison_summary.tsv",
                 "results/figures/comparison.png",
+                "results/tables/comparison_settings.tsv",
                 "results/tables/comparison_pairs.tsv",
                 "results/tables/comparison_ranks.tsv",
                 "results/figures/comparison_cd.png",
@@ -215,10 +292,12 @@ def study_targets():
                     "results/tables/comparison_bayes.tsv",
                     "results/figures/comparison_bayes.png",
                 ]
-                if len(comparison["datasets"]) >= 2
+                if len(config["comparison"]["datasets"]) >= 2
                 else []
             )
-            + expand("results/figures/confusion_{dataset}.png", dataset=comparison["datasets"])
+            + expand(
+                "results/figures/confusion_{dataset}.png", dataset=config["comparison"]["datasets"]
+            )
         ),
         "report": [
             "results/tables/claims.tsv",

@@ -1,42 +1,32 @@
 # Every classifier of the project on every data set, under r seeded stratified K-fold
 # cross-validations, and on the train/test rows of the hold-out splits (report ch. 6, extended
-# to the course classifiers; seeds 002-004); then the significance tests across models.
-
-from mixlib.experiments.registry import MODELS
+# to the course classifiers); then the significance tests across models. One job per (data
+# set or split, model) writes the scores and the settings that ran.
 
 COMPARISON = config["comparison"]
-HOLDOUT_SPLITS = COMPARISON.get("holdout_splits", [])
 
 
 rule comparison_point:
     input:
-        lambda wildcards: prepared_table(wildcards.dataset),
+        dataset_prepared,
     output:
-        "results/comparison/{dataset}.{model}.tsv",
+        scores="results/comparison/{dataset}.{model}.tsv",
+        settings="results/comparison/{dataset}.{model}.settings.tsv",
     log:
         "results/logs/comparison_point/{dataset}.{model}.log",
     benchmark:
         "results/benchmarks/comparison_point/{dataset}.{model}.tsv"
     params:
-        settings=lambda wildcards: COMPARISON["params"].get(wildcards.model, {}),
-        n_folds=COMPARISON["n_folds"],
-        cv_repeats=COMPARISON.get("cv_repeats", 1),
-        group_duplicates=COMPARISON["group_duplicates"],
-        alpha=COMPARISON["alpha"],
+        model_params=model_params,
+        protocol=SETTINGS.comparison,
         seed=config["seed"],
-        standardise=lambda wildcards: uses_standardisation(
-            wildcards.dataset, config["datasets"][wildcards.dataset]
-        ),
+        standardise=dataset_standardises,
         impute=config["impute"],
-        em=lambda wildcards: em_if(
-            config, comparison_fits_mixture(config, wildcards.dataset, wildcards.model)
-        ),
+        em=comparison_em,
     wildcard_constraints:
         model="|".join(COMPARISON["models"]),
-    threads: 1
     resources:
-        # the peak measured on the data set (comparison.mem_mb; docs/scaling.md), else 2 GB
-        mem_mb=lambda wildcards: COMPARISON.get("mem_mb", {}).get(wildcards.dataset, 2000),
+        mem_mb=comparison_mem_mb,
         runtime=30,
     script:
         "../scripts/comparison_point.py"
@@ -44,23 +34,23 @@ rule comparison_point:
 
 rule comparison_holdout_point:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
-        "results/comparison/holdout/{split}.{model}.tsv",
+        scores="results/comparison/holdout/{split}.{model}.tsv",
+        settings="results/comparison/holdout/{split}.{model}.settings.tsv",
     log:
         "results/logs/comparison_holdout_point/{split}.{model}.log",
     benchmark:
         "results/benchmarks/comparison_holdout_point/{split}.{model}.tsv"
     params:
-        settings=lambda wildcards: COMPARISON["params"].get(wildcards.model, {}),
-        alpha=COMPARISON["alpha"],
+        model_params=model_params,
+        protocol=SETTINGS.comparison,
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
-        em=lambda wildcards: em_if(config, MODELS[wildcards.model].family == "mixture"),
+        dataset=split_dataset,
+        standardise=standardises,
+        em=holdout_em,
     wildcard_constraints:
         model="|".join(COMPARISON["models"]),
-    threads: 1
     resources:
         mem_mb=2000,
         runtime=30,
@@ -75,10 +65,6 @@ rule comparison_dataset:
         "results/tables/comparison.{dataset}.tsv",
     log:
         "results/logs/comparison_dataset/{dataset}.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/concat_tables.py"
 
@@ -88,17 +74,33 @@ rule comparison_table:
         expand("results/tables/comparison.{dataset}.tsv", dataset=COMPARISON["datasets"]),
         expand(
             "results/comparison/holdout/{split}.{model}.tsv",
-            split=HOLDOUT_SPLITS,
+            split=COMPARISON["holdout_splits"],
             model=COMPARISON["models"],
         ),
     output:
         "results/tables/comparison.tsv",
     log:
         "results/logs/comparison_table/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
+    script:
+        "../scripts/concat_tables.py"
+
+
+rule comparison_settings:
+    input:
+        expand(
+            "results/comparison/{dataset}.{model}.settings.tsv",
+            dataset=COMPARISON["datasets"],
+            model=COMPARISON["models"],
+        ),
+        expand(
+            "results/comparison/holdout/{split}.{model}.settings.tsv",
+            split=COMPARISON["holdout_splits"],
+            model=COMPARISON["models"],
+        ),
+    output:
+        "results/tables/comparison_settings.tsv",
+    log:
+        "results/logs/comparison_settings/all.log",
     script:
         "../scripts/concat_tables.py"
 
@@ -114,10 +116,6 @@ rule comparison_summary:
         ),
     log:
         "results/logs/comparison_summary/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/comparison_summary.py"
 
@@ -135,10 +133,6 @@ rule comparison_figure:
         svg="results/figures/comparison.svg",
     log:
         "results/logs/comparison_figure/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/figures/comparison.py"
 
@@ -157,10 +151,6 @@ rule confusion_figure:
         svg="results/figures/confusion_{dataset}.svg",
     log:
         "results/logs/confusion_figure/{dataset}.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/figures/confusion.py"
 
@@ -181,10 +171,6 @@ rule comparison_significance:
         ),
     log:
         "results/logs/comparison_significance/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/comparison_significance.py"
 
@@ -202,10 +188,6 @@ rule comparison_cd_figure:
         svg="results/figures/comparison_cd.svg",
     log:
         "results/logs/comparison_cd_figure/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/figures/comparison_cd.py"
 

@@ -11,9 +11,7 @@ rule fetch:
         "results/logs/fetch/{dataset}.log",
     params:
         spec=source_spec,
-    threads: 1
     resources:
-        mem_mb=1000,
         runtime=15,
     script:
         "../scripts/fetch.py"
@@ -27,8 +25,7 @@ rule prepare:
     log:
         "results/logs/prepare/{dataset}.log",
     params:
-        spec=lambda wildcards: config["datasets"][wildcards.dataset],
-    threads: 1
+        spec=dataset_spec,
     resources:
         mem_mb=2000,
         runtime=10,
@@ -44,12 +41,10 @@ rule split:
     log:
         "results/logs/split/{split}.log",
     params:
-        spec=lambda wildcards: config["splits"][wildcards.split],
+        spec=split_spec,
         seed=config["seed"],
-        repeats=lambda wildcards: repeats_of(wildcards.split),
-    threads: 1
+        repeats=split_repeats_of,
     resources:
-        mem_mb=1000,
         runtime=10,
     script:
         "../scripts/split.py"
@@ -64,7 +59,6 @@ rule data_summary:
         "results/logs/data_summary/all.log",
     params:
         datasets=DATASETS,
-    threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
@@ -82,10 +76,6 @@ rule splits_summary:
     params:
         splits=SPLITS,
         specs=[config["splits"][split] for split in SPLITS],
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/splits_summary.py"
 
@@ -102,9 +92,5 @@ rule data_summary_figure:
         svg="results/figures/data_summary.svg",
     log:
         "results/logs/data_summary_figure/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/figures/data_summary.py"

@@ -6,7 +6,7 @@ DNA_SWEEP = config["dna_kernel_sweep"]
 
 rule dna_kernel_point:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/dna_kernel_sweep/{split}.k{kernels}.tsv",
     log:
@@ -14,14 +14,13 @@ rule dna_kernel_point:
     benchmark:
         "results/benchmarks/dna_kernel_point/{split}.k{kernels}.tsv"
     params:
-        em=config["em"],
+        em=EM,
         seed=config["seed"],
-        encoding=lambda wildcards: split_encoding(wildcards.split),
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        encoding=split_encoding,
+        dataset=split_dataset,
+        standardise=standardises,
     wildcard_constraints:
         kernels=r"\d+",
-    threads: 1
     resources:
         mem_mb=2000,
         runtime=30,
@@ -40,10 +39,6 @@ rule dna_kernel_sweep:
         "results/tables/dna_kernel_sweep.tsv",
     log:
         "results/logs/dna_kernel_sweep/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/concat_tables.py"
 
@@ -61,9 +56,7 @@ rule fig6_1:
         svg="results/figures/fig6_1.svg",
     log:
         "results/logs/fig6_1/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
+    params:
+        confidence_level=FIGURES["confidence_level"],
     script:
         "../scripts/figures/fig6_1.py"

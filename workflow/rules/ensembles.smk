@@ -1,5 +1,6 @@
-# Ensembles of the course notes (seed 004; trees from seed 002): error and out-of-bag error
-# against the number of members, with a single tree and ID3 as baselines.
+# Ensembles of the course notes on ensembles (trees from the course chapter on k-NN and trees):
+# error and out-of-bag error against the number of members, with a single tree and ID3 as
+# baselines.
 
 from mixlib.experiments.ensembles import ENSEMBLE_METHODS
 
@@ -8,7 +9,7 @@ ENSEMBLES = config["ensembles"]
 
 rule ensemble_curve:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/ensembles/{split}.{method}.tsv",
     log:
@@ -18,16 +19,12 @@ rule ensemble_curve:
     params:
         max_members=ENSEMBLES["max_members"],
         settings=ENSEMBLES["trees"],
-        base_mixture=lambda wildcards: (
-            {**config["em"], **ENSEMBLES["base_mixture"]}
-            if wildcards.method == "bagging_base"
-            else None
-        ),
+        base_kernels=ensemble_base_kernels,
+        em=ensemble_em,
         seed=config["seed"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        standardise=standardises,
     wildcard_constraints:
         method="|".join(ENSEMBLE_METHODS),
-    threads: 1
     resources:
         mem_mb=2000,
         runtime=30,
@@ -46,10 +43,6 @@ rule ensembles_table:
         "results/tables/ensembles.tsv",
     log:
         "results/logs/ensembles_table/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/concat_tables.py"
 
@@ -67,9 +60,7 @@ rule ensembles_figure:
         svg="results/figures/ensembles.svg",
     log:
         "results/logs/ensembles_figure/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
+    params:
+        confidence_level=FIGURES["confidence_level"],
     script:
         "../scripts/figures/ensembles.py"

@@ -5,7 +5,7 @@ IMPUTATION_STUDY = config["imputation_study"]
 
 rule imputation_study_point:
     input:
-        lambda wildcards: prepared_table(wildcards.dataset),
+        dataset_prepared,
     output:
         "results/imputation/{dataset}.rate{rate}.tsv",
     log:
@@ -14,16 +14,14 @@ rule imputation_study_point:
         "results/benchmarks/imputation_study_point/{dataset}.rate{rate}.tsv"
     params:
         methods=IMPUTATION_STUDY["methods"],
-        n_components=IMPUTATION_STUDY["n_components"],
-        classifier=IMPUTATION_STUDY["classifier"],
-        em=config["em"],
+        kernels_per_feature=IMPUTATION_STUDY["kernels_per_feature"],
+        classifier_components=IMPUTATION_STUDY["classifier"]["n_components"],
+        em=EM,
         repeats=config["repeats"],
         seed=config["seed"],
     wildcard_constraints:
         rate=r"[0-9.eE+-]+",  # every number the schema accepts, as Python writes it
-    threads: 1
     resources:
-        mem_mb=1000,
         runtime=20,
     script:
         "../scripts/imputation_study_point.py"
@@ -39,10 +37,6 @@ rule imputation_study:
         "results/tables/imputation_study.{dataset}.tsv",
     log:
         "results/logs/imputation_study/{dataset}.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/concat_tables.py"
 
@@ -64,9 +58,7 @@ rule imputation_figure:
         svg="results/figures/imputation_{dataset}.svg",
     log:
         "results/logs/imputation_figure/{dataset}.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
+    params:
+        confidence_level=FIGURES["confidence_level"],
     script:
         "../scripts/figures/imputation.py"

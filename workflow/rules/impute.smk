@@ -12,13 +12,9 @@ rule impute:
     benchmark:
         "results/benchmarks/impute/{split}.tsv"
     params:
-        method=config["impute"]["method"],
-        n_components=config["impute"]["n_components"],
-        em=lambda wildcards: em_if(
-            config, imputer_fits_mixture(config, config["splits"][wildcards.split]["dataset"])
-        ),
+        impute=config["impute"],
+        em=impute_em,
         seed=config["seed"],
-    threads: 1
     resources:
         mem_mb=2000,
         runtime=20,

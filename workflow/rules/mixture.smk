@@ -6,7 +6,7 @@ MIXTURE = config["mixture"]
 
 rule em_trace:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/mixture/{split}.em_trace.tsv",
     log:
@@ -16,13 +16,11 @@ rule em_trace:
     params:
         n_components=MIXTURE["n_components"],
         n_restarts=MIXTURE["n_restarts"],
-        em=config["em"],
+        em=EM,
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
-    threads: 1
+        dataset=split_dataset,
+        standardise=standardises,
     resources:
-        mem_mb=1000,
         runtime=10,
     script:
         "../scripts/em_trace.py"
@@ -31,7 +29,7 @@ rule em_trace:
 # Fig. 3.3's fits at every variance floor of the sensitivity grid (the claims' readings).
 rule em_trace_sensitivity:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/mixture_sensitivity/{split}.em_trace.tsv",
     log:
@@ -41,18 +39,12 @@ rule em_trace_sensitivity:
     params:
         n_components=MIXTURE["n_components"],
         n_restarts=MIXTURE["n_restarts"],
-        em=config["em"],
-        floors=(
-            config["semisupervised_sensitivity"]["relative_min_variances"]
-            if "semisupervised_sensitivity" in config
-            else []
-        ),
+        em=EM,
+        floors=SENSITIVITY_FLOORS,
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
-    threads: 1
+        dataset=split_dataset,
+        standardise=standardises,
     resources:
-        mem_mb=1000,
         runtime=10,
     script:
         "../scripts/em_trace_sensitivity.py"
@@ -60,7 +52,7 @@ rule em_trace_sensitivity:
 
 rule kernel_map:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/mixture/{split}.kernel_map.tsv",
     log:
@@ -69,33 +61,34 @@ rule kernel_map:
         "results/benchmarks/kernel_map/{split}.tsv"
     params:
         n_components=MIXTURE["n_components"],
-        em=config["em"],
+        em=EM,
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
-    threads: 1
+        dataset=split_dataset,
+        standardise=standardises,
     resources:
-        mem_mb=1000,
         runtime=10,
     script:
         "../scripts/kernel_map.py"
 
 
-rule mixture_table:
+rule em_trace_table:
     input:
-        lambda wildcards: expand(
-            "results/mixture/{split}.{table}.tsv", split=MIXTURE["splits"], table=wildcards.table
-        ),
+        expand("results/mixture/{split}.em_trace.tsv", split=MIXTURE["splits"]),
     output:
-        "results/tables/{table}.tsv",
+        "results/tables/em_trace.tsv",
     log:
-        "results/logs/mixture_table/{table}.log",
-    wildcard_constraints:
-        table="em_trace|kernel_map",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
+        "results/logs/em_trace_table/all.log",
+    script:
+        "../scripts/concat_tables.py"
+
+
+rule kernel_map_table:
+    input:
+        expand("results/mixture/{split}.kernel_map.tsv", split=MIXTURE["splits"]),
+    output:
+        "results/tables/kernel_map.tsv",
+    log:
+        "results/logs/kernel_map_table/all.log",
     script:
         "../scripts/concat_tables.py"
 
@@ -107,10 +100,6 @@ rule em_trace_sensitivity_table:
         "results/tables/em_trace_sensitivity.tsv",
     log:
         "results/logs/em_trace_sensitivity_table/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/concat_tables.py"
 
@@ -128,10 +117,8 @@ rule fig3_3:
         svg="results/figures/fig3_3.svg",
     log:
         "results/logs/fig3_3/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
+    params:
+        confidence_level=FIGURES["confidence_level"],
     script:
         "../scripts/figures/fig3_3.py"
 
@@ -149,9 +136,5 @@ rule fig3_4:
         svg="results/figures/fig3_4.svg",
     log:
         "results/logs/fig3_4/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/figures/fig3_4.py"

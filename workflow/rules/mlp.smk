@@ -7,7 +7,7 @@ MLP = config["mlp"]
 
 rule mlp_sweep_point:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/mlp/{split}/{regime}.h{hidden}.tsv",
     log:
@@ -17,12 +17,11 @@ rule mlp_sweep_point:
     params:
         training=MLP["training"],
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        dataset=split_dataset,
+        standardise=standardises,
     wildcard_constraints:
         regime="|".join(REGIMES),
         hidden=r"\d+",
-    threads: 1
     resources:
         mem_mb=1500,
         runtime=30,
@@ -42,10 +41,6 @@ rule mlp_sweep:
         "results/tables/mlp_sweep.tsv",
     log:
         "results/logs/mlp_sweep/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/concat_tables.py"
 
@@ -63,9 +58,7 @@ rule fig6_2:
         svg="results/figures/fig6_2.svg",
     log:
         "results/logs/fig6_2/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
+    params:
+        confidence_level=FIGURES["confidence_level"],
     script:
         "../scripts/figures/fig6_2.py"

@@ -20,10 +20,10 @@ rule claims:
     log:
         "results/logs/claims/all.log",
     params:
-        problems=config.get("claims", {}).get("report_problems", {}),
+        problems=config["claims"]["report_problems"],
         seed=config["seed"],
         rule=config["semisupervised"]["unclassifiable"][0],
-        em=config["em"],
+        em=EM,
     threads: 1
     resources:
         mem_mb=1000,

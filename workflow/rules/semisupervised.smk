@@ -22,7 +22,7 @@ SENSITIVITY = config.get("semisupervised_sensitivity")
 
 rule semisupervised_rounds:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/semisupervised/{split}.{method}.rounds.tsv",
     log:
@@ -33,8 +33,8 @@ rule semisupervised_rounds:
         n_components=SEMI["n_components"],
         settings=SEMI_PARAMS,
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        dataset=split_dataset,
+        standardise=standardises,
     wildcard_constraints:
         method="|".join(m for m in METHODS if m != "labelled_only"),
     threads: 1
@@ -47,7 +47,7 @@ rule semisupervised_rounds:
 
 rule kernel_sweep_point:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/kernel_sweep/{split}.{method}.k{kernels}.tsv",
     log:
@@ -57,8 +57,8 @@ rule kernel_sweep_point:
     params:
         settings=SEMI_PARAMS,
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        dataset=split_dataset,
+        standardise=standardises,
     wildcard_constraints:
         method="|".join(METHODS),
         kernels=r"\d+",
@@ -72,7 +72,7 @@ rule kernel_sweep_point:
 
 rule semisupervised_sensitivity_point:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv",
     log:
@@ -87,8 +87,8 @@ rule semisupervised_sensitivity_point:
         restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
         finishes=SENSITIVITY["finishes"] if SENSITIVITY else [],
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        dataset=split_dataset,
+        standardise=standardises,
     wildcard_constraints:
         threshold=r"[0-9.eE+-]+",
         floor=r"[0-9.eE+-]+",
@@ -102,7 +102,7 @@ rule semisupervised_sensitivity_point:
 
 rule kernel_sweep_sensitivity_point:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
         "results/kernel_sweep_sensitivity/{split}.v{floor}.tsv",
     log:
@@ -116,8 +116,8 @@ rule kernel_sweep_sensitivity_point:
         restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
         finishes=SENSITIVITY["finishes"] if SENSITIVITY else [],
         seed=config["seed"],
-        dataset=lambda wildcards: config["splits"][wildcards.split]["dataset"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        dataset=split_dataset,
+        standardise=standardises,
     wildcard_constraints:
         floor=r"[0-9.eE+-]+",
     threads: 1

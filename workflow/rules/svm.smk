@@ -1,13 +1,15 @@
-# Support vector machines (course notes, seed 004): cross-validated grid searches refined
-# level by level, the best point refit and tested, SVDD per class, multiple kernel learning.
+# Support vector machines (course notes on SVMs): cross-validated grid searches refined level by
+# level, the best point refit and tested, SVDD per class, multiple kernel learning.
 
 SVM = config["svm"]
 SVM_LEVELS = list(range(SVM["grid"]["n_levels"]))
+# The grid's settings but its number of levels (the workflow's: one job per level).
+SVM_GRID = {key: value for key, value in SVM["grid"].items() if key != "n_levels"}
 
 
 rule svm_grid_level:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
         previous=previous_grid_levels,
     output:
         "results/svm/{split}.level{level}.tsv",
@@ -16,9 +18,9 @@ rule svm_grid_level:
     benchmark:
         "results/benchmarks/svm_grid_level/{split}.level{level}.tsv"
     params:
-        grid={key: value for key, value in SVM["grid"].items() if key != "n_levels"},
+        grid=SVM_GRID,
         seed=config["seed"],
-        standardise=lambda wildcards: standardises(wildcards.split),
+        standardise=standardises,
     wildcard_constraints:
         level=r"\d+",
     threads: 2
@@ -36,17 +38,13 @@ rule svm_grid:
         "results/tables/svm_grid.{split}.tsv",
     log:
         "results/logs/svm_grid/{split}.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/concat_tables.py"
 
 
 rule svm_best:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
         grid="results/tables/svm_grid.{split}.tsv",
     output:
         "results/tables/svm_best.{split}.tsv",
@@ -55,9 +53,8 @@ rule svm_best:
     benchmark:
         "results/benchmarks/svm_best/{split}.tsv"
     params:
-        grid={"tol": SVM["grid"]["tol"]},
-        standardise=lambda wildcards: standardises(wildcards.split),
-    threads: 1
+        grid=SVM_GRID,
+        standardise=standardises,
     resources:
         mem_mb=2000,
         runtime=10,
@@ -79,49 +76,66 @@ rule svm_grid_figure:
         svg="results/figures/svm_grid_{split}.svg",
     log:
         "results/logs/svm_grid_figure/{split}.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/figures/svm_grid.py"
 
 
-rule svm_extra:
+rule mkl:
     input:
-        unpack(lambda wildcards: split_inputs(wildcards.split)),
+        unpack(split_inputs),
     output:
-        "results/svm/{split}.{extra}.tsv",
+        "results/svm/{split}.mkl.tsv",
     log:
-        "results/logs/svm_extra/{split}.{extra}.log",
+        "results/logs/mkl/{split}.log",
     benchmark:
-        "results/benchmarks/svm_extra/{split}.{extra}.tsv"
+        "results/benchmarks/mkl/{split}.tsv"
     params:
-        settings=lambda wildcards: SVM[wildcards.extra],
-        standardise=lambda wildcards: standardises(wildcards.split),
-    wildcard_constraints:
-        extra="mkl|svdd",
-    threads: 1
+        settings=SVM["mkl"],
+        standardise=standardises,
     resources:
         mem_mb=2000,
         runtime=30,
     script:
-        "../scripts/svm_extra.py"
+        "../scripts/mkl.py"
 
 
-rule svm_extra_table:
+rule svdd:
     input:
-        expand("results/svm/{split}.{{extra}}.tsv", split=SVM["splits"]),
+        unpack(split_inputs),
     output:
-        "results/tables/{extra}.tsv",
+        "results/svm/{split}.svdd.tsv",
     log:
-        "results/logs/svm_extra_table/{extra}.log",
-    wildcard_constraints:
-        extra="mkl|svdd",
-    threads: 1
+        "results/logs/svdd/{split}.log",
+    benchmark:
+        "results/benchmarks/svdd/{split}.tsv"
+    params:
+        settings=SVM["svdd"],
+        standardise=standardises,
     resources:
-        mem_mb=1000,
-        runtime=5,
+        mem_mb=2000,
+        runtime=30,
+    script:
+        "../scripts/svdd.py"
+
+
+rule mkl_table:
+    input:
+        expand("results/svm/{split}.mkl.tsv", split=SVM["splits"]),
+    output:
+        "results/tables/mkl.tsv",
+    log:
+        "results/logs/mkl_table/all.log",
+    script:
+        "../scripts/concat_tables.py"
+
+
+rule svdd_table:
+    input:
+        expand("results/svm/{split}.svdd.tsv", split=SVM["splits"]),
+    output:
+        "results/tables/svdd.tsv",
+    log:
+        "results/logs/svdd_table/all.log",
     script:
         "../scripts/concat_tables.py"
 
@@ -139,10 +153,6 @@ rule mkl_figure:
         svg="results/figures/mkl.svg",
     log:
         "results/logs/mkl_figure/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/figures/mkl.py"
 
@@ -160,9 +170,5 @@ rule svdd_figure:
         svg="results/figures/svdd.svg",
     log:
         "results/logs/svdd_figure/all.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/figures/svdd.py"

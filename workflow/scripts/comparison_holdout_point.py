@@ -1,12 +1,15 @@
-from mixlib.experiments.comparison_holdout import comparison_holdout_job
+from mixlib.experiments.comparison import comparison_holdout_job
 from mixlib.pipeline.io import write_table
 from mixlib.pipeline.workflow import load_repeats, logged_job
 
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
-    table = comparison_holdout_job(
-        load_repeats(snakemake, params.standardise), split=wildcards.split,
-        dataset=params.dataset, model=wildcards.model, params=params.settings,
-        alpha=params.alpha, seed=params.seed, em=params.em,
+    # Every repeat is one unit of the protocol, standardised from its training rows there.
+    run = comparison_holdout_job(
+        load_repeats(snakemake, standardise_features=False), split=wildcards.split,
+        dataset=params.dataset, model=wildcards.model, params=params.model_params,
+        protocol=params.protocol, seed=params.seed, standardise=params.standardise,
+        em=params.em,
     )
-    write_table(table, snakemake.output[0])
+    write_table(run.scores, snakemake.output.scores)
+    write_table(run.settings, snakemake.output.settings)

@@ -5,8 +5,8 @@ from mixlib.pipeline.workflow import load_repeats, logged_job
 
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
+    repeats = load_repeats(snakemake, params.standardise)
     stage = dna_kernel_stage(split=wildcards.split, encoding=params.encoding,
-                             n_components=int(wildcards.kernels), params=params.em,
+                             n_components=int(wildcards.kernels), em=params.em,
                              dataset=params.dataset)
-    table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
-    write_table(table, snakemake.output[0])
+    write_table(run_stages(stage, repeats, seed=params.seed), snakemake.output[0])

@@ -7,6 +7,6 @@ with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
     stage = ensemble_stage(split=wildcards.split, method=wildcards.method,
                            max_members=params.max_members, params=params.settings,
-                           base_mixture=params.base_mixture)
+                           base_kernels=params.base_kernels, em=params.em)
     table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])

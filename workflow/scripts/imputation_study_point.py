@@ -6,8 +6,8 @@ with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
     table = imputation_study_job(
         read_table(snakemake.input[0]), rate=float(wildcards.rate), methods=params.methods,
-        n_components=params.n_components, em=params.em, n_repeats=params.repeats,
-        classifier_components=params.classifier["n_components"], seed=params.seed,
+        kernels_per_feature=params.kernels_per_feature, em=params.em, n_repeats=params.repeats,
+        classifier_components=params.classifier_components, seed=params.seed,
         dataset=wildcards.dataset,
     )
     write_table(table, snakemake.output[0])

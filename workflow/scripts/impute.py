@@ -6,8 +6,7 @@ with logged_job(snakemake):
     params = snakemake.params
     substitutes = impute_split(
         read_table(snakemake.input.prepared), read_table(snakemake.input.split),
-        method=params.method, n_components=params.n_components, em=params.em,
-        seed=params.seed,
+        impute=params.impute, em=params.em, seed=params.seed,
         split_name=snakemake.wildcards.split,
     )
     write_table(substitutes, snakemake.output[0])
