@@ -11,9 +11,10 @@ import yaml
 from scipy import stats
 
 from mixlib.core.seeding import generator
+from mixlib.core.statistics import min_signed_rank_datasets
 from mixlib.experiments.claims_suite import (
     ACCURACY, ACCURACY_BAND, MIXTURE_VS_MLP, PROBABILISTIC_WORSE, SUITE_CLAIM_COLUMNS, family_errors,
-    min_datasets, suite_claims,
+    suite_claims,
 )
 from mixlib.experiments.comparison_across import chapter6_pairs, comparison_bayes, dataset_errors
 from mixlib.experiments.verdicts import CONTRADICTED, HOLDS, INCONCLUSIVE, row_verdict
@@ -53,11 +54,11 @@ WIN = np.linspace(0.05, 0.10, N)  # the mixture worse on every data set, by 5 to
 
 def test_min_datasets_is_the_fewest_a_one_sided_signed_rank_test_can_reject_on():
     for alpha in (0.05, 0.01, 0.1, 1 / 32, 0.2):
-        n = min_datasets(alpha)
+        n = min_signed_rank_datasets(alpha)
         assert 0.5 ** n < alpha <= 0.5 ** (n - 1)
-    assert min_datasets(0.05) == 5
+    assert min_signed_rank_datasets(0.05) == 5
     with pytest.raises(ValueError, match="alpha"):
-        min_datasets(0.0)
+        min_signed_rank_datasets(0.0)
 
 
 def test_a_clear_loss_of_the_mixture_holds_with_scipy_p_values_and_the_comparison_posterior():
@@ -102,7 +103,7 @@ def test_a_tie_is_inconclusive_for_wilcoxon_and_equivalent_for_the_bayesian_test
 
 
 def test_below_min_datasets_a_clean_sweep_is_still_inconclusive():
-    n = min_datasets(0.05)
+    n = min_signed_rank_datasets(0.05)
     few = {model: values[:n - 1] for model, values in _errors(WIN).items()}
     enough = {model: values[:n] for model, values in _errors(WIN).items()}
     assert _row(_claims(few), MIXTURE_VS_MLP, "Wilcoxon").verdict == INCONCLUSIVE

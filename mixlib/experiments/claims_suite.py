@@ -29,8 +29,9 @@ own, stated before the suite ran: their p-values are not adjusted over the pairs
 (:func:`mixlib.experiments.verdicts.row_verdict`).
 
 **When.** A one-sided signed-rank test over ``n`` data sets cannot go below ``2 ** -n`` (every
-data set on one side): with fewer than :func:`min_datasets` data sets no verdict but
-``inconclusive`` is possible, and the pipeline builds this table only from that many on.
+data set on one side): on fewer data sets than it takes to go below ``alpha``, its verdict is
+``inconclusive`` whatever the errors, so the pipeline builds this table only from that many
+data sets on (:func:`mixlib.core.statistics.min_signed_rank_datasets`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.seeding import generator
+from mixlib.core.statistics import min_signed_rank_datasets
 from mixlib.experiments.claims import HIGHER, POINT, Band, counted
 from mixlib.experiments.comparison_across import chapter6_pairs, dataset_errors
 from mixlib.experiments.comparison_stats import table_alpha
@@ -78,14 +80,6 @@ SUITE_CLAIM_COLUMNS = [
     "p_b_better", "rope", "ci_low", "ci_high", "band_low", "band_high", "band_rule", "alpha",
     "p_holds", "p_contradicted", "verdict",
 ]
-
-
-def min_datasets(alpha: float) -> int:
-    """The fewest data sets on which a one-sided signed-rank test can reject at ``alpha``:
-    the smallest ``n`` with ``2 ** -n < alpha`` (5 at ``alpha = 0.05``)."""
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
-    return math.floor(math.log2(1 / alpha)) + 1
 
 
 def family_errors(errors: pd.DataFrame, approach: pd.Series,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mixlib.experiments.claims_suite import min_datasets
+from mixlib.core.statistics import min_signed_rank_datasets
 
 #: Each stage (named after its rule file, ``workflow/rules/<stage>.smk``) and the config
 #: sections it needs.
@@ -81,11 +81,11 @@ def decides_claims_across_datasets(config: Mapping[str, Any]) -> bool:
     (``suite_claims.tsv``, :mod:`mixlib.experiments.claims_suite`).
 
     True when the comparison is configured on at least
-    :func:`~mixlib.experiments.claims_suite.min_datasets` data sets at its
-    ``significance_level``: on fewer, a one-sided signed-rank test cannot reject, and every
-    verdict would be ``inconclusive`` by construction.
+    :func:`~mixlib.core.statistics.min_signed_rank_datasets` data sets at its
+    ``significance_level``: on fewer, a one-sided signed-rank test cannot reject, and its
+    verdicts would be ``inconclusive`` by construction.
     """
     comparison = config.get("comparison")
     if not comparison:
         return False
-    return len(comparison["datasets"]) >= min_datasets(float(comparison["significance_level"]))
+    return len(comparison["datasets"]) >= min_signed_rank_datasets(float(comparison["significance_level"]))
