@@ -192,15 +192,3 @@ def median_interval(values, alpha: float = STUDY_ALPHA) -> tuple[float, float, f
         return median, math.nan, math.nan
     j = int(allowed.max())
     return median, float(x[j - 1]), float(x[n - j])
-
-
-def min_signed_rank_datasets(alpha: float) -> int:
-    """The fewest data sets on which a one-sided signed-rank test can reject at ``alpha``.
-
-    Over ``n`` data sets the smallest one-sided p-value of the exact Wilcoxon signed-rank test
-    is ``2 ** -n`` (every difference on one side), so this is the smallest ``n`` with
-    ``2 ** -n < alpha``: ``floor(log2(1 / alpha)) + 1`` (5 at ``alpha = 0.05``).
-    """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
-    return math.floor(math.log2(1 / alpha)) + 1

@@ -31,7 +31,7 @@ own, stated before the suite ran: their p-values are not adjusted over the pairs
 **When.** A one-sided signed-rank test over ``n`` data sets cannot go below ``2 ** -n`` (every
 data set on one side): on fewer data sets than it takes to go below ``alpha``, its verdict is
 ``inconclusive`` whatever the errors, so the pipeline builds this table only from that many
-data sets on (:func:`mixlib.core.statistics.min_signed_rank_datasets`).
+data sets on (:func:`mixlib.pipeline.suite_claims.min_signed_rank_datasets`).
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.seeding import generator
-from mixlib.core.statistics import min_signed_rank_datasets
 from mixlib.experiments.claims import HIGHER, POINT, Band, counted
 from mixlib.experiments.comparison_across import chapter6_pairs, dataset_errors
 from mixlib.experiments.comparison_stats import table_alpha

@@ -4,16 +4,13 @@ The shared sections (``seed``, ``repeats``, ``datasets``, ``splits``, ``em``, ``
 every stage; each stage's own sections switch it on. ``config/config.yaml`` has them all (the
 whole study); ``config/suite.yaml`` has only ``comparison`` (the suite of data sets). The
 Snakefile includes the rule file of each configured stage, and the ``all`` rule asks for its
-targets only. A comparison over enough data sets also decides the chapter-6 claims across
-them (:func:`decides_claims_across_datasets`).
+targets only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-
-from mixlib.core.statistics import min_signed_rank_datasets
 
 #: Each stage (named after its rule file, ``workflow/rules/<stage>.smk``) and the config
 #: sections it needs.
@@ -74,18 +71,3 @@ def check_shared_sections(config: Mapping[str, Any]) -> None:
         if needing and section not in config:
             raise ValueError(f"{section}: the stage(s) {needing} read this section; give it "
                              f"(see config/README.md), or leave those stages out.")
-
-
-def decides_claims_across_datasets(config: Mapping[str, Any]) -> bool:
-    """Whether the run decides the chapter-6 claims across the comparison's data sets
-    (``suite_claims.tsv``, :mod:`mixlib.experiments.claims_suite`).
-
-    True when the comparison is configured on at least
-    :func:`~mixlib.core.statistics.min_signed_rank_datasets` data sets at its
-    ``significance_level``: on fewer, a one-sided signed-rank test cannot reject, and its
-    verdicts would be ``inconclusive`` by construction.
-    """
-    comparison = config.get("comparison")
-    if not comparison:
-        return False
-    return len(comparison["datasets"]) >= min_signed_rank_datasets(float(comparison["significance_level"]))

@@ -24,7 +24,8 @@ from mixlib.pipeline.provenance import (
     current_provenance,
     first_line,
 )
-from mixlib.pipeline.stages import configured_stages, decides_claims_across_datasets
+from mixlib.pipeline.stages import configured_stages
+from mixlib.pipeline.suite_claims import decides_claims_across_datasets
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):

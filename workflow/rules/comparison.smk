@@ -247,7 +247,7 @@ rule comparison_bayes_figure:
 
 
 # The report's chapter-6 claims across the cross-validated data sets, built only from as many
-# data sets as a one-sided signed-rank test needs to reject (mixlib/pipeline/stages.py): the
+# data sets as a one-sided signed-rank test needs to reject (mixlib/pipeline/suite_claims.py): the
 # mixture against the MLP, probabilistic against deterministic, and "60 %, 70 %" correct.
 rule suite_claims:
     input:
