@@ -150,3 +150,16 @@ def test_a_missing_cell_is_named():
 def test_simplex_corners():
     np.testing.assert_allclose(simplex_points(np.eye(3)),
                                [[0, 0], [0.5, np.sqrt(3) / 2], [1, 0]])
+
+
+def test_wilcoxon_one_sided_p_values_are_scipys():
+    a = C45 - C45_M
+    for alternative in ("greater", "less"):
+        result = wilcoxon_signed_rank(1 - C45, 1 - C45_M, alternative=alternative)
+        assert result.p_value == pytest.approx(
+            stats.wilcoxon(a * -1, zero_method="zsplit", alternative=alternative).pvalue, rel=1e-12)
+    # C4.5+m is better: the errors of C4.5 are "greater"
+    assert wilcoxon_signed_rank(1 - C45, 1 - C45_M, alternative="greater").p_value < 0.01
+    assert wilcoxon_signed_rank(1 - C45, 1 - C45_M, alternative="less").p_value > 0.9
+    with pytest.raises(ValueError, match="alternative"):
+        wilcoxon_signed_rank(C45, C45_M, alternative="both")

@@ -43,13 +43,16 @@ def _pair(errors_a, errors_b) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def wilcoxon_signed_rank(errors_a, errors_b) -> WilcoxonResult:
+def wilcoxon_signed_rank(errors_a, errors_b, alternative: str = "two-sided") -> WilcoxonResult:
     """Wilcoxon signed-rank test of two models' errors over N data sets (Demšar 2006, 3.1.3).
 
     Parameters
     ----------
     errors_a, errors_b : array-like of shape (N,)
         Error of each model on the same N data sets, ``N >= 2``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative of the p-value, on ``d_i = a_i - b_i``: ``"greater"`` tests whether
+        ``a`` has the higher errors (``b`` better), ``"less"`` whether ``a`` has the lower.
 
     Returns
     -------
@@ -59,8 +62,11 @@ def wilcoxon_signed_rank(errors_a, errors_b) -> WilcoxonResult:
         ``b`` is, each taking half the ranks of ``d_i = 0`` (Demšar's treatment of ties);
         ``T = min(R+, R-)``. The two-sided p-value is :func:`scipy.stats.wilcoxon`'s with
         ``zero_method="zsplit"`` (the same split of zero differences): exact for small N
-        without ties or zeros, else the normal approximation with the tie correction.
+        without ties or zeros, else the normal approximation with the tie correction. A
+        one-sided ``alternative`` gives scipy's one-sided p-value the same way.
     """
+    if alternative not in ("two-sided", "greater", "less"):
+        raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less', got {alternative!r}.")
     a, b = _pair(errors_a, errors_b)
     d = a - b
     ranks = stats.rankdata(np.abs(d))
@@ -70,7 +76,7 @@ def wilcoxon_signed_rank(errors_a, errors_b) -> WilcoxonResult:
     if zero.all():
         p_value = 1.0
     else:
-        p_value = float(stats.wilcoxon(d, zero_method="zsplit").pvalue)
+        p_value = float(stats.wilcoxon(d, zero_method="zsplit", alternative=alternative).pvalue)
     return WilcoxonResult(len(d), int((d < 0).sum()), int((d > 0).sum()), int(zero.sum()),
                           r_a, r_b, min(r_a, r_b), p_value)
 

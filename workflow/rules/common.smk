@@ -25,6 +25,7 @@ from mixlib.pipeline.provenance import (
     first_line,
 )
 from mixlib.pipeline.stages import configured_stages
+from mixlib.pipeline.suite_claims import decides_claims_across_datasets
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -293,6 +294,11 @@ def study_targets():
                     "results/figures/comparison_bayes.png",
                 ]
                 if len(config["comparison"]["datasets"]) >= 2
+                else []
+            )
+            + (
+                ["results/tables/suite_claims.tsv"]
+                if decides_claims_across_datasets(config)
                 else []
             )
             + expand(
