@@ -69,7 +69,7 @@ import json
 import logging
 import numbers
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -174,6 +174,38 @@ def point_table(rows: list[dict[str, Any]], *, protocol: str, dataset: str, spli
     return table[COLUMNS]
 
 
+def cv_folds(y: np.ndarray, groups: np.ndarray | None, n_folds: int, n_repeats: int,
+             rng: np.random.Generator) -> Iterator[tuple[int, np.ndarray,
+                                                         list[np.random.Generator]]]:
+    """The folds of every CV repeat of :func:`comparison_point`, in its order of draws.
+
+    Yields ``(repeat, folds, fold_rngs)``: the fold index of every row (stratified, and with
+    ``groups`` keeping each group in one fold) and one generator per fold. Repeat 0 draws its
+    folds from ``rng`` and spawns its folds' generators from it, then ``rng.spawn(n_repeats -
+    1)`` gives each later repeat its own generator, which does the same. The generators are
+    spawned, never advanced by a fit, so the pre-run checks replay the same folds.
+    """
+    streams: list[np.random.Generator] = [rng]
+    for repeat in range(n_repeats):
+        stream = streams[repeat]
+        folds = (stratified_folds(y, n_folds, stream) if groups is None
+                 else grouped_stratified_folds(y, groups, n_folds, stream))
+        fold_rngs = stream.spawn(n_folds)
+        if repeat == 0:
+            streams += rng.spawn(n_repeats - 1)
+        yield repeat, folds, fold_rngs
+
+
+def fold_training_rows(folds: np.ndarray, k: int, max_train_rows: int | None,
+                       fold_rng: np.random.Generator) -> np.ndarray:
+    """The rows fold ``k`` is fitted on: every other fold's, or ``max_train_rows`` of them
+    drawn uniformly without replacement by ``fold_rng`` (its first draw), sorted."""
+    train_rows = np.flatnonzero(folds != k)
+    if max_train_rows is not None and len(train_rows) > max_train_rows:
+        train_rows = np.sort(fold_rng.choice(train_rows, max_train_rows, replace=False))
+    return train_rows
+
+
 def comparison_point(
     X: np.ndarray,
     y: np.ndarray,
@@ -253,21 +285,11 @@ def comparison_point(
     errors, n_train, n_test, fit_seconds, predict_seconds = [], [], [], [], []
     predictions = []
     first_params: dict[str, Any] = {}
-    streams: list[np.random.Generator] = [rng]
-    for repeat in range(n_repeats):
-        stream = streams[repeat]
-        folds = (stratified_folds(y, n_folds, stream) if groups is None
-                 else grouped_stratified_folds(y, groups, n_folds, stream))
-        fold_rngs = stream.spawn(n_folds)
-        if repeat == 0:
-            streams += rng.spawn(n_repeats - 1)
+    for repeat, folds, fold_rngs in cv_folds(y, groups, n_folds, n_repeats, rng):
         predicted_all = np.empty(len(y), dtype=object)
         for k in range(n_folds):
             test = folds == k
-            train_rows = np.flatnonzero(~test)
-            if max_train_rows is not None and len(train_rows) > max_train_rows:
-                train_rows = np.sort(fold_rngs[k].choice(train_rows, max_train_rows,
-                                                         replace=False))
+            train_rows = fold_training_rows(folds, k, max_train_rows, fold_rngs[k])
             X_fold = X
             if standardise:
                 fit_rows = np.zeros(len(y), dtype=bool)
