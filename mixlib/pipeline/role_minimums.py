@@ -38,6 +38,10 @@ from mixlib.model_selection.fixed_splits import split_repeats
 TWO_CLASS_MODELS = ("adaboost", "logistic_regression", "mlp", "svm", "svm_all_together")
 #: Rows of every class an MLP with early stopping needs among its training rows.
 EARLY_STOPPING_ROWS = 2
+#: Who needs them in the comparison, for messages.
+_COMPARISON_MLP = ("the comparison's model mlp with the regime early_stopping "
+                   "(comparison.params.mlp.regime, early_stopping by default; plain trains "
+                   "without it)")
 
 
 def check_role_minimums(config: Mapping[str, Any],
@@ -91,10 +95,6 @@ def check_cv_early_stopping(config: Mapping[str, Any],
                 where = (f"comparison.n_folds: with {n_folds} folds, fold {k + 1} of CV repeat "
                          f"{repeat} trains on")
                 _check_early_stopping(y[rows], where, name, _COMPARISON_MLP)
-
-
-_COMPARISON_MLP = ("the comparison's model mlp, whose regime is early_stopping (its default; "
-                   "set comparison.params.mlp.regime: plain to train without it)")
 
 
 def _comparison_early_stopping(config: Mapping[str, Any]) -> bool:
