@@ -104,6 +104,11 @@ def roles_of(i: int) -> str:
     return "train" if i < 30 else "test"
 
 
+def rare_class(n: int) -> Callable[[list[str]], list[str]]:
+    """Give the first ``n`` data rows (file lines 2 to ``n + 1``) the class ``rare``."""
+    return then(*(cell(line, "kind", "rare") for line in range(2, n + 2)))
+
+
 @dataclass
 class Case:
     """A bad input: an edit of the CSV lines, of the config, or the config file's own text."""
@@ -312,6 +317,32 @@ CASES = [
          config=compare(["people"], 3)),
     Case("role of no row", r"splits.people_holdout.roles.train: the role 'train' gets no row of data set 'people'",
          config=holdout_roles(train=0, test="rest")),
+    # Defect 6: every stage's minimum rows per role and class, on the rows its jobs get.
+    Case("class of 2 rows, 2 folds, the comparison's MLP with early stopping",
+         r"comparison.n_folds: with 2 folds, fold \d of CV repeat 0 trains on fewer than 2 rows of "
+         r"class 'rare' \(1\) of data set 'people'.*comparison's model mlp.*early_stopping",
+         csv=rare_class(2), config=compare(["people"], 2)),
+    Case("class of 3 rows, 2 folds, the comparison's MLP with early stopping",
+         r"comparison.n_folds: with 2 folds, .* class 'rare' \(1\)", csv=rare_class(3),
+         config=compare(["people"], 2)),
+    Case("MLP stage split with a class of 1 training row",
+         r"splits.people_holdout: repeat 0 gives the role 'train' fewer than 2 rows of class 'rare' "
+         r"\(1\) of data set 'people'.*mlp stage's regime early_stopping \(mlp.regimes",
+         csv=rare_class(2), config=lambda c: c["mlp"].update(split="people_holdout")),
+    Case("hold-out split with a class of 1 training row",
+         r"splits.people_holdout: repeat 0 gives the role 'train' fewer than 2 rows of class 'rare'"
+         r".*comparison's model mlp", csv=rare_class(2),
+         config=lambda c: c["comparison"].update(holdout_splits=["people_holdout"])),
+    Case("training role of one class",
+         r"splits.people_fixed: repeat 0 gives the role 'train' only class 'tall' of data set "
+         r"'people'; the MLP \(mlp.split\) needs at least two classes",
+         config=lambda c: (fixed_split(rows={"train": "1:3", "test": "3:"})(c),
+                           c["mlp"].update(split="people_fixed"))),
+    Case("svm split with fewer training rows than svm.grid.n_folds",
+         r"splits.people_fixed: repeat 0 gives the role 'train' 2 rows of data set 'people'; "
+         r"svm.grid.n_folds: 3 folds need at least 3",
+         config=lambda c: (fixed_split(rows={"train": "0:2", "test": "3:"})(c),
+                           c["svm"].update(splits=["people_fixed"]))),
     # Defect 7: empty stage lists and absurd repeats.
     Case("no ensembles split", r"ensembles.splits: \[\] (should be non-empty|is too short)",
          config=lambda c: c["ensembles"].update(splits=[])),

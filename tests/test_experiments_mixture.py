@@ -9,7 +9,12 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 from mixlib.experiments.contract import RepeatData, Stage, run_stages
-from mixlib.experiments.imputation import imputation_study, imputer_variants
+from mixlib.experiments.imputation import (
+    imputation_study,
+    imputation_study_job,
+    imputer_variants,
+    mcar_mask,
+)
 from mixlib.experiments.mixture import em_trace, kernel_map, kernel_map_stage, principal_axes
 from mixlib.figures.fig3_3 import fig3_3
 from mixlib.figures.fig3_4 import fig3_4
@@ -196,6 +201,40 @@ def test_imputation_study_table():
         assert by[(repeat, 0.2, "mean", "rmse_test")] == pytest.approx(by[(repeat, 0.2, "class_mean", "rmse_test")])
     # the complete-data error does not depend on the (absent) imputation
     assert errors[errors["missing_rate"] == 0.0].groupby("repeat")["value"].nunique().eq(1).all()
+
+
+def test_mcar_mask_keeps_an_observed_training_value_of_every_feature():
+    train = np.arange(50) < 35
+    for seed in range(20):
+        hidden = mcar_mask((50, 6), 0.999999, train, np.random.default_rng(seed))
+        assert (~hidden[train]).sum(axis=0).tolist() == [1] * 6  # exactly the one kept
+        assert hidden[~train].all()  # test rows are not touched
+
+
+def test_mcar_mask_is_the_plain_draw_when_every_feature_keeps_a_value():
+    train = np.arange(40) < 30
+    hidden = mcar_mask((40, 5), 0.3, train, np.random.default_rng(4))
+    np.testing.assert_array_equal(hidden, np.random.default_rng(4).random((40, 5)) < 0.3)
+
+
+def test_imputation_study_runs_at_rate_099_on_the_shipped_wine():
+    """Issue 25 defect 6: ``missing_rates: [0.99]`` failed inside the job (a feature of the
+    training rows fully hidden: nothing to impute it from)."""
+    from mixlib.experiments.data import fetch_dataset, prepare_dataset
+
+    spec = {"source": "bundled"}
+    prepared = prepare_dataset(fetch_dataset("wine", spec), "wine", spec)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # class-free fallback of classes left without a value
+        table = imputation_study_job(
+            prepared, rate=0.99, methods=["mean", "class_mean", "kernel_mode"],
+            kernels_per_feature=[2], em=EM, n_repeats=3, classifier_components=2, seed=20061,
+            dataset="wine")
+    assert np.isfinite(table["value"]).all()
+    errors = table[table["metric"] == "test_error"]
+    assert len(errors) == 3 * 3 and errors["value"].between(0, 1).all()
+    # nearly every cell hidden: at most one kept per feature beyond the draw's own
+    assert (errors["n_hidden"] > 0.97 * prepared.shape[0] * 13).all()
 
 
 def test_imputation_study_errors():

@@ -232,6 +232,16 @@ class UnitScore:
     estimator: Any
 
 
+def training_rows(unit: EvaluationUnit, max_train_rows: int | None) -> np.ndarray:
+    """The rows of ``unit.X_train`` a model is fitted on: every one, or ``max_train_rows`` of
+    them drawn uniformly without replacement by the unit's generator (its first draw), sorted.
+    The pre-run checks replay it to see what a fit will get."""
+    n_train = len(unit.y_train)
+    if max_train_rows is None or n_train <= max_train_rows:
+        return np.arange(n_train)
+    return np.sort(unit.rng.choice(n_train, max_train_rows, replace=False))
+
+
 def score_units(units: Iterable[EvaluationUnit],
                 build: Callable[[np.ndarray, np.random.Generator | None], Any], *,
                 standardise_features: bool = False,
@@ -259,10 +269,8 @@ def score_units(units: Iterable[EvaluationUnit],
     for unit in units:
         if standardise_features:
             unit = standardised(unit)
-        X_train, y_train = unit.X_train, unit.y_train
-        if max_train_rows is not None and len(y_train) > max_train_rows:
-            rows = np.sort(unit.rng.choice(len(y_train), max_train_rows, replace=False))
-            X_train, y_train = X_train[rows], y_train[rows]
+        rows = training_rows(unit, max_train_rows)
+        X_train, y_train = unit.X_train[rows], unit.y_train[rows]
         estimator = build(X_train, unit.rng)
         start = time.perf_counter()
         estimator.fit(X_train, y_train)

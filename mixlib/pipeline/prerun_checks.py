@@ -5,7 +5,8 @@ that one read (``tables``: a data set's raw table, or None for a ``url`` source 
 fetched), before any job: the number of repeats against ``max_repeats``; every data set has two
 classes; every role of a random split gets a row; the comparison's folds have enough groups of
 rows per class when ``group_duplicates`` keeps identical rows together; every
-``comparison.params`` value passes the estimator's own validation. Once the rules are
+``comparison.params`` value passes the estimator's own validation; every stage gets the rows
+per role and class its code needs (:mod:`mixlib.pipeline.role_minimums`). Once the rules are
 defined, :func:`check_output_folders` checks that no output folder is a file.
 """
 
@@ -22,6 +23,7 @@ import pandas as pd
 from mixlib.datasets import CLASS_COLUMN
 from mixlib.model_selection.fixed_splits import split_kind
 from mixlib.model_selection.splits import role_sizes
+from mixlib.pipeline.role_minimums import check_cv_early_stopping, check_role_minimums
 
 #: ``max_repeats`` when the config does not set it.
 DEFAULT_MAX_REPEATS = 1000
@@ -36,6 +38,8 @@ def check_prerun(config: Mapping[str, Any], tables: Mapping[str, pd.DataFrame | 
     check_role_rows(config, tables)
     check_grouped_folds(config, tables)
     check_comparison_params(config, tables)
+    check_role_minimums(config, tables)
+    check_cv_early_stopping(config, tables)
 
 
 def check_repeats(config: Mapping[str, Any]) -> None:

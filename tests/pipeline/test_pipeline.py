@@ -288,7 +288,9 @@ def test_yaml_syntax_error_in_the_study_config_names_file_line_and_column(tmp_pa
 
 
 DRY_RUN_CASES = ["cell of 1e308", "cell 'inf'", "all-empty column", "class with one example",
-                 "fewer rows per class than comparison.n_folds", "empty class cell after a blank line"]
+                 "fewer rows per class than comparison.n_folds", "empty class cell after a blank line",
+                 "class of 2 rows, 2 folds, the comparison's MLP with early stopping",
+                 "MLP stage split with a class of 1 training row"]
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.name in DRY_RUN_CASES], ids=DRY_RUN_CASES)
