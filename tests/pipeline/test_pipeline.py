@@ -183,15 +183,6 @@ def test_user_csv_flows_through_fetch_prepare_split_and_summary(tmp_path):
         "test": [10, 10], "train": [30, 30]}
 
 
-def test_lint_reports_nothing_but_the_documented_deviation(tmp_path):
-    workdir = copy_workflow(tmp_path / "lint")
-    result = snakemake(workdir, "--lint", "--configfile", "config/test.yaml", check=False)
-    lints = re.findall(r"^\s+\* (.+?):?$", result.stdout + result.stderr, flags=re.MULTILINE)
-    assert lints, "expected the lint output format to list findings"
-    # config/README.md ("Snakemake lint") explains why rules carry no conda/container directive.
-    assert set(lints) == {"Specify a conda environment or container for each rule."}
-
-
 def test_claims_follow_from_their_rows_and_from_the_tables(test_run):
     from mixlib.experiments.claims_table import CLAIM_COLUMNS, ROBUSTNESS_COLUMNS
     from mixlib.experiments.verdicts import row_verdict
