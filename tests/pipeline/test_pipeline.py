@@ -1,5 +1,6 @@
 """The Snakemake DAG on config/test.yaml: outputs, determinism, config errors, lint, user CSV."""
 
+import base64
 import json
 import re
 import signal
@@ -15,6 +16,7 @@ import pytest
 import yaml
 
 from mixlib.pipeline.io import read_table
+from mixlib.report.summary import verdict_counts_text
 from tests.pipeline.conftest import (
     assert_dry_run_stops_before_any_job,
     copy_workflow,
@@ -218,9 +220,45 @@ def test_report_bundles_every_figure_and_the_claims(test_run):
     assert figures
     missing = [name for name in figures if name not in html]
     assert missing == []
-    assert "claims.tsv" in html and "claims_readings.tsv" in html and "Methods" in html
+    assert "Methods" in html and "System Message" not in html  # no docutils error: no dangling reference
     record = json.loads((test_run / "results/provenance.json").read_text())
     assert "provenance.json" in html and record["hash"] in html  # the caption shows the record
+    # the landing page: the claims' verdicts, the key figures; the rule graph one click away
+    claims = read_table(test_run / "results/tables/claims.tsv")
+    assert verdict_counts_text(claims) in html and "Verdicts of the study" in html
+    assert "Key figures" in html and "Rule graph" in html
+
+
+def test_report_shows_its_tables_as_rounded_sortable_html(test_run):
+    html = (test_run / "results/report.html")
+    if not html.exists():
+        snakemake(test_run, "--report", "results/report.html", "--configfile", "config/test.yaml")
+    report = html.read_text(errors="replace")
+    names = ["claims", "claims_readings", "comparison_summary", "comparison_pairs",
+             "comparison_ranks", "comparison_wilcoxon", "comparison_bayes"]
+    for name in names:
+        page_path = test_run / f"results/report/{name}.html"
+        # shown inline as an HTML page (not a TSV to download), the page itself
+        (encoded,) = re.findall(
+            rf'"results/report/{name}.html": {{.*?"data_uri": "data:text/html;[^"]*?base64,([^"]+)"',
+            report)
+        assert base64.b64decode(encoded) == page_path.read_bytes()
+        assert f'"results/tables/{name}.tsv": {{' not in report  # no TSV to download
+        page = page_path.read_text()
+        table = read_table(test_run / f"results/tables/{name}.tsv")
+        headers = re.findall(r'<th scope="col">([^<]*)</th>', page)
+        assert sorted(headers) == sorted(table.columns) and 'class="sortable"' in page
+        cells = re.findall(r'<td class="number[^"]*" data-value="([^"]*)">([^<]*)</td>', page)
+        assert cells
+        for full, shown in cells:  # rounded: a few significant digits, not the float's 17
+            if shown in ("", "∞", "−∞"):
+                continue
+            digits = shown.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
+            assert len(digits) <= 4 or float(full).is_integer(), (name, full, shown)
+            # ... and they are the value rounded to the last digit shown
+            mantissa, _, exponent = shown.partition("e")
+            last_digit = 10.0 ** (int(exponent or 0) - len(mantissa.partition(".")[2]))
+            assert abs(float(full) - float(shown)) <= 0.5 * last_digit * (1 + 1e-9), (name, full, shown)
 
 
 def test_provenance_is_recorded_stamped_and_reruns_nothing(test_run):
