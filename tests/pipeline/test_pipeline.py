@@ -226,7 +226,14 @@ def test_report_bundles_every_figure_and_the_claims(test_run):
     # the landing page: the claims' verdicts, the key figures; the rule graph one click away
     claims = read_table(test_run / "results/tables/claims.tsv")
     assert verdict_counts_text(claims) in html and "Verdicts of the study" in html
-    assert "Key figures" in html and "Rule graph" in html
+    assert "Key figures" in html
+    for figure in ("claims", "comparison"):  # drawn inline, from their SVG
+        svg = (test_run / f"results/figures/{figure}.svg").read_text()
+        (view_box,) = re.findall(r'viewBox="([^"]+)"', svg)
+        assert view_box in html
+    # metadata makes Snakemake open on this page, not on the rule graph ("Workflow" in the menu)
+    seed = yaml.safe_load((test_run / "config/test.yaml").read_text())["seed"]
+    assert f'var metadata = {{"seed": {seed}, ' in html
 
 
 def test_report_shows_its_tables_as_rounded_sortable_html(test_run):
