@@ -50,6 +50,14 @@ def test_a_row_is_rounded_by_its_own_interval_and_other_columns_by_their_kind():
                                      "True"]
 
 
+def test_a_narrow_interval_keeps_at_most_four_significant_digits():
+    decimals = interval_decimals(-0.0277778, -0.0277777)
+    assert decimals == 6
+    assert format_value(-0.027777777777777776, "measured", decimals) == "-0.02778"
+    assert format_value(1234.5678, "measured", 2) == "1235"
+    assert format_value(0.0, "measured", decimals) == "0.000000"
+
+
 def test_values_without_an_interval_keep_three_significant_digits():
     assert format_value(0.05633228840125391, "error_a", None) == "0.0563"
     assert format_value(3.3333333333333335, "mean_rank", None) == "3.33"

@@ -6,7 +6,9 @@ The rule, column by column (the TSV keeps every digit; only the report rounds):
   its intervals and the other numbers on their scale (:data:`INTERVAL_SCALE`) keep the decimals
   that give two significant digits of the row's interval half-width: a 95 % interval known
   to two digits says nothing about a third digit of the estimate (0.1133 +/- 0.012 is shown
-  0.113, 14.5 +/- 3.5 is shown 14.5).
+  0.113, 14.5 +/- 3.5 is shown 14.5); at most four significant digits of each value
+  (:data:`MAX_SIGNIFICANT`), however narrow the interval (a difference of exactly one example
+  in every repeat has an interval of width 0).
 - **Probabilities and p-values** (:data:`PROBABILITY_COLUMNS`, ``p_*``, ``*_p``): two
   significant digits; a test at alpha = 0.05 is read at that precision.
 - **Timings** (``*_seconds``): two significant digits, as one run on a shared machine
@@ -30,6 +32,7 @@ PROBABILITY_COLUMNS = ("p_value", "p_holm", "alpha", "p_a_better", "p_equivalent
                        "p_b_better", "theta_a", "theta_rope", "theta_b", "p_holds",
                        "p_contradicted")
 MAX_DECIMALS = 6
+MAX_SIGNIFICANT = 4
 
 
 def interval_decimals(ci_low: float, ci_high: float) -> int | None:
@@ -75,6 +78,9 @@ def format_value(value: object, column: str, decimals: int | None) -> str:
     if np.isinf(number):
         return "∞" if number > 0 else "−∞"
     if decimals is not None and column in INTERVAL_SCALE:
+        if number != 0:
+            leading = math.floor(math.log10(abs(number)))
+            decimals = min(decimals, max(MAX_SIGNIFICANT - 1 - leading, 0))
         return f"{number:.{decimals}f}"
     if number.is_integer() and (isinstance(value, (int, np.integer)) or abs(number) >= 1):
         return str(int(number))
