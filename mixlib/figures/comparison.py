@@ -86,9 +86,10 @@ def comparison_figure(summary: pd.DataFrame) -> Figure:
     Returns
     -------
     matplotlib.figure.Figure
-        Per panel a horizontal dot plot: the mean test error ``e`` (in percent) of each
-        model with its interval as a bar, best model on top. The bar is the corrected interval
-        ``e +/- t_{alpha/2, J-1} sqrt((1/J + n_test/n_train) s^2)`` over the ``J`` test folds
+        Panels two a row, the key below them. Per panel a horizontal dot plot: the mean test
+        error ``e`` (in percent) of each model with its interval as a bar, best model on top.
+        The bar is the corrected interval ``e +/- t_{alpha/2, J-1} sqrt((1/J + n_test/n_train)
+        s^2)`` over the ``J`` test folds
         (Nadeau and Bengio) when the table has it, else the Student-t interval
         ``e +/- t_{alpha/2, J-1} s / sqrt(J)``; none for a hold-out split with one repeat.
         Colour = family, marker = approach (circle probabilistic, square deterministic); the
@@ -99,9 +100,16 @@ def comparison_figure(summary: pd.DataFrame) -> Figure:
     keys = ["protocol", "dataset", "split"]
     panels = list(summary[keys].drop_duplicates().itertuples(index=False, name=None))
     colours = _family_colours(summary["family"].unique())
-    height = 0.9 + 0.28 * summary.groupby(keys).size().max()
-    fig, axes = new_figure(1, len(panels), figsize=(4.2 * len(panels), height), squeeze=False)
-    for ax, (protocol, dataset, split) in zip(axes[0], panels):
+    # At most two panels a row (2 x 2 for four), the key below them: the figure keeps the
+    # report's width (about 1000 pixels) readable whatever the number of data sets and splits.
+    ncols = min(2, len(panels))
+    nrows = -(-len(panels) // ncols)
+    height = 1.0 + 0.26 * summary.groupby(keys).size().max()
+    fig, axes = new_figure(nrows, ncols, figsize=(5.2 * ncols, height * nrows + 0.6),
+                           squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (protocol, dataset, split) in zip(axes.flat, panels):
         part = summary[(summary["protocol"] == protocol) & (summary["dataset"] == dataset)
                        & (summary["split"] == split)].sort_values(
             ["cv_error", "model"], ascending=[False, True], kind="stable")
@@ -130,7 +138,7 @@ def comparison_figure(summary: pd.DataFrame) -> Figure:
                 for a, m in _MARKERS.items()]
     handles += [Line2D([], [], color="0.4", linestyle="--", label="mean, probabilistic"),
                 Line2D([], [], color="0.4", linestyle=":", label="mean, deterministic")]
-    fig.legend(handles=handles, loc="outside right center", fontsize="small")
+    fig.legend(handles=handles, loc="outside lower center", ncols=4, fontsize="small")
     return fig
 
 

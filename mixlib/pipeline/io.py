@@ -55,6 +55,11 @@ def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
     _atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, lineterminator="\n", na_rep=""))
 
 
+def write_text(text: str, path: str | Path) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically, e.g. a table's HTML page for the report."""
+    _atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
 def read_table(path: str | Path) -> pd.DataFrame:
     """Read a TSV written by :func:`write_table`; the ``class`` and ``role`` columns stay text.
 
@@ -92,7 +97,3 @@ def save_figure(figure, png_path: str | Path, svg_path: str | Path | None = None
             lambda tmp: figure.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None}),
         )
 
-
-def write_text(text: str, path: str | Path) -> None:
-    """Write ``text`` (UTF-8) at ``path``, atomically."""
-    _atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))

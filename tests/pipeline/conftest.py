@@ -16,12 +16,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def copy_workflow(destination: Path) -> Path:
-    """Copy what a run needs (workflow/ with its Snakefile and profiles, config/) into
-    ``destination``."""
+    """Copy what a run needs (workflow/ with its Snakefile and profiles, config/, and the
+    environment.yml its rules name) into ``destination``."""
     destination.mkdir(parents=True, exist_ok=True)
     for folder in ("workflow", "config"):
         shutil.copytree(ROOT / folder, destination / folder,
                         ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(ROOT / "environment.yml", destination / "environment.yml")
     return destination
 
 

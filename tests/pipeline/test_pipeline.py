@@ -1,5 +1,6 @@
 """The Snakemake DAG on config/test.yaml: outputs, determinism, config errors, lint, user CSV."""
 
+import base64
 import json
 import re
 import signal
@@ -15,6 +16,7 @@ import pytest
 import yaml
 
 from mixlib.pipeline.io import read_table
+from mixlib.report.summary import verdict_counts_text
 from tests.pipeline.conftest import (
     assert_dry_run_stops_before_any_job,
     copy_workflow,
@@ -183,15 +185,6 @@ def test_user_csv_flows_through_fetch_prepare_split_and_summary(tmp_path):
         "test": [10, 10], "train": [30, 30]}
 
 
-def test_lint_reports_nothing_but_the_documented_deviation(tmp_path):
-    workdir = copy_workflow(tmp_path / "lint")
-    result = snakemake(workdir, "--lint", "--configfile", "config/test.yaml", check=False)
-    lints = re.findall(r"^\s+\* (.+?):?$", result.stdout + result.stderr, flags=re.MULTILINE)
-    assert lints, "expected the lint output format to list findings"
-    # config/README.md ("Snakemake lint") explains why rules carry no conda/container directive.
-    assert set(lints) == {"Specify a conda environment or container for each rule."}
-
-
 def test_claims_follow_from_their_rows_and_from_the_tables(test_run):
     from mixlib.experiments.claims_table import CLAIM_COLUMNS, ROBUSTNESS_COLUMNS
     from mixlib.experiments.verdicts import row_verdict
@@ -227,9 +220,55 @@ def test_report_bundles_every_figure_and_the_claims(test_run):
     assert figures
     missing = [name for name in figures if name not in html]
     assert missing == []
-    assert "claims.tsv" in html and "claims_readings.tsv" in html and "Methods" in html
+    assert "Methods" in html and "System Message" not in html  # no docutils error: no dangling reference
     record = json.loads((test_run / "results/provenance.json").read_text())
     assert "provenance.json" in html and record["hash"] in html  # the caption shows the record
+    # the landing page: the claims' verdicts, the key figures; the rule graph one click away
+    claims = read_table(test_run / "results/tables/claims.tsv")
+    assert verdict_counts_text(claims) in html and "Verdicts of the study" in html
+    assert "Key figures" in html
+    for figure in ("claims", "comparison"):  # drawn inline, from their SVG
+        svg = (test_run / f"results/figures/{figure}.svg").read_text()
+        (view_box,) = re.findall(r'viewBox="([^"]+)"', svg)
+        assert view_box in html
+    # metadata makes Snakemake open on this page, not on the rule graph ("Workflow" in the menu)
+    seed = yaml.safe_load((test_run / "config/test.yaml").read_text())["seed"]
+    assert f'var metadata = {{"seed": {seed}, ' in html
+
+
+def test_report_shows_its_tables_as_rounded_sortable_html(test_run):
+    html = (test_run / "results/report.html")
+    if not html.exists():
+        snakemake(test_run, "--report", "results/report.html", "--configfile", "config/test.yaml")
+    report = html.read_text(errors="replace")
+    names = ["claims", "claims_readings", "comparison_summary", "comparison_pairs",
+             "comparison_ranks"]
+    # the tests across data sets, with two or more cross-validated data sets in the config
+    names += [name for name in ("comparison_wilcoxon", "comparison_bayes")
+              if (test_run / f"results/tables/{name}.tsv").exists()]
+    for name in names:
+        page_path = test_run / f"results/report/{name}.html"
+        # shown inline as an HTML page (not a TSV to download), the page itself
+        (encoded,) = re.findall(
+            rf'"results/report/{name}.html": {{.*?"data_uri": "data:text/html;[^"]*?base64,([^"]+)"',
+            report)
+        assert base64.b64decode(encoded) == page_path.read_bytes()
+        assert f'"results/tables/{name}.tsv": {{' not in report  # no TSV to download
+        page = page_path.read_text()
+        table = read_table(test_run / f"results/tables/{name}.tsv")
+        headers = re.findall(r'<th scope="col">([^<]*)</th>', page)
+        assert sorted(headers) == sorted(table.columns) and 'class="sortable"' in page
+        cells = re.findall(r'<td class="number[^"]*" data-value="([^"]*)">([^<]*)</td>', page)
+        assert cells
+        for full, shown in cells:  # rounded: a few significant digits, not the float's 17
+            if shown in ("", "∞", "−∞"):
+                continue
+            digits = shown.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
+            assert len(digits) <= 4 or float(full).is_integer(), (name, full, shown)
+            # ... and they are the value rounded to the last digit shown
+            mantissa, _, exponent = shown.partition("e")
+            last_digit = 10.0 ** (int(exponent or 0) - len(mantissa.partition(".")[2]))
+            assert abs(float(full) - float(shown)) <= 0.5 * last_digit * (1 + 1e-9), (name, full, shown)
 
 
 def test_provenance_is_recorded_stamped_and_reruns_nothing(test_run):

@@ -286,12 +286,17 @@ def study_targets():
                 "results/tables/comparison_pairs.tsv",
                 "results/tables/comparison_ranks.tsv",
                 "results/figures/comparison_cd.png",
+                "results/report/comparison_summary.html",
+                "results/report/comparison_pairs.html",
+                "results/report/comparison_ranks.html",
             ]
             + (
                 [
                     "results/tables/comparison_wilcoxon.tsv",
                     "results/tables/comparison_bayes.tsv",
                     "results/figures/comparison_bayes.png",
+                    "results/report/comparison_wilcoxon.html",
+                    "results/report/comparison_bayes.html",
                 ]
                 if len(config["comparison"]["datasets"]) >= 2
                 else []
@@ -309,6 +314,9 @@ def study_targets():
             "results/tables/claims.tsv",
             "results/tables/claims_readings.tsv",
             "results/figures/claims.png",
+            "results/report/claims.html",
+            "results/report/claims_readings.html",
+            "results/report/summary.html",
         ],
     }
     targets = (

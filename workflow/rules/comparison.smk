@@ -109,11 +109,7 @@ rule comparison_summary:
     input:
         "results/tables/comparison.tsv",
     output:
-        report(
-            "results/tables/comparison_summary.tsv",
-            caption="../report/comparison_summary.rst",
-            category="Comparison",
-        ),
+        "results/tables/comparison_summary.tsv",
     log:
         "results/logs/comparison_summary/all.log",
     script:
@@ -159,16 +155,8 @@ rule comparison_significance:
     input:
         "results/tables/comparison.tsv",
     output:
-        pairs=report(
-            "results/tables/comparison_pairs.tsv",
-            caption="../report/comparison_pairs.rst",
-            category="Comparison",
-        ),
-        ranks=report(
-            "results/tables/comparison_ranks.tsv",
-            caption="../report/comparison_ranks.rst",
-            category="Comparison",
-        ),
+        pairs="results/tables/comparison_pairs.tsv",
+        ranks="results/tables/comparison_ranks.tsv",
     log:
         "results/logs/comparison_significance/all.log",
     script:
@@ -198,16 +186,8 @@ rule comparison_across:
     input:
         "results/tables/comparison.tsv",
     output:
-        wilcoxon=report(
-            "results/tables/comparison_wilcoxon.tsv",
-            caption="../report/comparison_wilcoxon.rst",
-            category="Comparison",
-        ),
-        bayes=report(
-            "results/tables/comparison_bayes.tsv",
-            caption="../report/comparison_bayes.rst",
-            category="Comparison",
-        ),
+        wilcoxon="results/tables/comparison_wilcoxon.tsv",
+        bayes="results/tables/comparison_bayes.tsv",
         posterior="results/tables/comparison_bayes_posterior.tsv",
     log:
         "results/logs/comparison_across/all.log",
@@ -265,9 +245,59 @@ rule suite_claims:
         prior_strength=COMPARISON["bayes_prior_strength"],
         n_samples=COMPARISON["bayes_samples"],
         seed=config["seed"],
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     script:
         "../scripts/suite_claims.py"
+
+
+# The comparison tables as the report shows them: rounded, sortable HTML.
+rule comparison_report_tables:
+    input:
+        summary="results/tables/comparison_summary.tsv",
+        pairs="results/tables/comparison_pairs.tsv",
+        ranks="results/tables/comparison_ranks.tsv",
+    output:
+        summary=report(
+            "results/report/comparison_summary.html",
+            caption="../report/comparison_summary.rst",
+            category="Comparison",
+            labels={"table": "errors per data set"},
+        ),
+        pairs=report(
+            "results/report/comparison_pairs.html",
+            caption="../report/comparison_pairs.rst",
+            category="Comparison",
+            labels={"table": "pairs per data set (t-tests)"},
+        ),
+        ranks=report(
+            "results/report/comparison_ranks.html",
+            caption="../report/comparison_ranks.rst",
+            category="Comparison",
+            labels={"table": "mean ranks"},
+        ),
+    log:
+        "results/logs/comparison_report_tables/all.log",
+    script:
+        "../scripts/report_tables.py"
+
+
+rule comparison_across_report_tables:
+    input:
+        wilcoxon="results/tables/comparison_wilcoxon.tsv",
+        bayes="results/tables/comparison_bayes.tsv",
+    output:
+        wilcoxon=report(
+            "results/report/comparison_wilcoxon.html",
+            caption="../report/comparison_wilcoxon.rst",
+            category="Comparison",
+            labels={"table": "pairs across data sets (Wilcoxon)"},
+        ),
+        bayes=report(
+            "results/report/comparison_bayes.html",
+            caption="../report/comparison_bayes.rst",
+            category="Comparison",
+            labels={"table": "pairs across data sets (Bayesian)"},
+        ),
+    log:
+        "results/logs/comparison_across_report_tables/all.log",
+    script:
+        "../scripts/report_tables.py"
