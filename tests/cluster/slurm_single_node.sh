@@ -12,7 +12,8 @@
 # in STATE_DIR/etc; /etc/slurm/slurm.conf is a symbolic link to it while the cluster runs,
 # because the executor's job steps drop SLURM_CONF and so only find the default path
 # (`start` refuses to replace a slurm.conf that is not such a link; `stop` removes the link).
-# `stop` ends every daemon it started, by the PID it recorded, newest first.
+# `stop` cancels the jobs left in the queue, then ends every daemon it started, by the PID it
+# recorded, newest first, and any job step of this cluster that outlived slurmd.
 # The cluster has one node "mixnode" with this machine's CPUs, one partition "debug" and,
 # with accounting, one account "mixstudy" holding root.
 set -euo pipefail
@@ -31,8 +32,44 @@ sockets_record="$state/sockets-dir"
 SYSTEM_CONF=/etc/slurm/slurm.conf
 MUNGE_SOCKET=/run/munge/munge.socket.2
 
+# The jobs still queued or running when the cluster stops (a run that failed or was
+# interrupted) are cancelled while slurmctld can still do it; a job step that outlives slurmd
+# anyway (slurmstepd re-parents to init) is found by the SLURM_CONF it inherited from this
+# cluster's slurmd, and ended with its processes.
+cancel_jobs() {
+    local conf=$state/etc/slurm.conf
+    [[ -f $conf ]] || return 0
+    SLURM_CONF=$conf timeout 10 squeue -h -o %i > /dev/null 2>&1 || return 0
+    SLURM_CONF=$conf timeout 10 scancel --partition=debug 2>/dev/null || true
+    for _ in $(seq 1 60); do
+        [[ -z $(SLURM_CONF=$conf timeout 10 squeue -h -o %i 2>/dev/null) ]] && return 0
+        sleep 0.5
+    done
+    echo "jobs still in the queue after scancel; ending their steps below" >&2
+}
+
+descendants() {
+    local child
+    for child in $(pgrep -P "$1"); do
+        descendants "$child"
+        echo "$child"
+    done
+}
+
+end_stray_steps() {
+    local step pid
+    for step in $(pgrep -x slurmstepd); do
+        tr '\0' '\n' < "/proc/$step/environ" 2>/dev/null \
+            | grep -qx "SLURM_CONF=$state/etc/slurm.conf" || continue
+        for pid in $(descendants "$step") "$step"; do
+            kill -KILL "$pid" 2>/dev/null && echo "ended stray job process $pid" || true
+        done
+    done
+}
+
 stop_all() {
     [[ -f $pids ]] || return 0
+    cancel_jobs
     # newest first: slurmd, slurmctld, slurmdbd, mariadbd, munged
     tac "$pids" | while read -r name pid; do
         if kill -0 "$pid" 2>/dev/null; then
@@ -45,6 +82,7 @@ stop_all() {
         fi
         echo "stopped $name ($pid)"
     done
+    end_stray_steps
     rm -f "$pids"
     unlink_conf
     if [[ -f $sockets_record ]]; then
