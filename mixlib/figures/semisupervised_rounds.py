@@ -15,6 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from mixlib.core.statistics import mean_t_interval
+from mixlib.core.vocabulary import ANY
 from mixlib.figures import ALPHA, INTERVAL, new_figure
 
 _LABELS = {
@@ -25,8 +26,6 @@ _LABELS = {
 }
 #: Line style of each unclassifiable rule; a rule not listed (e.g. "any") is drawn solid.
 RULE_LINESTYLES = {"confidence": "-", "underflow": "--"}
-#: Value of ``unclassifiable`` (and of ``restart``, ``finish``) that means "not applicable".
-ANY = "any"
 #: Setting drawn when a table holds several: (column, preferred value or None for the first sorted).
 VARIANT_COLUMNS: tuple[tuple[str, str | None], ...] = (
     ("restart", "warm"), ("finish", "argmax"), ("threshold", None), ("n_components", None),

@@ -8,9 +8,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from mixlib.core.statistics import mean_t_interval
+from mixlib.core.vocabulary import ANY
 from mixlib.figures import ALPHA, INTERVAL, new_figure
 from mixlib.figures.semisupervised_rounds import (
-    ANY,
     RULE_LINESTYLES,
     ordered_rules,
     require_columns,
