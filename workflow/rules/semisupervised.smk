@@ -175,6 +175,8 @@ rule fig5_1:
         svg="results/figures/fig5_1.svg",
     log:
         "results/logs/fig5_1/all.log",
+    params:
+        confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
@@ -196,6 +198,8 @@ rule fig5_3:
         svg="results/figures/fig5_3.svg",
     log:
         "results/logs/fig5_3/all.log",
+    params:
+        confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
@@ -217,6 +221,8 @@ rule fig5_4:
         svg="results/figures/fig5_4.svg",
     log:
         "results/logs/fig5_4/all.log",
+    params:
+        confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
@@ -238,6 +244,8 @@ rule fig5_5:
         svg="results/figures/fig5_5.svg",
     log:
         "results/logs/fig5_5/all.log",
+    params:
+        confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
@@ -263,6 +271,8 @@ rule semisupervised_sensitivity_figure:
         svg="results/figures/semisupervised_sensitivity.svg",
     log:
         "results/logs/semisupervised_sensitivity_figure/all.log",
+    params:
+        confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
