@@ -38,6 +38,7 @@ estimators (:class:`~mixlib.semi_supervised.RoundState`), which fit on training 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -382,7 +383,8 @@ def kernel_sweep_point(
     for threshold in [float(params["threshold"])] if thresholds is None else thresholds:
         rows = []
         for rule in rules:
-            errors = train_test_errors(model, *arrays["labelled"], *arrays["test"], rule, threshold)
+            scored = partial(label_errors, model, rule=rule, threshold=threshold)
+            errors = train_test_errors(scored, *arrays["labelled"], *arrays["test"])
             rows.extend((metric, rule, value) for metric, value in errors.items())
         rows.extend((metric, ANY, value) for metric, value in free.items())
         table = pd.DataFrame(rows, columns=["metric", "unclassifiable", "value"])
