@@ -359,3 +359,17 @@ def test_kernel_sweep_reading_stages_cover_every_reading():
     # One fit per (method, K), scored at each threshold: the threshold-free metrics agree.
     free = table[(table["method"] == "prior") & (table["metric"] == "n_rounds")]
     assert free.groupby(["restart", "n_components", "repeat"])["value"].nunique().eq(1).all()
+
+
+def test_the_supervised_scores_do_not_use_the_semisupervised_rules():
+    """Fig. 6.1 is scored by the classifier's own decision: neither the DNA stage nor the
+    shared mixture scores import the semi-supervised package."""
+    import ast
+    import inspect
+
+    from mixlib.experiments import dna, mixture_errors
+
+    for module in (dna, mixture_errors):
+        imported = [node.module for node in ast.walk(ast.parse(inspect.getsource(module)))
+                    if isinstance(node, ast.ImportFrom)]
+        assert not [name for name in imported if name.startswith("mixlib.semi_supervised")], module

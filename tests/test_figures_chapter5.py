@@ -18,6 +18,8 @@ from mixlib.figures.semisupervised_sensitivity import semisupervised_sensitivity
 from tests.test_experiments_semisupervised import tiny_problem
 
 SPLITS = {"bacteria": "heart", "wine_semisupervised": "wine"}
+#: The interval level the figures are drawn at (the config's ``figures.confidence_level``).
+LEVEL = 0.95
 RULES = ("confidence", "underflow")
 RULE_METRICS = ("hard_error", "unknown_error", "test_hard_error", "test_unknown_error", "test_error")
 ROUND_SETTINGS = (("iterative", "any", "argmax"), ("iterative", "any", "stop"),
@@ -67,7 +69,7 @@ def rounds() -> pd.DataFrame:
 
 
 def test_rounds_figures_draw_one_panel_per_split(rounds):
-    fig = fig5_1(rounds)
+    fig = fig5_1(rounds, confidence_level=LEVEL)
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     for ax, (split, dataset) in zip(fig.axes, sorted(SPLITS.items())):
         assert _labels(ax) == ["hard error (confidence)", "hard error (underflow)", "unknown error (confidence)",
@@ -85,31 +87,31 @@ def test_rounds_figures_draw_one_panel_per_split(rounds):
     finals = chosen.sort_values("round").groupby("repeat")["value"].last()
     assert line.get_ydata()[-1] == pytest.approx(100 * finals.mean())
 
-    fig = fig5_3(rounds)
+    fig = fig5_3(rounds, confidence_level=LEVEL)
     assert len(fig.axes) == 2
     for ax in fig.axes:
         assert _labels(ax)[-1] == "flips" and "restart warm" in ax.get_title()
         assert ax.get_lines()[-1].get_xdata()[0] == 1   # flips from round 1
     fresh_only = rounds[rounds["restart"] != "warm"]
-    assert all("restart fresh" in ax.get_title() for ax in fig5_3(fresh_only).axes)
+    assert all("restart fresh" in ax.get_title() for ax in fig5_3(fresh_only, confidence_level=LEVEL).axes)
     _renders(fig)
 
 
 def test_rounds_figures_name_what_is_missing(rounds):
     with pytest.raises(ValueError, match="'flips'"):
-        fig5_3(rounds[rounds["metric"] != "flips"])
+        fig5_3(rounds[rounds["metric"] != "flips"], confidence_level=LEVEL)
     with pytest.raises(ValueError, match="'unknown_error'.*'wine_semisupervised'"):
-        fig5_1(rounds[~((rounds["metric"] == "unknown_error") & (rounds["split"] == "wine_semisupervised"))])
+        fig5_1(rounds[~((rounds["metric"] == "unknown_error") & (rounds["split"] == "wine_semisupervised"))], confidence_level=LEVEL)
     with pytest.raises(ValueError, match="unclassifiable"):
-        fig5_1(rounds.drop(columns="unclassifiable"))
+        fig5_1(rounds.drop(columns="unclassifiable"), confidence_level=LEVEL)
     with pytest.raises(ValueError, match="no rows of method 'prior'"):
-        fig5_3(rounds[rounds["method"] == "iterative"])
+        fig5_3(rounds[rounds["method"] == "iterative"], confidence_level=LEVEL)
 
 
 def test_rounds_figure_with_one_rule():
     table = pd.DataFrame(_round_rows(np.random.default_rng(1), ROUND_SETTINGS))
     table = table[table["unclassifiable"] != "underflow"]
-    assert _labels(fig5_1(table).axes[1]) == ["hard error (confidence)", "unknown error (confidence)", "unknown"]
+    assert _labels(fig5_1(table, confidence_level=LEVEL).axes[1]) == ["hard error (confidence)", "unknown error (confidence)", "unknown"]
 
 
 @pytest.fixture
@@ -140,7 +142,7 @@ def _labelled(ax) -> list[str]:
 
 def test_kernel_sweep_figures_draw_errors_and_kernels_fit_per_split(sweep):
     for function, metric in ((fig5_4, "train_error"), (fig5_5, "test_error")):
-        fig = function(sweep)
+        fig = function(sweep, confidence_level=LEVEL)
         assert isinstance(fig, Figure) and len(fig.axes) == 4   # per split: errors and kernels fit
         for s, (split, dataset) in enumerate(sorted(SPLITS.items())):
             ax, ax_kernels = fig.axes[2 * s], fig.axes[2 * s + 1]
@@ -173,16 +175,16 @@ def test_kernel_sweep_figures_show_kernels_fit_per_class_and_unequal_counts(swee
         capped = (rows["method"] == "prior") & (label == "b")
         rows.loc[capped, "value"] = np.minimum(rows.loc[capped, "value"], 2.0)
         per_class.append(rows.assign(metric=f"effective_components:{label}"))
-    fig = fig5_4(pd.concat([sweep, *per_class], ignore_index=True))
+    fig = fig5_4(pd.concat([sweep, *per_class], ignore_index=True), confidence_level=LEVEL)
     ax, ax_kernels = fig.axes[0], fig.axes[1]
     prior = [ln for ln in ax_kernels.get_lines() if ln.get_label() == "prior probabilities"][0]
     np.testing.assert_allclose(prior.get_ydata(), [1, 2, 3, 5])   # mean of the two classes
     assert "unequal kernel counts (at 4, 8)" in ax.get_title()
     assert len(ax_kernels.collections) >= 3   # a band (classes' lowest to highest) per method
     with pytest.raises(ValueError, match="'collapsed_kernels'"):
-        fig5_4(sweep[sweep["metric"] != "collapsed_kernels"])
+        fig5_4(sweep[sweep["metric"] != "collapsed_kernels"], confidence_level=LEVEL)
     with pytest.raises(ValueError, match="'test_error'"):
-        fig5_5(sweep[sweep["metric"] != "test_error"])
+        fig5_5(sweep[sweep["metric"] != "test_error"], confidence_level=LEVEL)
 
 
 def test_fig6_1_adds_collapsed_kernels():
@@ -284,7 +286,7 @@ def sensitivity() -> pd.DataFrame:
 
 
 def test_sensitivity_panels_lines_and_legend(sensitivity):
-    fig = semisupervised_sensitivity(sensitivity)
+    fig = semisupervised_sensitivity(sensitivity, confidence_level=LEVEL)
     assert isinstance(fig, Figure)
     panels = [ax for ax in fig.axes if ax.axison]
     assert len(panels) == 8 and len(fig.axes) == 9   # 2 splits x 4 panels, a legend row, no text block
@@ -318,7 +320,7 @@ def test_sensitivity_panels_lines_and_legend(sensitivity):
 def test_sensitivity_says_when_a_panel_is_zero_everywhere(sensitivity):
     zero = sensitivity.copy()
     zero.loc[zero["metric"] == "unassigned_by_margin", "value"] = 0.0
-    fig = semisupervised_sensitivity(zero)
+    fig = semisupervised_sensitivity(zero, confidence_level=LEVEL)
     notes = [(ax, t.get_text()) for ax in fig.axes for t in ax.texts]
     assert len(notes) == 2 and all(text == "0 at every setting" for _, text in notes)
     assert all("margin never assigns" in ax.get_title() for ax, _ in notes)
@@ -326,11 +328,11 @@ def test_sensitivity_says_when_a_panel_is_zero_everywhere(sensitivity):
 
 def test_sensitivity_names_what_is_missing(sensitivity):
     with pytest.raises(ValueError, match="'n_rounds'"):
-        semisupervised_sensitivity(sensitivity[sensitivity["metric"] != "n_rounds"])
+        semisupervised_sensitivity(sensitivity[sensitivity["metric"] != "n_rounds"], confidence_level=LEVEL)
     with pytest.raises(ValueError, match="relative_min_variance"):
-        semisupervised_sensitivity(sensitivity.drop(columns="relative_min_variance"))
+        semisupervised_sensitivity(sensitivity.drop(columns="relative_min_variance"), confidence_level=LEVEL)
     with pytest.raises(ValueError, match="'unassigned_by_margin'"):
-        semisupervised_sensitivity(sensitivity[sensitivity["metric"] != "unassigned_by_margin"])
+        semisupervised_sensitivity(sensitivity[sensitivity["metric"] != "unassigned_by_margin"], confidence_level=LEVEL)
 
 
 def test_figures_draw_the_tables_of_the_experiments():
@@ -361,11 +363,23 @@ def test_figures_draw_the_tables_of_the_experiments():
                         sweep.append(kernel_sweep_point(problem, method=method, n_components=k, params=params,
                                                         rng=repeat).assign(**extra))
     rounds, sweep, grid = (pd.concat(t, ignore_index=True) for t in (rounds, sweep, grid))
-    for fig in (fig5_1(rounds), fig5_3(rounds)):
+    for fig in (fig5_1(rounds, confidence_level=LEVEL), fig5_3(rounds, confidence_level=LEVEL)):
         assert len(fig.axes) == 2
         assert all("(confidence)" in _labels(ax)[0] for ax in fig.axes)
-    for fig in (fig5_4(sweep), fig5_5(sweep)):
+    for fig in (fig5_4(sweep, confidence_level=LEVEL), fig5_5(sweep, confidence_level=LEVEL)):
         assert len(fig.axes) == 4
-    fig = semisupervised_sensitivity(grid)
+    fig = semisupervised_sensitivity(grid, confidence_level=LEVEL)
     assert len([ax for ax in fig.axes if ax.axison]) == 8
     _renders(fig)
+
+
+def test_chapter5_figures_draw_their_bands_at_the_level_given(rounds):
+    """A lower level narrows every band and the title names it."""
+    def band_widths(fig):
+        return np.concatenate([np.ravel(np.diff(collection.get_paths()[0].vertices[:, 1]))
+                               for ax in fig.axes for collection in ax.collections])
+
+    wide, narrow = fig5_1(rounds, confidence_level=0.99), fig5_1(rounds, confidence_level=0.5)
+    assert "99 % Student-t interval" in wide._suptitle.get_text()
+    assert "50 % Student-t interval" in narrow._suptitle.get_text()
+    assert np.abs(band_widths(wide)).sum() > np.abs(band_widths(narrow)).sum()

@@ -79,15 +79,22 @@ def test_every_caption_with_an_interval_states_its_level():
             assert re.search(r"(\d+|\}\}) % $", before), f"{caption.name}: {text[:mention.end()][-60:]!r}"
 
 
-@pytest.mark.parametrize("config_file", ["config.yaml", "suite.yaml"])
-def test_every_config_key_a_caption_reads_is_in_the_config(config_file):
+@pytest.mark.parametrize("config_file, rule_files", [("config.yaml", "*.smk"),
+                                                     ("suite.yaml", "comparison.smk")])
+def test_every_config_key_a_caption_reads_is_in_the_config(config_file, rule_files):
     """A caption renders ``snakemake.config[...]`` when the report is built: a key renamed in
-    the config but not in the caption fails only then, after the whole run."""
+    the config but not in the caption fails only then, after the whole run. The suite runs the
+    comparison's rules only, so only their captions are rendered for it."""
     import yaml
+    from snakemake.utils import validate
 
     config = yaml.safe_load((ROOT / "config" / config_file).read_text())
+    validate(config, str(ROOT / "workflow" / "schemas" / "config.schema.yaml"))  # its defaults
+    captions = {RULES / caption for rules in RULES.glob(rule_files)
+                for caption in re.findall(r'caption="([^"]+)"', rules.read_text())}
+    assert captions
     missing = []
-    for caption in sorted((ROOT / "workflow" / "report").glob("*.rst")):
+    for caption in sorted(path.resolve() for path in captions):
         for lookup in re.finditer(r'snakemake\.config((?:\["[^"]+"\])+)', caption.read_text()):
             value = config
             for key in re.findall(r'\["([^"]+)"\]', lookup.group(1)):
@@ -95,3 +102,49 @@ def test_every_config_key_a_caption_reads_is_in_the_config(config_file):
             if value is None:
                 missing.append(f"{caption.name}: {lookup.group(0)}")
     assert missing == []
+
+
+def _figure_function(script: Path):
+    tree = ast.parse(script.read_text())
+    imported = {alias.name: node.module for node in tree.body if isinstance(node, ast.ImportFrom)
+                for alias in node.names}
+    drawn = [node.value for node in tree.body if isinstance(node, ast.Expr)][0].args[1].id
+    return getattr(__import__(imported[drawn], fromlist=[drawn]), drawn)
+
+
+def _rule_bodies() -> dict[str, str]:
+    """Rule name -> its text, over every rule file."""
+    return {name: body for rules in sorted(RULES.glob("*.smk"))
+            for name, body in re.findall(r"^rule (\w+):\n((?:(?: {4}.*)?\n)+)", rules.read_text(),
+                                         flags=re.MULTILINE)}
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS.glob("*.py")), ids=lambda path: path.name)
+def test_a_figure_with_intervals_takes_its_level_from_the_config(script):
+    """A figure function that draws a Student-t interval takes ``confidence_level``, and its rule
+    passes the config's ``figures.confidence_level``: no figure has a level of its own."""
+    import inspect
+
+    function = _figure_function(script)
+    source = inspect.getsource(inspect.getmodule(function))
+    if "mean_t_interval" not in source:
+        return
+    assert "confidence_level" in inspect.signature(function).parameters, function.__name__
+    (rule,) = _script_rules()[script.name]
+    assert 'confidence_level=FIGURES["confidence_level"]' in _rule_bodies()[rule], rule
+
+
+def test_no_figure_module_holds_an_interval_level():
+    """The figures package defines no level (no ``ALPHA``) and no figure imports the claims' level."""
+    import mixlib.figures
+
+    assert not hasattr(mixlib.figures, "ALPHA") and not hasattr(mixlib.figures, "INTERVAL")
+    assert [path.name for path in sorted(FIGURES.glob("*.py")) if "STUDY_ALPHA" in path.read_text()] == []
+
+
+def test_captions_state_the_configured_level():
+    """A caption's interval level is the config's, not a number written in the caption."""
+    captions = sorted((ROOT / "workflow" / "report").glob("*.rst"))
+    written = [path.name for path in captions if path.name != "workflow.rst"
+               and re.search(r"\d+ % Student-t", " ".join(path.read_text().split()))]
+    assert written == []

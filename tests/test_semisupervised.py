@@ -185,7 +185,7 @@ def test_label_errors_hand_worked_one_dimensional_case():
     # p = 0.575 (margin 0.15 <= 0.5): unclassifiable; the five others are right and clear.
     assert posterior[3, 1] == pytest.approx(0.856, abs=1e-3)
     assert posterior[4, 1] == pytest.approx(0.575, abs=1e-3)
-    hard, unknown = label_errors(clf, X, y)
+    hard, unknown = clf.error_shares(X, y)
     assert hard == pytest.approx(1 / 7) and unknown == pytest.approx(1 / 7)
 
 
@@ -231,7 +231,7 @@ def test_unknown_error_counts_unclassifiable_labelled_examples():
     known = y_semi != -1
     top = clf.predict_proba(X[known]).max(axis=1)
     assert label_errors(clf.estimator_, X[known], y_semi[known], "confidence", 0.5)[1] == np.mean(top <= 0.5)
-    hard, unknown = label_errors(clf.estimator_, X[known], y_semi[known], "margin")
+    hard, unknown = clf.estimator_.error_shares(X[known], y_semi[known])
     assert unknown == np.mean(clf.unclassifiable(X[known])) > 0
     # An unclassifiable unknown is never assigned, whatever its top posterior.
     pending = clf.labeled_iter_ == -1
@@ -399,3 +399,18 @@ def test_confidence_rule_is_the_assignment_threshold():
     assert check_rules("confidence") == ("confidence",)
     with pytest.raises(ValueError, match="unclassifiable must list distinct rules"):
         check_rules(("confidence", "tie"))
+
+
+def test_the_study_rules_are_the_only_unclassifiable_rules():
+    """``margin`` is no rule of the study: the classifier's own decision is
+    ``MixtureClassifier.error_shares``, which the rules' scores reuse with their own mask."""
+    X, y_semi, _ = three_blobs(9)
+    known = y_semi != -1
+    clf = MixtureClassifier(2, random_state=2).fit(X[known], y_semi[known])
+    with pytest.raises(ValueError, match="one of \\('confidence', 'underflow'\\)"):
+        label_errors(clf, X[known], y_semi[known], "margin")
+    with pytest.raises(ValueError, match="needs a threshold"):
+        label_errors(clf, X[known], y_semi[known], "confidence")
+    mask = clf.predict_proba(X[known]).max(axis=1) <= 0.9
+    assert label_errors(clf, X[known], y_semi[known], "confidence", 0.9) == clf.error_shares(
+        X[known], y_semi[known], mask)

@@ -14,13 +14,12 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.statistics import STUDY_ALPHA
+from mixlib.core.vocabulary import ANY
 from mixlib.experiments.claims import CLAIMS, QUALITATIVE, Claim
 from mixlib.experiments.claims_measures import EVIDENCE, Context
 from mixlib.experiments.settings import EMSettings
 from mixlib.experiments.verdicts import VERDICTS, Evidence, decide
 
-#: Value of a setting column on rows that do not depend on that setting.
-ANY = "any"
 CLAIM_COLUMNS = ["id", "chapter", "figure", "kind", "data", "reading", "statement", "band_low", "band_high",
                  "band_rule", *EVIDENCE, "verdict", "table"]
 ROBUSTNESS_COLUMNS = ["readings", "readings_holds", "readings_contradicted", "readings_inconclusive"]

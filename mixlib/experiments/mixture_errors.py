@@ -2,12 +2,14 @@
 
 Shared by :mod:`mixlib.experiments.semisupervised` (figs. 5.1, 5.3-5.5) and
 :mod:`mixlib.experiments.dna` (fig. 6.1): one seeded classifier from the EM settings of the
-semi-supervised params, its training and test errors under an unclassifiable rule, and its
-collapsed kernels.
+semi-supervised params, its training and test errors under a scoring function (the
+semi-supervised stages: an unclassifiable rule of :mod:`mixlib.semi_supervised`; the
+supervised fig. 6.1: the classifier's own decision), and its collapsed kernels.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -15,7 +17,6 @@ import numpy as np
 from mixlib.experiments.registry import make_mixture
 from mixlib.experiments.settings import EMSettings
 from mixlib.mixture import MixtureClassifier, kernel_counts
-from mixlib.semi_supervised import label_errors
 
 
 def seeded_classifier(n_components: int, params: dict[str, Any],
@@ -37,31 +38,32 @@ def collapsed_per_class(model: MixtureClassifier) -> np.ndarray:
     return np.array([kernel_counts(mixture)[1] for mixture in model.mixtures_], dtype=float)
 
 
-def train_test_errors(model: MixtureClassifier, X_train: np.ndarray, y_train: np.ndarray,
-                      X_test: np.ndarray, y_test: np.ndarray, rule: str = "margin",
-                      threshold: float = 0.75) -> dict[str, float]:
+def train_test_errors(errors: Callable[[np.ndarray, np.ndarray], tuple[float, float]],
+                      X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray,
+                      y_test: np.ndarray) -> dict[str, float]:
     """Hard, unknown and total error of a fitted model on training and test examples.
 
     Parameters
     ----------
-    model : fitted MixtureClassifier
+    errors : callable
+        ``errors(X, y) -> (hard_error, unknown_error)`` of the fitted model: its own decision
+        (:meth:`~mixlib.mixture.MixtureClassifier.error_shares`) or an unclassifiable rule
+        (:func:`~mixlib.semi_supervised.label_errors` with the rule and threshold bound).
     X_train : ndarray of shape (n_train, n_features)
     y_train : ndarray of shape (n_train,)
     X_test : ndarray of shape (n_test, n_features)
     y_test : ndarray of shape (n_test,)
-    rule, threshold :
-        The unclassifiable rule (:func:`~mixlib.semi_supervised.unclassifiable_mask`).
 
     Returns
     -------
     dict
         ``train_error``, ``train_hard_error``, ``train_unknown_error``, ``test_error``,
         ``test_hard_error``, ``test_unknown_error``, where ``*_error = *_hard_error +
-        *_unknown_error`` (:func:`~mixlib.semi_supervised.label_errors` on each set).
+        *_unknown_error`` (``errors`` on each set).
     """
     values = {}
     for name, X, y in (("train", X_train, y_train), ("test", X_test, y_test)):
-        hard, unknown = label_errors(model, X, y, rule, threshold)
+        hard, unknown = errors(X, y)
         values.update({f"{name}_error": hard + unknown, f"{name}_hard_error": hard,
                        f"{name}_unknown_error": unknown})
     return values

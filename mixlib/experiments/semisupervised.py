@@ -15,12 +15,12 @@ share not classified correctly. The *training error* (report fig. 5.4, "erreur
 d'apprentissage") is the error on the originally labelled training examples, the *test error*
 (fig. 5.5) the error on the test examples.
 
-``params`` keys (all optional):
+``params`` keys (``threshold`` required, the others optional):
 
 - EM settings passed to every :class:`~mixlib.mixture.MixtureClassifier`: ``init``, ``tol``,
   ``max_iter`` (EM iterations), ``min_variance`` or ``relative_min_variance``;
 - ``threshold`` (iterative method: an unknown is assigned when its top posterior is strictly
-  greater; also the ``confidence`` unclassifiable rule; default 0.75);
+  greater; also the ``confidence`` unclassifiable rule; the config's ``semisupervised.threshold``);
 - ``max_rounds`` (labelling rounds of the iterative method, default 10; soft-label refits of
   the prior method, default 20);
 - ``restart`` (prior method: ``warm``, the default, or ``fresh``), ``finish`` (iterative
@@ -38,12 +38,14 @@ estimators (:class:`~mixlib.semi_supervised.RoundState`), which fit on training 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
+from mixlib.core.vocabulary import ANY
 from mixlib.experiments.contract import RepeatData, RoleData, Stage
 from mixlib.experiments.mixture_errors import collapsed_per_class, seeded_classifier, train_test_errors
 from mixlib.semi_supervised import (
@@ -57,8 +59,6 @@ from mixlib.semi_supervised import (
 )
 
 METHODS = ("labelled_only", "iterative", "prior")
-#: ``unclassifiable`` value of the metrics that do not depend on the unclassifiable rule.
-ANY_RULE = "any"
 
 
 def _rules(params: dict[str, Any]) -> tuple[str, ...]:
@@ -110,7 +110,7 @@ def _fit_method(method: str, data: dict[str, RoleData], n_components: int, param
     every round goes to ``callback``.
     """
     estimator = seeded_classifier(n_components, params, rng)
-    threshold = float(params.get("threshold", 0.75))
+    threshold = float(params["threshold"])
     X_labelled, y_labelled = data["labelled"]
     X_unlabelled = data["unlabelled"].X
     if method == "labelled_only":
@@ -152,13 +152,13 @@ def method_settings(method: str, params: dict[str, Any]) -> dict[str, Any]:
     """The setting columns of a method's rows: ``restart``, ``finish``, ``threshold``.
 
     ``restart`` applies to the prior method only and ``finish`` to the iterative one; the
-    other method gets :data:`ANY_RULE` ("any"). The threshold matters to both (assignment,
+    other method gets :data:`~mixlib.core.vocabulary.ANY`. The threshold matters to both (assignment,
     and the ``confidence`` rule).
     """
     return {
-        "restart": params.get("restart", "warm") if method == "prior" else ANY_RULE,
-        "finish": params.get("finish", "argmax") if method == "iterative" else ANY_RULE,
-        "threshold": float(params.get("threshold", 0.75)),
+        "restart": params.get("restart", "warm") if method == "prior" else ANY,
+        "finish": params.get("finish", "argmax") if method == "iterative" else ANY,
+        "threshold": float(params["threshold"]),
     }
 
 
@@ -234,7 +234,7 @@ def _long_history(history: pd.DataFrame, rules: tuple[str, ...], free_metrics: l
         wide["test_error"] = wide["test_hard_error"] + wide["test_unknown_error"]
         parts.append(wide.melt(id_vars="round", var_name="metric").assign(unclassifiable=rule))
     free = history.melt(id_vars="round", value_vars=free_metrics, var_name="metric")
-    parts.append(free.dropna(subset=["value"]).assign(unclassifiable=ANY_RULE))
+    parts.append(free.dropna(subset=["value"]).assign(unclassifiable=ANY))
     return pd.concat(parts, ignore_index=True)[["round", "metric", "unclassifiable", "value"]]
 
 
@@ -294,7 +294,7 @@ def semisupervised_rounds(
         raise ValueError(f"method must be 'iterative' or 'prior', got {method!r}.")
     arrays = _check_inputs(data)
     rules = _rules(params)
-    scores = _RoundScores(arrays["labelled"], arrays["test"], rules, float(params.get("threshold", 0.75)),
+    scores = _RoundScores(arrays["labelled"], arrays["test"], rules, float(params["threshold"]),
                           arrays["unlabelled"].X)
     fitted = _fit_method(method, arrays, n_components, params, check_random_state(rng), scores)
     history = pd.DataFrame(scores.rows)
@@ -311,7 +311,7 @@ def semisupervised_rounds(
     }
     if method == "iterative":
         final["n_argmax"] = float(fitted.n_assigned_by_argmax_)
-    final_rows = pd.DataFrame({"round": last, "metric": list(final), "unclassifiable": ANY_RULE,
+    final_rows = pd.DataFrame({"round": last, "metric": list(final), "unclassifiable": ANY,
                                "value": list(final.values())})
     table = pd.concat([table, final_rows], ignore_index=True)
     settings = {"method": method, "n_components": int(n_components), **method_settings(method, params),
@@ -380,12 +380,13 @@ def kernel_sweep_point(
     if wrapped:
         free["pseudo_label_error"] = _pseudo_label_error(fitted, arrays["unlabelled"].y)
     blocks = []
-    for threshold in [float(params.get("threshold", 0.75))] if thresholds is None else thresholds:
+    for threshold in [float(params["threshold"])] if thresholds is None else thresholds:
         rows = []
         for rule in rules:
-            errors = train_test_errors(model, *arrays["labelled"], *arrays["test"], rule, threshold)
+            scored = partial(label_errors, model, rule=rule, threshold=threshold)
+            errors = train_test_errors(scored, *arrays["labelled"], *arrays["test"])
             rows.extend((metric, rule, value) for metric, value in errors.items())
-        rows.extend((metric, ANY_RULE, value) for metric, value in free.items())
+        rows.extend((metric, ANY, value) for metric, value in free.items())
         table = pd.DataFrame(rows, columns=["metric", "unclassifiable", "value"])
         settings = {"method": method, "n_components": int(n_components),
                     **method_settings(method, {**params, "threshold": threshold})}

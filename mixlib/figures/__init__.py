@@ -21,17 +21,8 @@ matplotlib.use("Agg")
 import matplotlib.style  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from mixlib.core.statistics import STUDY_ALPHA  # noqa: E402
-
 STYLE = str(Path(__file__).with_name("mixstudy.mplstyle"))
 matplotlib.style.use(STYLE)
-
-#: ``1 - ALPHA`` is the level of the intervals of the chapter-5 figures (figs. 5.1 and 5.3-5.5
-#: and the sensitivity figure), which do not take ``figures.confidence_level`` yet: the
-#: study's level of the claims (:data:`mixlib.core.statistics.STUDY_ALPHA`).
-ALPHA = STUDY_ALPHA
-#: How the chapter-5 figures' titles name their interval.
-INTERVAL = f"{100 * (1 - ALPHA):.0f} % Student-t interval"
 
 
 def interval_name(confidence_level: float) -> str:

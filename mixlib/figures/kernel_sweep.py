@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from mixlib.core.statistics import mean_t_interval
-from mixlib.figures import ALPHA, INTERVAL, interval_name, new_figure
+from mixlib.figures import interval_name, new_figure
 from mixlib.figures.semisupervised_rounds import (
     RULE_LINESTYLES,
     ordered_rules,
@@ -84,7 +84,8 @@ def _mark_unequal(axes, fitted: dict[str, pd.Series]) -> list[int]:
     return unequal
 
 
-def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, name: str) -> Figure:
+def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, name: str,
+                   confidence_level: float) -> Figure:
     require_columns(table, ("method", "n_components", "metric", "unclassifiable", "value", "repeat"), name)
     require_metric(table, metric, name)
     groups = split_groups(table)
@@ -107,7 +108,7 @@ def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, na
             errors = rows[rows["metric"] == metric]
             for rule in ordered_rules(errors):
                 _curve(ax, errors[errors["unclassifiable"] == rule], label + rule_suffix(rule), f"C{i}",
-                       ALPHA, RULE_LINESTYLES.get(rule, "-"))
+                       1 - confidence_level, RULE_LINESTYLES.get(rule, "-"))
             fitted[method] = _kernel_panel(ax_kernels, rows, label, f"C{i}")
         kernels = np.sort(own["n_components"].unique())
         ax_kernels.plot(kernels, kernels, color="0.5", linestyle="--", linewidth=0.8, label="as asked")
@@ -125,11 +126,11 @@ def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, na
         ax_kernels.legend(fontsize="x-small", ncol=2, title="solid: fit (band: classes), dotted x: collapsed",
                           title_fontsize="x-small")
         _log2_axis(ax_kernels, kernels)
-    fig.suptitle(f"{title} (mean and {INTERVAL} over repeats)")
+    fig.suptitle(f"{title} (mean and {interval_name(confidence_level)} over repeats)")
     return fig
 
 
-def fig5_4(table: pd.DataFrame) -> Figure:
+def fig5_4(table: pd.DataFrame, *, confidence_level: float) -> Figure:
     """Training error against kernels per class, one curve per method and rule (report fig. 5.4).
 
     Parameters
@@ -145,13 +146,17 @@ def fig5_4(table: pd.DataFrame) -> Figure:
         method with several
         ``restart``/``finish``/``threshold`` values only ``warm``/``argmax``/the first sorted
         is drawn, named in the panel title.
+    confidence_level : float
+        Level of the Student-t interval over repeats of the bands (the config's
+        ``figures.confidence_level``).
 
     Returns
     -------
     matplotlib.figure.Figure
         Per split (sorted by name), a main panel: training error in % against kernels per
         class on a log2 axis, for each method present (labelled only, iterative, prior
-        probabilities): mean over repeats (line) and 95 % Student-t interval (band), colour =
+        probabilities): mean over repeats (line) and Student-t interval at
+        ``confidence_level`` (band), colour =
         method, line style = rule (confidence solid, underflow dashed); and a panel under it:
         the kernels each method actually fit per class against those asked (mean over
         repeats and classes; band: from the class with the fewest to the one with the most;
@@ -167,16 +172,19 @@ def fig5_4(table: pd.DataFrame) -> Figure:
         If a column or the metric ``train_error`` or ``collapsed_kernels`` (in some split)
         is absent.
     """
-    return _method_figure(table, "train_error", "training error (%)", "Training error", "fig5_4")
+    return _method_figure(table, "train_error", "training error (%)", "Training error", "fig5_4",
+                          confidence_level)
 
 
-def fig5_5(table: pd.DataFrame) -> Figure:
+def fig5_5(table: pd.DataFrame, *, confidence_level: float) -> Figure:
     """Test error against kernels per class, one curve per method and rule (report fig. 5.5).
 
     Parameters
     ----------
     table : pandas.DataFrame
         As for :func:`fig5_4`; the ``test_error`` and ``collapsed_kernels`` rows are drawn.
+    confidence_level : float
+        As for :func:`fig5_4`.
 
     Returns
     -------
@@ -189,7 +197,7 @@ def fig5_5(table: pd.DataFrame) -> Figure:
         If a column or the metric ``test_error`` or ``collapsed_kernels`` (in some split)
         is absent.
     """
-    return _method_figure(table, "test_error", "test error (%)", "Test error", "fig5_5")
+    return _method_figure(table, "test_error", "test error (%)", "Test error", "fig5_5", confidence_level)
 
 
 def fig6_1(table: pd.DataFrame, *, confidence_level: float) -> Figure:

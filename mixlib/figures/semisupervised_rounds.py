@@ -15,7 +15,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from mixlib.core.statistics import mean_t_interval
-from mixlib.figures import ALPHA, INTERVAL, new_figure
+from mixlib.core.vocabulary import ANY
+from mixlib.figures import interval_name, new_figure
 
 _LABELS = {
     "hard_error": "hard error",
@@ -25,8 +26,6 @@ _LABELS = {
 }
 #: Line style of each unclassifiable rule; a rule not listed (e.g. "any") is drawn solid.
 RULE_LINESTYLES = {"confidence": "-", "underflow": "--"}
-#: Value of ``unclassifiable`` (and of ``restart``, ``finish``) that means "not applicable".
-ANY = "any"
 #: Setting drawn when a table holds several: (column, preferred value or None for the first sorted).
 VARIANT_COLUMNS: tuple[tuple[str, str | None], ...] = (
     ("restart", "warm"), ("finish", "argmax"), ("threshold", None), ("n_components", None),
@@ -121,7 +120,8 @@ _ROUNDS_COLUMNS = ("method", "round", "metric", "unclassifiable", "value", "repe
 
 
 def _rounds_figure(table: pd.DataFrame, method: str, rule_metrics: tuple[str, ...],
-                   free_metrics: tuple[str, ...], title: str, name: str) -> Figure:
+                   free_metrics: tuple[str, ...], title: str, name: str,
+                   confidence_level: float) -> Figure:
     require_columns(table, _ROUNDS_COLUMNS, name)
     rows = table[table["method"] == method]
     if rows.empty:
@@ -138,7 +138,7 @@ def _rounds_figure(table: pd.DataFrame, method: str, rule_metrics: tuple[str, ..
             for rule in rules:
                 rule_rows = metric_rows if rule is None else metric_rows[metric_rows["unclassifiable"] == rule]
                 wide = _carried_forward(rule_rows, metric, last_round)
-                mean, low, high = mean_t_interval(100.0 * wide.to_numpy(), ALPHA)
+                mean, low, high = mean_t_interval(100.0 * wide.to_numpy(), 1 - confidence_level)
                 x = wide.columns.to_numpy()
                 shown = ~np.isnan(mean)
                 label = _LABELS[metric] + ("" if rule is None else rule_suffix(rule))
@@ -155,11 +155,11 @@ def _rounds_figure(table: pd.DataFrame, method: str, rule_metrics: tuple[str, ..
         ax.set_xticks(range(last_round + 1))
         ax.set_ylim(bottom=0)
         ax.legend(fontsize="small", ncol=2)
-    fig.suptitle(f"{title} (mean and {INTERVAL} over repeats)")
+    fig.suptitle(f"{title} (mean and {interval_name(confidence_level)} over repeats)")
     return fig
 
 
-def fig5_1(table: pd.DataFrame) -> Figure:
+def fig5_1(table: pd.DataFrame, *, confidence_level: float) -> Figure:
     """Iterative classification: hard error, unknown error and unknown per round (report fig. 5.1).
 
     Parameters
@@ -174,13 +174,16 @@ def fig5_1(table: pd.DataFrame) -> Figure:
         hold several ``finish`` values, only ``argmax`` (else the first sorted) is drawn; of
         several ``threshold`` or ``n_components`` values the first sorted; the panel title
         says which.
+    confidence_level : float
+        Level of the Student-t interval over repeats of the bands (the config's
+        ``figures.confidence_level``).
 
     Returns
     -------
     matplotlib.figure.Figure
         One panel per split (sorted by name; title: split, data set, kernels, settings,
-        repeats). For each counter, in %, the mean over repeats per round (line) and its 95 %
-        Student-t interval (band); colour = counter, line style = rule (confidence solid,
+        repeats). For each counter, in %, the mean over repeats per round (line) and its
+        Student-t interval at ``confidence_level`` (band); colour = counter, line style = rule (confidence solid,
         underflow dashed). A repeat that stopped before the last round drawn is held at its
         final value (its model no longer changes).
 
@@ -190,10 +193,10 @@ def fig5_1(table: pd.DataFrame) -> Figure:
         If a column, the method or one of the metrics (in some split) is absent.
     """
     return _rounds_figure(table, "iterative", ("hard_error", "unknown_error"), ("unknown",),
-                          "Iterative classification", "fig5_1")
+                          "Iterative classification", "fig5_1", confidence_level)
 
 
-def fig5_3(table: pd.DataFrame) -> Figure:
+def fig5_3(table: pd.DataFrame, *, confidence_level: float) -> Figure:
     """Prior probabilities: hard error, unknown error and flips per round (report fig. 5.3).
 
     Parameters
@@ -203,6 +206,8 @@ def fig5_3(table: pd.DataFrame) -> Figure:
         ``hard_error``, ``unknown_error`` (per rule) and ``flips`` (from round 1) are drawn.
         If the rows hold several ``restart`` values, only ``warm`` (else the first sorted) is
         drawn, named in the panel title.
+    confidence_level : float
+        As for :func:`fig5_1`.
 
     Returns
     -------
@@ -215,4 +220,4 @@ def fig5_3(table: pd.DataFrame) -> Figure:
         If a column, the method or one of the metrics (in some split) is absent.
     """
     return _rounds_figure(table, "prior", ("hard_error", "unknown_error"), ("flips",),
-                          "Prior probabilities", "fig5_3")
+                          "Prior probabilities", "fig5_3", confidence_level)

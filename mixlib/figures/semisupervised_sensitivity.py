@@ -8,9 +8,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from mixlib.core.statistics import mean_t_interval
-from mixlib.figures import ALPHA, INTERVAL, new_figure
+from mixlib.core.vocabulary import ANY
+from mixlib.figures import interval_name, new_figure
 from mixlib.figures.semisupervised_rounds import (
-    ANY,
     RULE_LINESTYLES,
     ordered_rules,
     require_columns,
@@ -45,7 +45,7 @@ def _variant_label(method: str, restart: str, finish: str) -> str:
     return f"{name} ({', '.join(settings)})" if settings else name
 
 
-def semisupervised_sensitivity(table: pd.DataFrame) -> Figure:
+def semisupervised_sensitivity(table: pd.DataFrame, *, confidence_level: float) -> Figure:
     """Final errors, unknown share and rounds against the threshold, per method, restart and floor.
 
     Parameters
@@ -61,6 +61,9 @@ def semisupervised_sensitivity(table: pd.DataFrame) -> Figure:
         under ``finish="argmax"``) and ``n_rounds`` (rule-free); other metrics are ignored.
         The claims' verdicts over the same grid are drawn by
         :func:`mixlib.figures.claims.claims_figure`.
+    confidence_level : float
+        Level of the Student-t interval over repeats of the bars (the config's
+        ``figures.confidence_level``).
 
     Returns
     -------
@@ -69,8 +72,8 @@ def semisupervised_sensitivity(table: pd.DataFrame) -> Figure:
         final hard error, final unknown error, final unknown share (in %) and rounds against
         the threshold. One curve per (method, restart, finish) x variance floor (x rule):
         colour = method and restart or finish, marker = floor, line style = rule (confidence
-        solid, underflow dashed); mean over repeats and 95 % Student-t interval (vertical
-        bar), the floors slightly offset on the x axis so the bars do not overlap. A panel
+        solid, underflow dashed); mean over repeats and Student-t interval at
+        ``confidence_level`` (vertical bar), the floors slightly offset on the x axis so the bars do not overlap. A panel
         whose every value is 0 says so. A legend row below.
 
     Raises
@@ -119,7 +122,7 @@ def semisupervised_sensitivity(table: pd.DataFrame) -> Figure:
                         if curve.empty:
                             continue
                         wide = curve.pivot_table(index="repeat", columns="threshold", values="value")
-                        mean, low, high = mean_t_interval(scale * wide.to_numpy(), ALPHA)
+                        mean, low, high = mean_t_interval(scale * wide.to_numpy(), 1 - confidence_level)
                         x = wide.columns.to_numpy(dtype=float) + offset
                         label = f"{_variant_label(method, restart, finish)}, floor {floor:g}"
                         ax.plot(x, mean, color=f"C{v}", marker=_MARKERS[f % len(_MARKERS)], markersize=4,
@@ -146,5 +149,5 @@ def semisupervised_sensitivity(table: pd.DataFrame) -> Figure:
     legend_ax.axis("off")
     legend_ax.legend(handles=handles, loc="center", ncol=3, fontsize="small")
     fig.suptitle("Semi-supervised methods across threshold and variance floor (value at the last round; "
-                 f"mean and {INTERVAL} over repeats)")
+                 f"mean and {interval_name(confidence_level)} over repeats)")
     return fig

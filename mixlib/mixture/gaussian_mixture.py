@@ -294,6 +294,32 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         """
         return self._unclassifiable(self._joint_log_likelihood(X))
 
+    def error_shares(self, X, y, undecided: np.ndarray | None = None) -> tuple[float, float]:
+        """Hard error and unknown error on labelled examples: how well the model labels them.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            True classes.
+        undecided : ndarray of bool of shape (n_samples,), optional
+            The examples counted as unknown. None: the model's own decision,
+            :meth:`unclassifiable` (top two posteriors within ``margin``; with the default
+            ``margin = 0``, exact ties only).
+
+        Returns
+        -------
+        hard_error : float
+            ``mean_n [not u_n and argmax_c p(c | x_n) != y_n]``, ``u`` the undecided mask.
+        unknown_error : float
+            ``mean_n u_n``. The two are disjoint: ``1 - hard - unknown`` is the share
+            classified correctly.
+        """
+        predicted = self.classes_[self.predict_proba(X).argmax(axis=1)]
+        if undecided is None:
+            undecided = self.unclassifiable(X)
+        return float(np.mean(~undecided & (predicted != np.asarray(y)))), float(np.mean(undecided))
+
     def predict(self, X) -> np.ndarray:
         """Class of largest posterior (ties: first class), shape (n_samples,).
 

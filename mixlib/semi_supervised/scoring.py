@@ -27,33 +27,33 @@ UNCLASSIFIABLE_RULES = ("confidence", "underflow")
 
 
 def unclassifiable_mask(classifier: MixtureClassifier, X: np.ndarray, rule: str,
-                        threshold: float = 0.75) -> np.ndarray:
+                        threshold: float | None = None) -> np.ndarray:
     """Examples a fitted classifier cannot classify under ``rule``, shape (n_samples,).
 
     Parameters
     ----------
     classifier : fitted MixtureClassifier
     X : ndarray of shape (n_samples, n_features)
-    rule : {"confidence", "underflow", "margin"}
+    rule : {"confidence", "underflow"}
         ``"confidence"``: ``max_c p(c | x) <= threshold``. ``"underflow"``: every class
         density is 0 in linear-space float64
-        (:meth:`~mixlib.mixture.MixtureClassifier.underflow_mask`). ``"margin"``: the
-        classifier's own rule (:meth:`~mixlib.mixture.MixtureClassifier.unclassifiable`: the
-        two top posteriors differ by at most its ``margin``, by default exact ties only).
+        (:meth:`~mixlib.mixture.MixtureClassifier.underflow_mask`). A supervised score under
+        the classifier's own decision is
+        :meth:`~mixlib.mixture.MixtureClassifier.error_shares`, not a rule of this study.
     threshold : float
-        The confidence threshold (``"confidence"`` only).
+        The confidence threshold (required by ``"confidence"``, unused by ``"underflow"``).
     """
     if rule == "confidence":
+        if threshold is None:
+            raise ValueError("the confidence rule needs a threshold.")
         return classifier.predict_proba(X).max(axis=1) <= threshold
     if rule == "underflow":
         return classifier.underflow_mask(X)
-    if rule == "margin":
-        return classifier.unclassifiable(X)
-    raise ValueError(f"unclassifiable rule must be one of {UNCLASSIFIABLE_RULES + ('margin',)}, got {rule!r}.")
+    raise ValueError(f"unclassifiable rule must be one of {UNCLASSIFIABLE_RULES}, got {rule!r}.")
 
 
 def label_errors(classifier: MixtureClassifier, X: np.ndarray, y: np.ndarray,
-                 rule: str = "margin", threshold: float = 0.75) -> tuple[float, float]:
+                 rule: str, threshold: float | None = None) -> tuple[float, float]:
     """Hard error and unknown error of a fitted classifier on labelled examples.
 
     Parameters
@@ -67,15 +67,11 @@ def label_errors(classifier: MixtureClassifier, X: np.ndarray, y: np.ndarray,
 
     Returns
     -------
-    hard_error : float
-        ``mean_n [not u_n and argmax_c p(c | x_n) != y_n]``, ``u`` the unclassifiable mask.
-    unknown_error : float
-        ``mean_n u_n``. The two are disjoint: ``1 - hard - unknown`` is the share classified
-        correctly.
+    hard_error, unknown_error : float
+        :meth:`~mixlib.mixture.MixtureClassifier.error_shares` with the examples
+        unclassifiable under ``rule`` as the unknowns.
     """
-    predicted = classifier.classes_[classifier.predict_proba(X).argmax(axis=1)]
-    undecided = unclassifiable_mask(classifier, X, rule, threshold)
-    return float(np.mean(~undecided & (predicted != y))), float(np.mean(undecided))
+    return classifier.error_shares(X, y, unclassifiable_mask(classifier, X, rule, threshold))
 
 
 def check_rules(rules) -> tuple[str, ...]:

@@ -128,38 +128,57 @@ rule kernel_sweep_sensitivity_point:
         "../scripts/kernel_sweep_sensitivity_point.py"
 
 
-SEMI_TABLE_INPUTS = {
-    "semisupervised_rounds": expand(
-        "results/semisupervised/{split}.{method}.rounds.tsv",
-        split=SEMI["splits"],
-        method=SEMI["methods"],
-    ),
-    "kernel_sweep": expand(
-        "results/kernel_sweep/{split}.{method}.k{kernels}.tsv",
-        split=KERNEL_SWEEP["splits"],
-        method=KERNEL_SWEEP["methods"],
-        kernels=KERNEL_SWEEP["n_components"],
-    ),
-    "semisupervised_sensitivity": sensitivity_point_paths(SEMI["splits"], SENSITIVITY),
-    "kernel_sweep_sensitivity": kernel_sweep_sensitivity_paths(KERNEL_SWEEP["splits"], SENSITIVITY),
-}
-
-
-rule semisupervised_table:
+# The study's tables of chapter 5: each stacks its sweep points' tables (one rule per table,
+# so each output line names the table it makes).
+rule semisupervised_rounds_table:
     input:
-        lambda wildcards: SEMI_TABLE_INPUTS[wildcards.table],
+        expand(
+            "results/semisupervised/{split}.{method}.rounds.tsv",
+            split=SEMI["splits"],
+            method=SEMI["methods"],
+        ),
     output:
-        "results/tables/{table}.tsv",
+        "results/tables/semisupervised_rounds.tsv",
     log:
-        "results/logs/semisupervised_table/{table}.log",
-    wildcard_constraints:
-        table="semisupervised_rounds|kernel_sweep|semisupervised_sensitivity|kernel_sweep_sensitivity",
+        "results/logs/semisupervised_rounds_table/all.log",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
         "../scripts/concat_tables.py"
+
+
+use rule semisupervised_rounds_table as kernel_sweep_table with:
+    input:
+        expand(
+            "results/kernel_sweep/{split}.{method}.k{kernels}.tsv",
+            split=KERNEL_SWEEP["splits"],
+            method=KERNEL_SWEEP["methods"],
+            kernels=KERNEL_SWEEP["n_components"],
+        ),
+    output:
+        "results/tables/kernel_sweep.tsv",
+    log:
+        "results/logs/kernel_sweep_table/all.log",
+
+
+use rule semisupervised_rounds_table as semisupervised_sensitivity_table with:
+    input:
+        sensitivity_point_paths(SEMI["splits"], SENSITIVITY),
+    output:
+        "results/tables/semisupervised_sensitivity.tsv",
+    log:
+        "results/logs/semisupervised_sensitivity_table/all.log",
+
+
+use rule semisupervised_rounds_table as kernel_sweep_sensitivity_table with:
+    input:
+        kernel_sweep_sensitivity_paths(KERNEL_SWEEP["splits"], SENSITIVITY),
+    output:
+        "results/tables/kernel_sweep_sensitivity.tsv",
+    log:
+        "results/logs/kernel_sweep_sensitivity_table/all.log",
 
 
 rule fig5_1:
@@ -175,6 +194,8 @@ rule fig5_1:
         svg="results/figures/fig5_1.svg",
     log:
         "results/logs/fig5_1/all.log",
+    params:
+        confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
@@ -196,6 +217,8 @@ rule fig5_3:
         svg="results/figures/fig5_3.svg",
     log:
         "results/logs/fig5_3/all.log",
+    params:
+        confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
@@ -217,6 +240,8 @@ rule fig5_4:
         svg="results/figures/fig5_4.svg",
     log:
         "results/logs/fig5_4/all.log",
+    params:
+        confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
@@ -238,6 +263,8 @@ rule fig5_5:
         svg="results/figures/fig5_5.svg",
     log:
         "results/logs/fig5_5/all.log",
+    params:
+        confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
@@ -263,6 +290,8 @@ rule semisupervised_sensitivity_figure:
         svg="results/figures/semisupervised_sensitivity.svg",
     log:
         "results/logs/semisupervised_sensitivity_figure/all.log",
+    params:
+        confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
