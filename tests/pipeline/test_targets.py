@@ -26,8 +26,11 @@ TEST_TARGETS = (
        "results/figures/ensembles.png", "results/tables/comparison_summary.tsv", "results/figures/comparison.png",
        "results/tables/comparison_settings.tsv",
        "results/tables/comparison_pairs.tsv", "results/tables/comparison_ranks.tsv",
-       "results/figures/comparison_cd.png", "results/figures/confusion_wine.png", "results/tables/claims.tsv",
+       "results/figures/comparison_cd.png"]
+    + [f"results/report/comparison_{name}.html" for name in ("summary", "pairs", "ranks")]
+    + ["results/figures/confusion_wine.png", "results/tables/claims.tsv",
        "results/tables/claims_readings.tsv", "results/figures/claims.png"]
+    + [f"results/report/{name}.html" for name in ("claims", "claims_readings", "summary")]
 )
 TEST_CLAIM_TABLES = [f"results/tables/{name}.tsv" for name in (
     "em_trace", "semisupervised_rounds", "kernel_sweep", "dna_kernel_sweep", "mlp_sweep", "comparison",
