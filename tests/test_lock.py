@@ -81,6 +81,12 @@ def test_run_lock_pins_the_versions_of_the_test_lock():
         assert test.get((pin.name, str(pin.marker))) == pin.version, pin.name
 
 
+def test_run_lock_can_build_the_report():
+    """README command 1 installs the run lock, and the README then builds the report with
+    ``snakemake --report``, which stops without pygments (Snakemake's "reports" extra)."""
+    assert "pygments" in {pin.name for pin in read_lock(LOCKS["run"])}
+
+
 def test_environment_yml_installs_the_test_lock():
     env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
     conda, pip = [], None
