@@ -3,7 +3,14 @@
 import pandas as pd
 import pytest
 
-from mixlib.pipeline.resources import COLUMNS, LOG_COLUMNS, job_seconds_from_log, main, summarise_benchmarks
+from mixlib.pipeline.resources import (
+    COLUMNS,
+    LOG_COLUMNS,
+    job_seconds_from_job_logs,
+    job_seconds_from_log,
+    main,
+    summarise_benchmarks,
+)
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
@@ -108,3 +115,63 @@ def test_log_command_line_and_errors(tmp_path, capsys):
         job_seconds_from_log(tmp_path / "other.txt")
     with pytest.raises(SystemExit, match="usage"):
         main(["--log"])
+
+
+QUIET_LOG = """Select jobs to execute...
+Execute 2 jobs...
+[Tue Nov 24 20:14:21 2026]
+Finished jobid: 19 (Rule: fetch)
+1 of 415 steps (0.2%) done
+"""
+
+
+def test_a_quiet_log_points_to_the_job_logs(tmp_path, capsys):
+    """The default profile's quiet console logs no job start: the error says what to read."""
+    path = tmp_path / "run.snakemake.log"
+    path.write_text(QUIET_LOG)
+    with pytest.raises(ValueError, match="console was quiet.*--job-logs results/logs"):
+        job_seconds_from_log(path)
+    with pytest.raises(SystemExit, match="^error: .*--job-logs"):
+        main(["--log", str(path)])
+
+
+def _job_log(path, rule, wildcards, seconds=None, failed=False):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [f"2026-11-24 20:14:24,024 INFO mixstudy.{rule}: rule {rule} {wildcards}, 1 thread(s)",
+             f"2026-11-24 20:14:24,035 INFO mixstudy.{rule}: 569 rows, 31 columns"]
+    if seconds is not None:
+        lines.append(f"2026-11-24 20:14:25,053 INFO mixstudy.{rule}: rule {rule} done in {seconds:.2f} s")
+    if failed:
+        lines.append(f"2026-11-24 20:14:25,053 ERROR mixstudy.{rule}: rule {rule} failed")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_job_logs_give_every_jobs_script_seconds_per_rule(tmp_path, capsys):
+    """One job a log file, nested folders or not; a failed job (no end line) is counted as
+    unfinished, and a log rewritten by a rerun counts its last run only."""
+    logs = tmp_path / "logs"
+    _job_log(logs / "fetch" / "wine.log", "fetch", "{'dataset': 'wine'}", 0.5)
+    _job_log(logs / "fetch" / "heart.log", "fetch", "{'dataset': 'heart'}", 1.5)
+    _job_log(logs / "comparison_point" / "wine.knn.log", "comparison_point",
+             "{'dataset': 'wine', 'model': 'knn'}", 12.25)
+    _job_log(logs / "claims.log", "claims", "{}", failed=True)
+    rerun = logs / "provenance.log"
+    _job_log(rerun, "provenance", "{}", 9.0)
+    rerun.write_text(rerun.read_text()
+                     + "2026-11-24 21:00:00,000 INFO mixstudy.provenance: rule provenance {}, 1 thread(s)\n"
+                     + "2026-11-24 21:00:01,000 INFO mixstudy.provenance: rule provenance done in 0.25 s\n")
+    (logs / "notes.txt").write_text("not a job log\n")
+    summary = job_seconds_from_job_logs(logs)
+    assert list(summary.columns) == LOG_COLUMNS
+    rows = summary.set_index("rule")
+    assert rows.loc["fetch", ["jobs", "job_seconds", "max_job_seconds", "unfinished"]].tolist() == [2, 2.0, 1.5, 0]
+    assert rows.loc["comparison_point", "job_seconds"] == 12.25
+    assert rows.loc["claims", ["jobs", "unfinished"]].tolist() == [0, 1]
+    assert rows.loc["provenance", "job_seconds"] == 0.25
+    assert summary["rule"].tolist()[0] == "comparison_point"
+    assert main(["--job-logs", str(logs)]) == 0
+    out = capsys.readouterr().out
+    assert "total: 4 jobs, 14 job-seconds" in out   # 2.0 + 12.25 + 0.25
+    assert "1 job(s) started but never finished" in out
+    with pytest.raises(SystemExit, match="^error: .*no job log"):
+        main(["--job-logs", str(tmp_path / "logs" / "fetch" / "nothing")])

@@ -7,9 +7,15 @@ sizing ``mem_mb`` and ``runtime`` (``docs/scaling.md``)::
 
     python -m mixlib.pipeline.resources results/benchmarks
 
-Rules without a ``benchmark:`` directive (figures, tables, claims) and runs of other commits
-are covered by Snakemake's own log instead: :func:`job_seconds_from_log` reads every job's
-start and end from it::
+Rules without a ``benchmark:`` directive (figures, tables, claims) are covered by the jobs'
+own logs: :func:`job_seconds_from_job_logs` reads the time each job's script reports at its
+end (``rule NAME done in S s``, :func:`mixlib.pipeline.workflow.job_logging`)::
+
+    python -m mixlib.pipeline.resources --job-logs results/logs
+
+A run with Snakemake's full console (``--quiet host``, not the default profile's quiet one)
+also records every job's start in Snakemake's own log, which :func:`job_seconds_from_log`
+reads (start-up included)::
 
     python -m mixlib.pipeline.resources --log .snakemake/log/<run>.snakemake.log
 """
@@ -73,6 +79,7 @@ _STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 _START = re.compile(r"^(?:local)?rule (\w+):$")
 _JOBID = re.compile(r"^\s+jobid: (\d+)$")
 _END = re.compile(r"^Finished jobid: (\d+)")
+_QUIET_END = re.compile(r"^Finished jobid: \d+ \(Rule: \w+\)")
 
 
 def job_seconds_from_log(path: str | Path) -> pd.DataFrame:
@@ -112,11 +119,62 @@ def job_seconds_from_log(path: str | Path) -> pd.DataFrame:
             name, start = started.pop(match.group(1))
             finished.append((name, (stamp - start).total_seconds()))
     if not finished and not started:
+        if any(_QUIET_END.match(line) for line in Path(path).read_text().splitlines()):
+            raise ValueError(
+                f"{path}: this run's console was quiet (the default profile's `quiet: [rules, "
+                "host]`), so its log records when jobs ended but not when they started. Read "
+                "the jobs' own logs instead: python -m mixlib.pipeline.resources --job-logs "
+                "results/logs (or run with --quiet host to log every job's start).")
         raise ValueError(f"{path}: no job start ('rule NAME:' then 'jobid: N') in this log; "
                          "is it a Snakemake log (.snakemake/log/*.snakemake.log)?")
     # an unfinished job counts as a row without seconds
     jobs = pd.DataFrame(finished + [(name, float("nan")) for name, _ in started.values()],
                         columns=["rule", "seconds"])
+    return _per_rule(jobs)
+
+
+_JOB_START = re.compile(r" rule (\w+) \{.*\}, \d+ thread")
+_JOB_DONE = re.compile(r" rule (\w+) done in ([0-9.]+) s$")
+
+
+def job_seconds_from_job_logs(folder: str | Path) -> pd.DataFrame:
+    """Seconds of every job of a run, per rule, from the jobs' own logs under ``folder``.
+
+    Every script rule logs ``rule NAME {wildcards}, T thread(s)`` when its script starts and
+    ``rule NAME done in S s`` when it ends (:func:`mixlib.pipeline.workflow.job_logging`). A
+    job's seconds are the ``S`` of its log's last such line: its script's run time, without
+    the process start-up before it (Python and imports, about half a second per job). A log
+    whose last start has no end is a job that failed or was interrupted.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`LOG_COLUMNS` as :func:`job_seconds_from_log`, sorted by
+        ``job_seconds``, largest first.
+
+    Raises
+    ------
+    ValueError
+        If no log under ``folder`` records a job's start.
+    """
+    jobs = []
+    for path in sorted(Path(folder).rglob("*.log")):
+        rule, seconds = None, float("nan")
+        for line in path.read_text(errors="replace").splitlines():
+            if match := _JOB_START.search(line):
+                rule, seconds = match.group(1), float("nan")
+            elif (match := _JOB_DONE.search(line)) and match.group(1) == rule:
+                seconds = float(match.group(2))
+        if rule is not None:
+            jobs.append((rule, seconds))
+    if not jobs:
+        raise ValueError(f"{folder}: no job log ('rule NAME {{...}}, 1 thread(s)') under this "
+                         "folder; is it a run's results/logs?")
+    return _per_rule(pd.DataFrame(jobs, columns=["rule", "seconds"]))
+
+
+def _per_rule(jobs: pd.DataFrame) -> pd.DataFrame:
+    """One row per rule of a (rule, seconds) table, NaN seconds counted as unfinished."""
     summary = jobs.groupby("rule").agg(
         jobs=("seconds", "count"), job_seconds=("seconds", "sum"),
         max_job_seconds=("seconds", "max"), unfinished=("seconds", lambda s: int(s.isna().sum())),
@@ -126,13 +184,20 @@ def job_seconds_from_log(path: str | Path) -> pd.DataFrame:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m mixlib.pipeline.resources [FOLDER]`` prints the benchmark summary (default
-    folder ``results/benchmarks``); ``--log FILE`` prints :func:`job_seconds_from_log` of a
-    Snakemake log instead. Both end with the total job-seconds."""
+    folder ``results/benchmarks``); ``--job-logs FOLDER`` prints
+    :func:`job_seconds_from_job_logs` of a run's job logs, ``--log FILE``
+    :func:`job_seconds_from_log` of a Snakemake log. All end with the total job-seconds."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["--log"]:
+    readers = {"--log": (job_seconds_from_log, "SNAKEMAKE_LOG"),
+               "--job-logs": (job_seconds_from_job_logs, "LOG_FOLDER")}
+    if args[:1] and args[0] in readers:
+        reader, argument = readers[args[0]]
         if len(args) != 2:
-            raise SystemExit("usage: python -m mixlib.pipeline.resources --log SNAKEMAKE_LOG")
-        summary = job_seconds_from_log(args[1])
+            raise SystemExit(f"usage: python -m mixlib.pipeline.resources {args[0]} {argument}")
+        try:
+            summary = reader(args[1])
+        except ValueError as error:
+            raise SystemExit(f"error: {error}") from None
     else:
         summary = summarise_benchmarks(args[0] if args else "results/benchmarks")
     print(summary.to_string(index=False, float_format=lambda value: f"{value:.1f}"))
