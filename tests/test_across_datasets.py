@@ -3,6 +3,7 @@ Demšar's (2006) worked example and scipy, the Bayesian signed-rank test against
 tables of every pair and the posterior figure."""
 
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 import pandas as pd
 import pytest
 from scipy import stats
@@ -163,3 +164,31 @@ def test_wilcoxon_one_sided_p_values_are_scipys():
     assert wilcoxon_signed_rank(1 - C45, 1 - C45_M, alternative="less").p_value > 0.9
     with pytest.raises(ValueError, match="alternative"):
         wilcoxon_signed_rank(C45, C45_M, alternative="both")
+
+
+def test_simplex_labels_stay_apart_with_long_model_names():
+    """The suite's best-by-rank pair (logistic_regression vs random_forest) once printed its
+    two corner labels over each other, and a pair whose question is its own name printed the
+    pair twice in the title."""
+    posterior = pd.DataFrame({
+        "question": ["best probabilistic vs best deterministic"] * 3 + ["mixture vs mlp"] * 3,
+        "model_a": ["logistic_regression"] * 3 + ["mixture"] * 3,
+        "model_b": ["random_forest"] * 3 + ["mlp"] * 3,
+        "theta_a": [0.2, 0.1, 0.3] * 2, "theta_rope": [0.3, 0.2, 0.1] * 2,
+        "theta_b": [0.5, 0.7, 0.6] * 2})
+    pairs = pd.DataFrame({
+        "question": ["best probabilistic vs best deterministic", "mixture vs mlp"],
+        "p_a_better": [0.002, 0.0], "p_equivalent": [0.09, 0.001], "p_b_better": [0.907, 0.999],
+        "rope": [0.01, 0.01], "n_datasets": [21, 21]})
+    figure = bayes_simplex_figure(posterior, pairs)
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    for ax in figure.axes:
+        boxes = [text.get_window_extent(renderer) for text in ax.texts]
+        for i, first in enumerate(boxes):
+            for second in boxes[i + 1:]:
+                assert not first.overlaps(second), [t.get_text() for t in ax.texts]
+    titles = [ax.get_title() for ax in figure.axes]
+    assert titles == ["best probabilistic vs best deterministic\n"
+                      "logistic_regression vs random_forest, 21 data sets",
+                      "mixture vs mlp\n21 data sets"]

@@ -67,12 +67,19 @@ def bayes_simplex_figure(posterior: pd.DataFrame, pairs: pd.DataFrame) -> Figure
                     linewidth=0.8, linestyle="--")
         ax.scatter(points[:, 0], points[:, 1], s=3, alpha=0.25, color="C0", linewidths=0)
         row = pairs[pairs["question"] == question].iloc[0]
-        ax.text(-0.03, -0.06, f"{a} better\nP = {row['p_a_better']:.3f}", ha="left", va="top")
-        ax.text(1.03, -0.06, f"{b} better\nP = {row['p_b_better']:.3f}", ha="right", va="top")
+        # each corner's label under its own corner, the model's name on a line of its own, so
+        # that two long names stay apart
+        ax.text(-0.03, -0.06, f"{a}\nbetter: P = {row['p_a_better']:.3f}", ha="left", va="top",
+                fontsize="small")
+        ax.text(1.03, -0.06, f"{b}\nbetter: P = {row['p_b_better']:.3f}", ha="right", va="top",
+                fontsize="small")
         ax.text(0.5, _CORNERS[1, 1] + 0.03,
                 f"equivalent (|difference| < {row['rope']:g})\nP = {row['p_equivalent']:.3f}",
-                ha="center", va="bottom")
-        ax.set_title(f"{question}\n{a} vs {b}, {int(row['n_datasets'])} data sets", pad=34)
+                ha="center", va="bottom", fontsize="small")
+        n_datasets = f"{int(row['n_datasets'])} data sets"
+        pair = f"{a} vs {b}"
+        ax.set_title(f"{question}\n{n_datasets}" if question == pair
+                     else f"{question}\n{pair}, {n_datasets}", pad=34)
         ax.set_xlim(-0.08, 1.08)
         ax.set_ylim(-0.22, _CORNERS[1, 1] + 0.12)
         ax.set_aspect("equal")
