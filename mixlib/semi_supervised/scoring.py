@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mixlib.core.vocabulary import UNCLASSIFIABLE_RULES
 from mixlib.mixture import MixtureClassifier
-
-#: The unclassifiable rules of the study (see the module docstring).
-UNCLASSIFIABLE_RULES = ("confidence", "underflow")
 
 
 def unclassifiable_mask(classifier: MixtureClassifier, X: np.ndarray, rule: str,
