@@ -53,6 +53,8 @@ with stop_on_config_error():
     )
 # The EM settings of every mixture the study fits.
 EM = SETTINGS.em
+# The settings of the semi-supervised methods (None without a semisupervised section).
+SEMI_SETTINGS = SETTINGS.semisupervised
 # What produced this run (results/provenance.json; its hash stamps the claims and comparison
 # tables): collected once here, handed to the jobs through the environment.
 PROVENANCE = current_provenance(config, workflow.overwrite_configfiles, workflow.basedir)
@@ -216,6 +218,19 @@ def previous_grid_levels(wildcards):
     return [
         f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))
     ]
+
+
+# --- The chapter-5 sensitivity grid: the settings of a grid job, from its wildcards ---------
+
+
+def grid_floor_em(wildcards):
+    """The EM settings of a grid job: the study's, at the job's relative variance floor."""
+    return EM.with_relative_floor(float(wildcards.floor))
+
+
+def grid_threshold_settings(wildcards):
+    """The semi-supervised settings of a rounds grid job: the study's, at its threshold."""
+    return SEMI_SETTINGS.replaced(threshold=float(wildcards.threshold))
 
 
 # What the study produces, listed here in one place (no rule file appends to these lists), so
