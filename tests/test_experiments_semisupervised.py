@@ -270,18 +270,6 @@ def test_fig6_1_draws_means_against_kernels():
 
 
 # ---------------------------------------------------------------------------- sensitivity study
-def test_sensitivity_paths():
-    from mixlib.experiments.semisupervised_readings import kernel_sweep_sensitivity_paths, sensitivity_point_paths
-
-    grid = {"thresholds": [0.5, 0.75], "restarts": ["warm"], "relative_min_variances": [1e-6, 0.25]}
-    paths = sensitivity_point_paths(["a", "b"], grid)
-    assert len(paths) == 8 and paths[0] == "results/semisupervised_sensitivity/a.t0.5.v1e-06.tsv"
-    assert "results/semisupervised_sensitivity/b.t0.75.v0.25.tsv" in paths
-    assert sensitivity_point_paths(["a"], None) == [] == kernel_sweep_sensitivity_paths(["a"], None)
-    assert kernel_sweep_sensitivity_paths(["a"], grid) == ["results/kernel_sweep_sensitivity/a.v1e-06.tsv",
-                                                          "results/kernel_sweep_sensitivity/a.v0.25.tsv"]
-
-
 def test_a_grid_floor_replaces_the_study_floor():
     """A grid point's EM settings: the study's, with its relative floor instead of theirs."""
     assert EMSettings(tol=1e-5, min_variance=1e-6).with_relative_floor(1e-6) == EMSettings(

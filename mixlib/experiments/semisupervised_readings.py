@@ -24,7 +24,6 @@ from them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from mixlib.experiments.contract import Stage
 from mixlib.experiments.semisupervised import kernel_sweep_point, semisupervised_rounds
@@ -98,35 +97,3 @@ def kernel_sweep_reading_stages(*, split: str, dataset: str, kernel_counts: Sequ
         stages += [stage("iterative", k, settings.replaced(finish=finish, threshold=threshold), None)
                    for finish in finishes for threshold in thresholds]
     return stages
-
-
-def _number(x: float) -> str:
-    """A grid value as written in file names: exactly as Python writes it (``repr``: e.g.
-    ``0.75``, ``1e-06``), so two grid values never share a file and a job reads back the very
-    value of the config."""
-    return repr(x)
-
-
-def sensitivity_point_paths(splits: list[str], grid: dict[str, Any] | None) -> list[str]:
-    """The tables of every ``semisupervised_sensitivity`` grid point (none without a grid).
-
-    One path per (split, threshold, relative variance floor):
-    ``results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv``, the numbers
-    written by :func:`_number` (e.g. ``t0.75``, ``v1e-06``); finishes and restarts run
-    inside each job.
-    """
-    if not grid:
-        return []
-    return [
-        f"results/semisupervised_sensitivity/{split}.t{_number(threshold)}.v{_number(floor)}.tsv"
-        for split in splits for threshold in grid["thresholds"] for floor in grid["relative_min_variances"]
-    ]
-
-
-def kernel_sweep_sensitivity_paths(splits: list[str], grid: dict[str, Any] | None) -> list[str]:
-    """The tables of the kernel sweep's grid, one per (split, floor):
-    ``results/kernel_sweep_sensitivity/{split}.v{floor}.tsv`` (none without a grid)."""
-    if not grid:
-        return []
-    return [f"results/kernel_sweep_sensitivity/{split}.v{_number(floor)}.tsv"
-            for split in splits for floor in grid["relative_min_variances"]]

@@ -220,7 +220,33 @@ def previous_grid_levels(wildcards):
     ]
 
 
-# --- The chapter-5 sensitivity grid: the settings of a grid job, from its wildcards ---------
+# --- The chapter-5 sensitivity grid: one job per grid point, named by its numbers -----------
+# A grid value is written in a file name as Python writes the number (expand formats a float
+# as its repr: t0.75, v1e-06), so two values never share a file and a job reads back the very
+# value of the config (tests/test_prerun_extras.py).
+
+
+def sensitivity_point_tables():
+    """The tables of the `semisupervised_sensitivity_point` jobs: one per split of
+    `semisupervised` and (threshold, relative variance floor) of the grid; none without it."""
+    if "semisupervised_sensitivity" not in config:
+        return []
+    return expand(
+        "results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv",
+        split=config["semisupervised"]["splits"],
+        threshold=config["semisupervised_sensitivity"]["thresholds"],
+        floor=SENSITIVITY_FLOORS,
+    )
+
+
+def kernel_sweep_sensitivity_tables():
+    """The tables of the `kernel_sweep_sensitivity_point` jobs: one per split of
+    `kernel_sweep` and relative variance floor of the grid; none without it."""
+    return expand(
+        "results/kernel_sweep_sensitivity/{split}.v{floor}.tsv",
+        split=config["kernel_sweep"]["splits"],
+        floor=SENSITIVITY_FLOORS,
+    )
 
 
 def grid_floor_em(wildcards):

@@ -2,10 +2,6 @@
 # the report never states.
 
 from mixlib.experiments.semisupervised import METHODS
-from mixlib.experiments.semisupervised_readings import (
-    kernel_sweep_sensitivity_paths,
-    sensitivity_point_paths,
-)
 
 SEMI = config["semisupervised"]
 KERNEL_SWEEP = config["kernel_sweep"]
@@ -159,7 +155,7 @@ use rule semisupervised_rounds_table as kernel_sweep_table with:
 
 use rule semisupervised_rounds_table as semisupervised_sensitivity_table with:
     input:
-        sensitivity_point_paths(SEMI["splits"], SENSITIVITY),
+        sensitivity_point_tables(),
     output:
         "results/tables/semisupervised_sensitivity.tsv",
     log:
@@ -168,7 +164,7 @@ use rule semisupervised_rounds_table as semisupervised_sensitivity_table with:
 
 use rule semisupervised_rounds_table as kernel_sweep_sensitivity_table with:
     input:
-        kernel_sweep_sensitivity_paths(KERNEL_SWEEP["splits"], SENSITIVITY),
+        kernel_sweep_sensitivity_tables(),
     output:
         "results/tables/kernel_sweep_sensitivity.tsv",
     log:
