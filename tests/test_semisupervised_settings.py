@@ -72,8 +72,12 @@ def test_a_changed_reading_is_checked_again():
 
 
 def test_the_record_survives_the_trip_to_a_job():
-    """A rule hands the record to its script by pickle: the same record arrives, checked."""
+    """A rule hands the record to its script by pickle: the same record arrives, checked. And
+    Snakemake reruns a job whose parameters changed only for the builtins it writes down with
+    ``repr`` (tuples among them): the record is one, and its ``repr`` holds every value."""
     settings = SemiSupervisedSettings(0.6, 5, "fresh", "stop", ("underflow",))
+    assert isinstance(settings, tuple)
+    assert repr(settings) != repr(settings.replaced(max_rounds=6))
     assert pickle.loads(pickle.dumps(settings)) == settings
     assert type(pickle.loads(pickle.dumps(settings))) is SemiSupervisedSettings
 
