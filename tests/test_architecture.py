@@ -165,3 +165,28 @@ def test_parsing_the_workflow_does_not_import_scipy_stats():
     loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                             text=True, check=True).stdout.strip()
     assert loaded == "False", f"importing {modules} imports scipy.stats"
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and its functions."""
+    owners = [tree, *(node for node in ast.walk(tree)
+                      if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)))]
+    return {id(owner.body[0].value) for owner in owners
+            if owner.body and isinstance(owner.body[0], ast.Expr)
+            and isinstance(owner.body[0].value, ast.Constant)}
+
+
+def test_only_the_pipeline_names_the_workflow_files():
+    """The paths of the workflow's files (``results/...``) and the wildcards in them are the
+    workflow's: no library module outside ``mixlib.pipeline`` (the Snakemake glue) writes one
+    in its code (a docstring may say where a table goes)."""
+    found = []
+    for name, path in MODULES.items():
+        if package_of(name) == "pipeline":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = _docstrings(tree)
+        found += [f"{name}:{node.lineno}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and "results/" in node.value and id(node) not in docstrings]
+    assert found == []

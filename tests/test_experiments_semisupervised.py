@@ -9,7 +9,7 @@ import pytest
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.experiments.contract import RepeatData, run_stages
 from mixlib.experiments.dna import dna_kernel_point, dna_kernel_stage
-from mixlib.experiments.settings import EMSettings
+from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
 from mixlib.experiments.semisupervised import (
     METHODS,
     kernel_sweep_point,
@@ -40,7 +40,8 @@ def tiny_problem(seed=0):
     return RepeatData.of(0, labelled=(X_l, y_l), unlabelled=(X_u, y_u), test=(X_t, y_t))
 
 
-PARAMS = {"threshold": 0.8, "max_rounds": 6, "tol": 1e-5}
+EM = EMSettings(tol=1e-5)
+SETTINGS = SemiSupervisedSettings(threshold=0.8, max_rounds=6)
 
 
 ROUNDS_COLUMNS = ["method", "n_components", "restart", "finish", "threshold", "round", "metric",
@@ -50,7 +51,7 @@ RULE_METRICS = {"hard_error", "unknown_error", "test_hard_error", "test_unknown_
 
 @pytest.mark.parametrize("method, own_metric", [("iterative", "unknown"), ("prior", "flips")])
 def test_semisupervised_rounds_table(method, own_metric):
-    table = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS,
+    table = semisupervised_rounds(tiny_problem(), method=method, n_components=2, em=EM, settings=SETTINGS,
                                   rng=np.random.default_rng(1))
     assert list(table.columns) == ROUNDS_COLUMNS
     assert (table["method"] == method).all() and (table["n_components"] == 2).all()
@@ -69,7 +70,7 @@ def test_semisupervised_rounds_table(method, own_metric):
     assert table.loc[~counts, "value"].dropna().between(0, 1).all()
     assert (table.loc[table["metric"].str.startswith("effective_components:"), "value"] == 2).all()
     last = int(table.loc[table["metric"] == "n_rounds", "value"].item())
-    assert table["round"].max() == last and last <= PARAMS["max_rounds"] + 1
+    assert table["round"].max() == last and last <= SETTINGS.max_rounds + 1
     for rule in ("confidence", "underflow"):
         wide = by_rule[by_rule["unclassifiable"] == rule].pivot(index="round", columns="metric", values="value")
         np.testing.assert_allclose(wide["test_error"], wide["test_hard_error"] + wide["test_unknown_error"])
@@ -81,14 +82,15 @@ def test_semisupervised_rounds_table(method, own_metric):
 
 
 def test_rounds_settings_reach_the_methods_and_the_table():
-    params = {**PARAMS, "restart": "fresh", "finish": "stop", "unclassifiable": ["confidence"]}
-    prior = semisupervised_rounds(tiny_problem(), method="prior", n_components=2, params=params, rng=1)
+    settings = SETTINGS.replaced(restart="fresh", finish="stop", unclassifiable=["confidence"])
+    prior = semisupervised_rounds(tiny_problem(), method="prior", n_components=2, em=EM, settings=settings,
+                                  rng=1)
     assert set(prior["restart"]) == {"fresh"} and set(prior["finish"]) == {"any"}
     assert set(prior["unclassifiable"]) == {"confidence", "any"}
-    warm = semisupervised_rounds(tiny_problem(), method="prior", n_components=2, params=PARAMS, rng=1)
+    warm = semisupervised_rounds(tiny_problem(), method="prior", n_components=2, em=EM, settings=SETTINGS, rng=1)
     assert not warm["value"].equals(prior["value"])
-    iterative = semisupervised_rounds(tiny_problem(), method="iterative", n_components=2, params={**params, "threshold": 0.99},
-                                      rng=1)
+    iterative = semisupervised_rounds(tiny_problem(), method="iterative", n_components=2, em=EM,
+                                      settings=settings.replaced(threshold=0.99), rng=1)
     assert set(iterative["finish"]) == {"stop"}
     assert iterative.loc[iterative["metric"] == "n_argmax", "value"].item() == 0.0
     left = iterative.loc[iterative["metric"] == "unknown", "value"].iloc[-1]
@@ -97,7 +99,7 @@ def test_rounds_settings_reach_the_methods_and_the_table():
     # forces in its last round: the same runs up to that round, so the same share.
     assert iterative.loc[iterative["metric"] == "unassigned_by_margin", "value"].item() == left
     forced = semisupervised_rounds(tiny_problem(), method="iterative", n_components=2,
-                                   params={**params, "threshold": 0.99, "finish": "argmax"}, rng=1)
+                                   em=EM, settings=settings.replaced(threshold=0.99, finish="argmax"), rng=1)
     assert forced.loc[forced["metric"] == "unknown", "value"].iloc[-1] == 0.0
     n_unlabelled = len(tiny_problem()["unlabelled"].y)
     assert forced.loc[forced["metric"] == "n_argmax", "value"].item() == pytest.approx(left * n_unlabelled)
@@ -110,15 +112,15 @@ def test_migrations_and_margins_match_a_hand_count():
     from mixlib.semi_supervised import prior_probability_classification
 
     problem = tiny_problem(4)
-    params = {**PARAMS, "threshold": 0.6}
-    table = semisupervised_rounds(problem, method="prior", n_components=2, params=params, rng=7)
+    settings = SETTINGS.replaced(threshold=0.6)
+    table = semisupervised_rounds(problem, method="prior", n_components=2, em=EM, settings=settings, rng=7)
     values = table[table["unclassifiable"] == "any"].drop_duplicates("metric", keep="last").set_index("metric")["value"]
     # The same fit by hand, recording each round's argmax classes of the unlabelled rows.
     X_u = problem["unlabelled"].X
     classes = []
     fitted = prior_probability_classification(
-        *problem["labelled"], X_u, estimator=seeded_classifier(2, params, np.random.default_rng(7)),
-        max_iter=params["max_rounds"], callback=lambda state: classes.append(
+        *problem["labelled"], X_u, estimator=seeded_classifier(2, EM, np.random.default_rng(7)),
+        max_iter=settings.max_rounds, callback=lambda state: classes.append(
             state.estimator.predict_proba(X_u).argmax(axis=1)))
     moved = np.any(np.diff(np.array(classes), axis=0) != 0, axis=0)
     margin = np.sort(fitted.predict_proba(X_u), axis=1)
@@ -145,15 +147,15 @@ def test_posterior_margin_is_zero_on_a_tie_and_one_far_inside():
 
 @pytest.mark.parametrize("method", ["iterative", "prior"])
 def test_semisupervised_rounds_deterministic_from_seed(method):
-    first = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS,
+    first = semisupervised_rounds(tiny_problem(), method=method, n_components=2, em=EM, settings=SETTINGS,
                                   rng=np.random.default_rng(5))
-    second = semisupervised_rounds(tiny_problem(), method=method, n_components=2, params=PARAMS, rng=5)
+    second = semisupervised_rounds(tiny_problem(), method=method, n_components=2, em=EM, settings=SETTINGS, rng=5)
     pd.testing.assert_frame_equal(first, second)
 
 
 def test_semisupervised_rounds_rejects_unknown_method():
     with pytest.raises(ValueError, match="method must be 'iterative' or 'prior', got 'labelled_only'"):
-        semisupervised_rounds(tiny_problem(), method="labelled_only", n_components=2, params=PARAMS,
+        semisupervised_rounds(tiny_problem(), method="labelled_only", n_components=2, em=EM, settings=SETTINGS,
                               rng=0)
 
 
@@ -163,7 +165,7 @@ def _values(table, rule="underflow"):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_kernel_sweep_point_table(method):
-    table = kernel_sweep_point(tiny_problem(), method=method, n_components=2, params=PARAMS,
+    table = kernel_sweep_point(tiny_problem(), method=method, n_components=2, em=EM, settings=SETTINGS,
                                rng=np.random.default_rng(3))
     assert list(table.columns) == ["method", "n_components", "restart", "finish", "threshold", "metric",
                                    "unclassifiable", "value"]
@@ -177,7 +179,7 @@ def test_kernel_sweep_point_table(method):
     assert values["effective_components:neg"] == values["effective_components:pos"] == 2.0
     assert 0 <= values["collapsed_kernels"] <= 2
     assert ("pseudo_label_error" in values) == (method != "labelled_only")
-    again = kernel_sweep_point(tiny_problem(), method=method, n_components=2, params=PARAMS,
+    again = kernel_sweep_point(tiny_problem(), method=method, n_components=2, em=EM, settings=SETTINGS,
                                rng=np.random.default_rng(3))
     pd.testing.assert_frame_equal(table, again)
 
@@ -185,7 +187,7 @@ def test_kernel_sweep_point_table(method):
 def test_labelled_only_point_is_round_zero_of_both_methods():
     problem = tiny_problem(2)
     (X_l, y_l), (X_t, y_t) = problem["labelled"], problem["test"]
-    point = _values(kernel_sweep_point(problem, method="labelled_only", n_components=3, params=PARAMS,
+    point = _values(kernel_sweep_point(problem, method="labelled_only", n_components=3, em=EM, settings=SETTINGS,
                                        rng=np.random.default_rng(9)))
     # The reference: a MixtureClassifier with the one seed the experiment draws from its rng.
     seed = int(np.random.default_rng(9).integers(2**32))
@@ -194,7 +196,7 @@ def test_labelled_only_point_is_round_zero_of_both_methods():
     assert point["test_error"] == pytest.approx(1 - reference.score(X_t, y_t))
     assert point["train_error"] == pytest.approx(1 - reference.score(X_l, y_l))
     for method in ("iterative", "prior"):
-        rounds = semisupervised_rounds(problem, method=method, n_components=3, params=PARAMS,
+        rounds = semisupervised_rounds(problem, method=method, n_components=3, em=EM, settings=SETTINGS,
                                        rng=np.random.default_rng(9))
         first = _values(rounds[rounds["round"] == 0])
         assert first["test_error"] == pytest.approx(point["test_error"])
@@ -203,7 +205,7 @@ def test_labelled_only_point_is_round_zero_of_both_methods():
 
 def test_kernel_sweep_point_caps_kernels_at_class_size():
     with pytest.warns(UserWarning, match="fewer than n_components=32"):
-        table = kernel_sweep_point(tiny_problem(), method="labelled_only", n_components=32, params=PARAMS,
+        table = kernel_sweep_point(tiny_problem(), method="labelled_only", n_components=32, em=EM, settings=SETTINGS,
                                    rng=0)
     values = _values(table)
     assert values["effective_components"] < 32
@@ -268,25 +270,14 @@ def test_fig6_1_draws_means_against_kernels():
 
 
 # ---------------------------------------------------------------------------- sensitivity study
-def test_sensitivity_paths_and_settings():
-    from mixlib.experiments.semisupervised_readings import (
-        floor_settings,
-        kernel_sweep_sensitivity_paths,
-        sensitivity_point_paths,
-        sensitivity_settings,
-    )
-
-    grid = {"thresholds": [0.5, 0.75], "restarts": ["warm"], "relative_min_variances": [1e-6, 0.25]}
-    paths = sensitivity_point_paths(["a", "b"], grid)
-    assert len(paths) == 8 and paths[0] == "results/semisupervised_sensitivity/a.t0.5.v1e-06.tsv"
-    assert "results/semisupervised_sensitivity/b.t0.75.v0.25.tsv" in paths
-    assert sensitivity_point_paths(["a"], None) == [] == kernel_sweep_sensitivity_paths(["a"], None)
-    assert kernel_sweep_sensitivity_paths(["a"], grid) == ["results/kernel_sweep_sensitivity/a.v1e-06.tsv",
-                                                          "results/kernel_sweep_sensitivity/a.v0.25.tsv"]
-    settings = sensitivity_settings({"min_variance": 1e-6, "tol": 1e-5, "threshold": 0.75}, "0.5", "1e-06")
-    assert settings == {"tol": 1e-5, "threshold": 0.5, "relative_min_variance": 1e-6}
-    assert floor_settings({"relative_min_variance": 0.1, "threshold": 0.7}, "0.25") == {
-        "threshold": 0.7, "relative_min_variance": 0.25}
+def test_a_grid_floor_replaces_the_study_floor():
+    """A grid point's EM settings: the study's, with its relative floor instead of theirs."""
+    assert EMSettings(tol=1e-5, min_variance=1e-6).with_relative_floor(1e-6) == EMSettings(
+        tol=1e-5, relative_min_variance=1e-6)
+    assert EMSettings(relative_min_variance=0.1).with_relative_floor(0.25) == EMSettings(
+        relative_min_variance=0.25)
+    with pytest.raises(ValueError, match=r"^em\.relative_min_variance: "):
+        EMSettings().with_relative_floor(0.0)
 
 
 def test_sensitivity_stages_run_every_finish_and_restart():
@@ -295,8 +286,8 @@ def test_sensitivity_stages_run_every_finish_and_restart():
 
     problem = tiny_problem()
     repeats = [RepeatData(r, problem.roles) for r in range(2)]
-    params = {**PARAMS, "threshold": 0.6, "relative_min_variance": 1e-2}
-    stages = sensitivity_stages(split="s", dataset="d", n_components=2, params=params,
+    em, settings = EM.with_relative_floor(1e-2), SETTINGS.replaced(threshold=0.6)
+    stages = sensitivity_stages(split="s", dataset="d", n_components=2, em=em, settings=settings,
                                 restarts=["warm", "fresh"], finishes=["argmax", "stop"])
     table = run_stages(stages, repeats, seed=3)
     assert list(table.columns[:8]) == ["split", "dataset", "method", "n_components", "restart", "finish",
@@ -311,7 +302,7 @@ def test_sensitivity_stages_run_every_finish_and_restart():
     pd.testing.assert_frame_equal(table, run_stages(stages, repeats, seed=3))
     # Both prior restarts start from the same initialisations: the prior stream of repeat 1.
     fresh = semisupervised_rounds(repeats[1], method="prior", n_components=2,
-                                  params={**params, "restart": "fresh"},
+                                  em=em, settings=settings.replaced(restart="fresh"),
                                   setting_columns=("relative_min_variance",),
                                   rng=generator(3, "semisupervised_sensitivity", "s", "prior", 1))
     mine = table[(table["restart"] == "fresh") & (table["repeat"] == 1)]
@@ -325,16 +316,16 @@ def test_sensitivity_stages_run_every_finish_and_restart():
 def test_kernel_sweep_point_scores_one_fit_at_every_threshold():
     problem = tiny_problem(1)
     for method in ("labelled_only", "prior"):
-        grid = kernel_sweep_point(problem, method=method, n_components=2, params=PARAMS, thresholds=[0.6, 0.9],
+        grid = kernel_sweep_point(problem, method=method, n_components=2, em=EM, settings=SETTINGS, thresholds=[0.6, 0.9],
                                   rng=4)
         assert sorted(grid["threshold"].unique()) == [0.6, 0.9]
         for threshold in (0.6, 0.9):
             alone = kernel_sweep_point(problem, method=method, n_components=2,
-                                       params={**PARAMS, "threshold": threshold}, rng=4)
+                                       em=EM, settings=SETTINGS.replaced(threshold=threshold), rng=4)
             mine = grid[grid["threshold"] == threshold].reset_index(drop=True)
             pd.testing.assert_frame_equal(mine, alone)
     with pytest.raises(ValueError, match="not for the iterative method"):
-        kernel_sweep_point(problem, method="iterative", n_components=2, params=PARAMS, thresholds=[0.6], rng=4)
+        kernel_sweep_point(problem, method="iterative", n_components=2, em=EM, settings=SETTINGS, thresholds=[0.6], rng=4)
 
 
 def test_kernel_sweep_reading_stages_cover_every_reading():
@@ -342,8 +333,8 @@ def test_kernel_sweep_reading_stages_cover_every_reading():
 
     problem = tiny_problem()
     repeats = [RepeatData(r, problem.roles) for r in range(2)]
-    params = {**PARAMS, "relative_min_variance": 0.25}
-    stages = kernel_sweep_reading_stages(split="s", dataset="d", kernel_counts=[1, 2], params=params,
+    stages = kernel_sweep_reading_stages(split="s", dataset="d", kernel_counts=[1, 2],
+                                         em=EM.with_relative_floor(0.25), settings=SETTINGS,
                                          thresholds=[0.6, 0.9], restarts=["warm", "fresh"],
                                          finishes=["argmax", "stop"])
     table = run_stages(stages, repeats, seed=2)

@@ -340,8 +340,9 @@ def test_figures_draw_the_tables_of_the_experiments():
     import warnings
 
     from mixlib.experiments.semisupervised import kernel_sweep_point, semisupervised_rounds
+    from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
 
-    params = {"threshold": 0.8, "max_rounds": 4, "tol": 1e-4}
+    em, settings = EMSettings(tol=1e-4), SemiSupervisedSettings(threshold=0.8, max_rounds=4)
     rounds, sweep, grid = [], [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -350,18 +351,19 @@ def test_figures_draw_the_tables_of_the_experiments():
                 problem = tiny_problem(10 * s + repeat)
                 extra = dict(split=split, dataset=SPLITS[split], repeat=repeat)
                 for method in ("iterative", "prior"):
-                    rounds.append(semisupervised_rounds(problem, method=method, n_components=2, params=params,
-                                                        rng=repeat).assign(**extra))
+                    rounds.append(semisupervised_rounds(problem, method=method, n_components=2, em=em,
+                                                        settings=settings, rng=repeat).assign(**extra))
                     for threshold in (0.6, 0.9):
                         for floor in (1e-6, 1e-2):
-                            setting = {**params, "threshold": threshold, "relative_min_variance": floor}
-                            grid.append(semisupervised_rounds(problem, method=method, n_components=2, params=setting,
+                            grid.append(semisupervised_rounds(problem, method=method, n_components=2,
+                                                              em=em.with_relative_floor(floor),
+                                                              settings=settings.replaced(threshold=threshold),
                                                               rng=repeat)
                                         .assign(relative_min_variance=floor, **extra))
                 for method in ("labelled_only", "iterative", "prior"):
                     for k in (1, 2):
-                        sweep.append(kernel_sweep_point(problem, method=method, n_components=k, params=params,
-                                                        rng=repeat).assign(**extra))
+                        sweep.append(kernel_sweep_point(problem, method=method, n_components=k, em=em,
+                                                        settings=settings, rng=repeat).assign(**extra))
     rounds, sweep, grid = (pd.concat(t, ignore_index=True) for t in (rounds, sweep, grid))
     for fig in (fig5_1(rounds, confidence_level=LEVEL), fig5_3(rounds, confidence_level=LEVEL)):
         assert len(fig.axes) == 2

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from mixlib.core.vocabulary import FINISHES, RESTARTS
 from mixlib.experiments.ensembles import ENSEMBLE_METHODS
 from mixlib.experiments.imputation import IMPUTATION_METHODS
 from mixlib.experiments.registry import CLASSIFIERS
@@ -46,6 +47,10 @@ def schema_enum(*path: str) -> list:
     (("kernel_sweep", "methods"), list(SEMISUPERVISED_METHODS)),
     (("semisupervised", "methods"), [m for m in SEMISUPERVISED_METHODS if m != "labelled_only"]),
     (("semisupervised", "unclassifiable"), list(UNCLASSIFIABLE_RULES)),
+    (("semisupervised", "restart"), list(RESTARTS)),
+    (("semisupervised", "finish"), list(FINISHES)),
+    (("semisupervised_sensitivity", "restarts"), list(RESTARTS)),
+    (("semisupervised_sensitivity", "finishes"), list(FINISHES)),
     (("em", "init"), list(INITS)),
 ])
 def test_schema_allows_exactly_the_library_values(path, values):

@@ -13,7 +13,6 @@ from mixlib.semi_supervised import (
     IterativeClassifier,
     PriorProbabilityClassifier,
     RoundState,
-    check_rules,
     iterative_classification,
     label_errors,
     prior_probability_classification,
@@ -396,9 +395,6 @@ def test_confidence_rule_is_the_assignment_threshold():
     hard, unknown = label_errors(clf.estimator_, X[known], y[known], "confidence", 0.8)
     assert unknown == np.mean(top <= 0.8) > 0
     assert hard == np.mean((top > 0.8) & (clf.predict(X[known]) != y[known]))
-    assert check_rules("confidence") == ("confidence",)
-    with pytest.raises(ValueError, match="unclassifiable must list distinct rules"):
-        check_rules(("confidence", "tie"))
 
 
 def test_the_study_rules_are_the_only_unclassifiable_rules():

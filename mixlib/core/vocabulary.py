@@ -15,6 +15,18 @@ CLASS_COLUMN = "class"
 #: comparison under ``group_duplicates``.
 ANY = "any"
 
+# --- Chapter 5 (the semi-supervised methods) --------------------------------------------------
+
+#: ``restart`` of the prior method's rows: each refit continues EM from the previous round's
+#: parameters (``warm``) or starts from a new random initialisation (``fresh``).
+RESTARTS = ("warm", "fresh")
+#: ``finish`` of the iterative method's rows: the unknowns left when a round labels nothing get
+#: their top-posterior class in a last round (``argmax``) or stay unknown (``stop``).
+FINISHES = ("argmax", "stop")
+#: ``unclassifiable``: the rules under which a labelled example counts as one the model cannot
+#: classify (:mod:`mixlib.semi_supervised.scoring`).
+UNCLASSIFIABLE_RULES = ("confidence", "underflow")
+
 # --- The comparison (one protocol, two splitters) --------------------------------------------
 
 #: ``protocol`` of the rows of repeated stratified K-fold cross-validation on a whole data set.

@@ -13,8 +13,7 @@ import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.experiments.mixture_errors import train_test_errors
-from mixlib.experiments.registry import make_mixture
+from mixlib.experiments.mixture_errors import seeded_classifier, train_test_errors
 from mixlib.experiments.settings import EMSettings
 from mixlib.mixture import kernel_counts
 
@@ -68,8 +67,7 @@ def dna_kernel_point(
     X_train, y_train = check_X_y(*data["train"])
     X_test, y_test = check_X_y(*data["test"])
     start = time.perf_counter()
-    seed = int(check_random_state(rng).integers(2**32))
-    model = make_mixture(n_components, em, seed).fit(X_train, y_train)
+    model = seeded_classifier(n_components, em, check_random_state(rng)).fit(X_train, y_train)
     seconds = time.perf_counter() - start
     errors = train_test_errors(model.error_shares, X_train, y_train, X_test, y_test)
     rows = [("all", metric, errors[metric]) for metric in

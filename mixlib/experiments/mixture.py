@@ -218,8 +218,7 @@ def em_trace_floor_stages(*, split: str, dataset: str, n_components: int, em: EM
     the floors alone differ; the tables get a last ``relative_min_variance`` column.
     """
     return [Stage(em_trace, {"n_components": n_components, "n_restarts": n_restarts,
-                             "em": EMSettings(**{**em._asdict(), "min_variance": None,
-                                                 "relative_min_variance": float(floor)})},
+                             "em": em.with_relative_floor(float(floor))},
                   keys=("em_trace_sensitivity", split), repeat_column=0,
                   leading={"split": split, "dataset": dataset},
                   trailing={"relative_min_variance": float(floor)})

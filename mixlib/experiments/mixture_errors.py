@@ -1,16 +1,15 @@
 """The mixture classifier as the experiments of chs. 5 and 6 build and score it.
 
 Shared by :mod:`mixlib.experiments.semisupervised` (figs. 5.1, 5.3-5.5) and
-:mod:`mixlib.experiments.dna` (fig. 6.1): one seeded classifier from the EM settings of the
-semi-supervised params, its training and test errors under a scoring function (the
-semi-supervised stages: an unclassifiable rule of :mod:`mixlib.semi_supervised`; the
-supervised fig. 6.1: the classifier's own decision), and its collapsed kernels.
+:mod:`mixlib.experiments.dna` (fig. 6.1): one seeded classifier from the study's EM settings,
+its training and test errors under a scoring function (the semi-supervised stages: an
+unclassifiable rule of :mod:`mixlib.semi_supervised`; the supervised fig. 6.1: the
+classifier's own decision), and its collapsed kernels.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -19,18 +18,17 @@ from mixlib.experiments.settings import EMSettings
 from mixlib.mixture import MixtureClassifier, kernel_counts
 
 
-def seeded_classifier(n_components: int, params: dict[str, Any],
+def seeded_classifier(n_components: int, em: EMSettings,
                       rng: np.random.Generator) -> MixtureClassifier:
     """The study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`) with
-    the EM settings found among the semi-supervised ``params``
-    (:meth:`~mixlib.experiments.settings.EMSettings.from_mapping`).
+    the EM settings ``em``.
 
     Its ``random_state`` is one integer drawn from ``rng``: every refit of a semi-supervised
     run then restarts EM from the same random stream (as scikit-learn's self-training does
     with an int seed), so the rounds differ by their training data and priors, not by a new
     random initialisation.
     """
-    return make_mixture(n_components, EMSettings.from_mapping(params), int(rng.integers(2**32)))
+    return make_mixture(n_components, em, int(rng.integers(2**32)))
 
 
 def collapsed_per_class(model: MixtureClassifier) -> np.ndarray:

@@ -15,18 +15,12 @@ share not classified correctly. The *training error* (report fig. 5.4, "erreur
 d'apprentissage") is the error on the originally labelled training examples, the *test error*
 (fig. 5.5) the error on the test examples.
 
-``params`` keys (``threshold`` required, the others optional):
-
-- EM settings passed to every :class:`~mixlib.mixture.MixtureClassifier`: ``init``, ``tol``,
-  ``max_iter`` (EM iterations), ``min_variance`` or ``relative_min_variance``;
-- ``threshold`` (iterative method: an unknown is assigned when its top posterior is strictly
-  greater; also the ``confidence`` unclassifiable rule; the config's ``semisupervised.threshold``);
-- ``max_rounds`` (labelling rounds of the iterative method, default 10; soft-label refits of
-  the prior method, default 20);
-- ``restart`` (prior method: ``warm``, the default, or ``fresh``), ``finish`` (iterative
-  method: ``argmax``, the default, or ``stop``);
-- ``unclassifiable``: the rules the unknown error is measured under (default both,
-  :data:`~mixlib.semi_supervised.UNCLASSIFIABLE_RULES`).
+Every stage takes two typed records (:mod:`mixlib.experiments.settings`): ``em``, the
+:class:`~mixlib.experiments.settings.EMSettings` of every
+:class:`~mixlib.mixture.MixtureClassifier` it fits, and ``settings``, the
+:class:`~mixlib.experiments.settings.SemiSupervisedSettings` (the confidence threshold, the
+rounds, ``restart``, ``finish`` and the unclassifiable rules). A method setting the record
+leaves None takes the method's own default; the tables record the value each method ran with.
 
 Tables are long: one row per (round,) metric and rule. Metrics that depend on the
 unclassifiable rule (hard, unknown and total errors) have one row per rule, its name in the
@@ -48,11 +42,11 @@ from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.core.vocabulary import ANY
 from mixlib.experiments.contract import RepeatData, RoleData, Stage
 from mixlib.experiments.mixture_errors import collapsed_per_class, seeded_classifier, train_test_errors
+from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
 from mixlib.semi_supervised import (
-    UNCLASSIFIABLE_RULES,
     IterativeClassifier,
+    PriorProbabilityClassifier,
     RoundState,
-    check_rules,
     iterative_classification,
     label_errors,
     prior_probability_classification,
@@ -61,9 +55,9 @@ from mixlib.semi_supervised import (
 METHODS = ("labelled_only", "iterative", "prior")
 
 
-def _rules(params: dict[str, Any]) -> tuple[str, ...]:
-    """The unclassifiable rules of ``params`` (default: every rule), checked."""
-    return check_rules(params.get("unclassifiable", UNCLASSIFIABLE_RULES))
+def _given(**settings: Any) -> dict[str, Any]:
+    """The keyword arguments of ``settings`` that are not None (None: the method's default)."""
+    return {key: value for key, value in settings.items() if value is not None}
 
 
 class _RoundScores:
@@ -102,30 +96,28 @@ class _RoundScores:
         self.rows.append(row)
 
 
-def _fit_method(method: str, data: dict[str, RoleData], n_components: int, params: dict[str, Any],
-                rng: np.random.Generator, callback=None):
+def _fit_method(method: str, data: dict[str, RoleData], n_components: int, em: EMSettings,
+                settings: SemiSupervisedSettings, rng: np.random.Generator, callback=None):
     """Fit one method on the labelled (and unlabelled) rows; the fitted object.
 
     ``labelled_only``: a MixtureClassifier; the others: the fitted wrapper, whose model of
-    every round goes to ``callback``.
+    every round goes to ``callback``. ``settings.max_rounds`` is the wrapper's ``max_iter``.
     """
-    estimator = seeded_classifier(n_components, params, rng)
-    threshold = float(params["threshold"])
+    estimator = seeded_classifier(n_components, em, rng)
     X_labelled, y_labelled = data["labelled"]
     X_unlabelled = data["unlabelled"].X
     if method == "labelled_only":
         return estimator.fit(X_labelled, y_labelled)
     if method == "iterative":
         return iterative_classification(
-            X_labelled, y_labelled, X_unlabelled, estimator=estimator, threshold=threshold,
-            max_iter=int(params.get("max_rounds", 10)), finish=params.get("finish", "argmax"),
-            callback=callback,
+            X_labelled, y_labelled, X_unlabelled, estimator=estimator,
+            threshold=settings.threshold, callback=callback,
+            **_given(max_iter=settings.max_rounds, finish=settings.finish),
         )
     if method == "prior":
         return prior_probability_classification(
-            X_labelled, y_labelled, X_unlabelled, estimator=estimator,
-            max_iter=int(params.get("max_rounds", 20)), restart=params.get("restart", "warm"),
-            callback=callback,
+            X_labelled, y_labelled, X_unlabelled, estimator=estimator, callback=callback,
+            **_given(max_iter=settings.max_rounds, restart=settings.restart),
         )
     raise ValueError(f"method must be one of {METHODS}, got {method!r}.")
 
@@ -148,17 +140,19 @@ def _own_metric(fitted, n_unlabelled: int) -> tuple[str, np.ndarray]:
     return "flips", fitted.history_["n_flips"] / n_unlabelled
 
 
-def method_settings(method: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The setting columns of a method's rows: ``restart``, ``finish``, ``threshold``.
+def method_settings(fitted, threshold: float) -> dict[str, Any]:
+    """The setting columns of a fitted method's rows: ``restart``, ``finish``, ``threshold``.
 
-    ``restart`` applies to the prior method only and ``finish`` to the iterative one; the
-    other method gets :data:`~mixlib.core.vocabulary.ANY`. The threshold matters to both (assignment,
-    and the ``confidence`` rule).
+    ``restart`` (the prior method's) and ``finish`` (the iterative method's) are those the
+    fitted wrapper ran with; a method without the setting (the other wrapper, or a
+    labelled-only classifier) gets :data:`~mixlib.core.vocabulary.ANY`. The threshold the
+    rows are scored at matters to every method (the ``confidence`` rule) and to the iterative
+    method's assignments.
     """
     return {
-        "restart": params.get("restart", "warm") if method == "prior" else ANY,
-        "finish": params.get("finish", "argmax") if method == "iterative" else ANY,
-        "threshold": float(params["threshold"]),
+        "restart": fitted.restart if isinstance(fitted, PriorProbabilityClassifier) else ANY,
+        "finish": fitted.finish if isinstance(fitted, IterativeClassifier) else ANY,
+        "threshold": float(threshold),
     }
 
 
@@ -243,7 +237,8 @@ def semisupervised_rounds(
     *,
     method: str,
     n_components: int,
-    params: dict[str, Any],
+    em: EMSettings,
+    settings: SemiSupervisedSettings,
     setting_columns: Sequence[str] = (),
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
@@ -261,11 +256,13 @@ def semisupervised_rounds(
         :class:`~mixlib.semi_supervised.PriorProbabilityClassifier` (fig. 5.3).
     n_components : int
         Kernels per class (the report: 4).
-    params : dict
-        See the module docstring.
+    em : EMSettings
+        The EM settings of every mixture classifier the method fits.
+    settings : SemiSupervisedSettings
+        The threshold, rounds, ``restart``, ``finish`` and unclassifiable rules.
     setting_columns : sequence of str
-        Entries of ``params`` also written as setting columns (floats), after ``threshold``:
-        the settings a sensitivity study varies, e.g. ``("relative_min_variance",)``.
+        EM settings (fields of ``em``) also written as setting columns (floats), after
+        ``threshold``: those a sensitivity study varies, e.g. ``("relative_min_variance",)``.
     rng : numpy.random.Generator, int or None
         Drives the EM initialisations of every round.
 
@@ -293,10 +290,11 @@ def semisupervised_rounds(
     if method not in ("iterative", "prior"):
         raise ValueError(f"method must be 'iterative' or 'prior', got {method!r}.")
     arrays = _check_inputs(data)
-    rules = _rules(params)
-    scores = _RoundScores(arrays["labelled"], arrays["test"], rules, float(params["threshold"]),
+    rules = settings.unclassifiable
+    scores = _RoundScores(arrays["labelled"], arrays["test"], rules, settings.threshold,
                           arrays["unlabelled"].X)
-    fitted = _fit_method(method, arrays, n_components, params, check_random_state(rng), scores)
+    fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng),
+                         scores)
     history = pd.DataFrame(scores.rows)
     own, values = _own_metric(fitted, len(arrays["unlabelled"].y))
     history[own] = values
@@ -314,9 +312,10 @@ def semisupervised_rounds(
     final_rows = pd.DataFrame({"round": last, "metric": list(final), "unclassifiable": ANY,
                                "value": list(final.values())})
     table = pd.concat([table, final_rows], ignore_index=True)
-    settings = {"method": method, "n_components": int(n_components), **method_settings(method, params),
-                **{column: float(params[column]) for column in setting_columns}}
-    return pd.concat([pd.DataFrame(settings, index=table.index), table], axis=1)
+    columns = {"method": method, "n_components": int(n_components),
+               **method_settings(fitted, settings.threshold),
+               **{column: float(getattr(em, column)) for column in setting_columns}}
+    return pd.concat([pd.DataFrame(columns, index=table.index), table], axis=1)
 
 
 def kernel_sweep_point(
@@ -324,7 +323,8 @@ def kernel_sweep_point(
     *,
     method: str,
     n_components: int,
-    params: dict[str, Any],
+    em: EMSettings,
+    settings: SemiSupervisedSettings,
     thresholds: Sequence[float] | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
@@ -340,13 +340,13 @@ def kernel_sweep_point(
     n_components : int
         Kernels per class (the report: 1 to 32). A class with fewer distinct examples uses
         that many kernels (``MixtureClassifier`` warns).
-    params : dict
-        See the module docstring.
+    em, settings :
+        As in :func:`semisupervised_rounds`.
     thresholds : sequence of float, optional
         Score the one fitted model under each of these confidence thresholds, one block of
         rows per threshold (its ``threshold`` column): for the methods whose fit does not use
         the threshold (``labelled_only``, ``prior``), so a grid of thresholds costs one fit.
-        None: ``params``' threshold.
+        None: ``settings.threshold``.
     rng : numpy.random.Generator, int or None
 
     Returns
@@ -364,11 +364,11 @@ def kernel_sweep_point(
         methods, ``pseudo_label_error`` (see :func:`semisupervised_rounds`).
     """
     arrays = _check_inputs(data)
-    rules = _rules(params)
+    rules = settings.unclassifiable
     if thresholds is not None and method == "iterative":
         raise ValueError("thresholds scores a fit that does not use the threshold: not for the "
                          "iterative method, whose assignments depend on it.")
-    fitted = _fit_method(method, arrays, n_components, params, check_random_state(rng))
+    fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng))
     wrapped = method != "labelled_only"
     model = fitted.estimator_ if wrapped else fitted
     free = {
@@ -380,7 +380,7 @@ def kernel_sweep_point(
     if wrapped:
         free["pseudo_label_error"] = _pseudo_label_error(fitted, arrays["unlabelled"].y)
     blocks = []
-    for threshold in [float(params["threshold"])] if thresholds is None else thresholds:
+    for threshold in [settings.threshold] if thresholds is None else thresholds:
         rows = []
         for rule in rules:
             scored = partial(label_errors, model, rule=rule, threshold=threshold)
@@ -388,33 +388,33 @@ def kernel_sweep_point(
             rows.extend((metric, rule, value) for metric, value in errors.items())
         rows.extend((metric, ANY, value) for metric, value in free.items())
         table = pd.DataFrame(rows, columns=["metric", "unclassifiable", "value"])
-        settings = {"method": method, "n_components": int(n_components),
-                    **method_settings(method, {**params, "threshold": threshold})}
-        blocks.append(pd.concat([pd.DataFrame(settings, index=table.index), table], axis=1))
+        columns = {"method": method, "n_components": int(n_components),
+                   **method_settings(fitted, threshold)}
+        blocks.append(pd.concat([pd.DataFrame(columns, index=table.index), table], axis=1))
     return pd.concat(blocks, ignore_index=True)
 
 
-def rounds_stage(*, split: str, dataset: str, method: str, n_components: int,
-                 params: dict[str, Any]) -> Stage:
+def rounds_stage(*, split: str, dataset: str, method: str, n_components: int, em: EMSettings,
+                 settings: SemiSupervisedSettings) -> Stage:
     """The ``semisupervised_rounds`` rule (figs. 5.1, 5.3): :func:`semisupervised_rounds` of one method.
 
     Repeat ``r`` draws from ``generator(seed, "semisupervised_rounds", split, method, r)``;
     the table gets leading ``split`` and ``dataset`` columns and a last ``repeat`` column.
     """
     return Stage(semisupervised_rounds,
-                 {"method": method, "n_components": n_components, "params": params},
+                 {"method": method, "n_components": n_components, "em": em, "settings": settings},
                  keys=("semisupervised_rounds", split, method),
                  leading={"split": split, "dataset": dataset})
 
 
 def kernel_sweep_stage(*, split: str, dataset: str, method: str, n_components: int,
-                       params: dict[str, Any]) -> Stage:
+                       em: EMSettings, settings: SemiSupervisedSettings) -> Stage:
     """The ``kernel_sweep_point`` rule (figs. 5.4, 5.5): :func:`kernel_sweep_point` of one (method, K).
 
     Repeat ``r`` draws from ``generator(seed, "kernel_sweep", split, method, K, r)``; the
     table gets leading ``split`` and ``dataset`` columns and a last ``repeat`` column.
     """
     return Stage(kernel_sweep_point,
-                 {"method": method, "n_components": n_components, "params": params},
+                 {"method": method, "n_components": n_components, "em": em, "settings": settings},
                  keys=("kernel_sweep", split, method, int(n_components)),
                  leading={"split": split, "dataset": dataset})

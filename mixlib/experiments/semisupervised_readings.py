@@ -14,54 +14,61 @@ can be judged under each reading (:mod:`mixlib.experiments.claims`):
   once and scored at every threshold; the iterative method runs once per threshold.
 
 Every grid point of a job draws from the same generators (the keys hold no setting), so the
-settings alone differ between readings.
+settings alone differ between readings. A job gets the study's settings with its grid point in
+them: ``em`` with the point's relative variance floor
+(:meth:`~mixlib.experiments.settings.EMSettings.with_relative_floor`) and, for the rounds,
+``settings`` with the point's threshold; the workflow names the job's files and reads the point
+from them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from mixlib.experiments.contract import Stage
 from mixlib.experiments.semisupervised import kernel_sweep_point, semisupervised_rounds
+from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
 
 #: The relative variance floor's column in the grid's tables.
 FLOOR_COLUMN = "relative_min_variance"
 
 
-def sensitivity_stages(*, split: str, dataset: str, n_components: int, params: dict[str, Any],
-                       restarts: Sequence[str], finishes: Sequence[str]) -> list[Stage]:
+def sensitivity_stages(*, split: str, dataset: str, n_components: int, em: EMSettings,
+                       settings: SemiSupervisedSettings, restarts: Sequence[str],
+                       finishes: Sequence[str]) -> list[Stage]:
     """The ``semisupervised_sensitivity`` rule: both methods at one (threshold, floor) point.
 
-    ``params`` holds the grid point's ``threshold`` and ``relative_min_variance``; the
-    iterative method runs once per ``finishes`` entry and the prior method once per
-    ``restarts`` entry, each on every repeat with the generator of
+    ``em`` holds the grid point's ``relative_min_variance`` and ``settings`` its
+    ``threshold``; the iterative method runs once per ``finishes`` entry and the prior method
+    once per ``restarts`` entry, each on every repeat with the generator of
     ``(seed, "semisupervised_sensitivity", split, method, r)`` (the same initialisations for
     every reading, so the settings alone differ). The rows are those of
     :func:`~mixlib.experiments.semisupervised.semisupervised_rounds` with a
     ``relative_min_variance`` setting column, leading ``split`` and ``dataset`` columns and a
     last ``repeat`` column.
     """
-    runs = ([("iterative", {**params, "finish": finish}) for finish in finishes]
-            + [("prior", {**params, "restart": restart}) for restart in restarts])
+    runs = ([("iterative", settings.replaced(finish=finish)) for finish in finishes]
+            + [("prior", settings.replaced(restart=restart)) for restart in restarts])
     return [
         Stage(semisupervised_rounds,
-              {"method": method, "n_components": n_components, "params": settings,
+              {"method": method, "n_components": n_components, "em": em, "settings": reading,
                "setting_columns": (FLOOR_COLUMN,)},
               keys=("semisupervised_sensitivity", split, method),
               leading={"split": split, "dataset": dataset})
-        for method, settings in runs
+        for method, reading in runs
     ]
 
 
 def kernel_sweep_reading_stages(*, split: str, dataset: str, kernel_counts: Sequence[int],
-                                params: dict[str, Any], thresholds: Sequence[float],
-                                restarts: Sequence[str], finishes: Sequence[str]) -> list[Stage]:
+                                em: EMSettings, settings: SemiSupervisedSettings,
+                                thresholds: Sequence[float], restarts: Sequence[str],
+                                finishes: Sequence[str]) -> list[Stage]:
     """The ``kernel_sweep_sensitivity`` rule: figs. 5.4 and 5.5 at one variance floor, every reading.
 
-    For every kernel count ``K``: the labelled-only classifier and the prior method (once per
-    ``restarts`` entry), each fit once and scored at every threshold; the iterative method
-    once per (``finishes`` entry, threshold). Method ``m`` at ``K`` draws from
+    ``em`` holds the floor (its ``relative_min_variance``). For every kernel count ``K``: the
+    labelled-only classifier and the prior method (once per ``restarts`` entry), each fit once
+    and scored at every threshold; the iterative method once per (``finishes`` entry,
+    threshold). Method ``m`` at ``K`` draws from
     ``generator(seed, "kernel_sweep_sensitivity", split, m, K, r)`` on repeat ``r``.
 
     Returns
@@ -71,68 +78,22 @@ def kernel_sweep_reading_stages(*, split: str, dataset: str, kernel_counts: Sequ
         :func:`~mixlib.experiments.semisupervised.kernel_sweep_point`, leading ``split`` and
         ``dataset``, then ``repeat`` and the floor's ``relative_min_variance``.
     """
-    floor = float(params[FLOOR_COLUMN])
+    floor = float(getattr(em, FLOOR_COLUMN))
     thresholds = [float(t) for t in thresholds]
 
-    def stage(method: str, k: int, settings: dict[str, Any], scored: list[float] | None) -> Stage:
+    def stage(method: str, k: int, reading: SemiSupervisedSettings,
+              scored: list[float] | None) -> Stage:
         return Stage(kernel_sweep_point,
-                     {"method": method, "n_components": int(k), "params": settings, "thresholds": scored},
+                     {"method": method, "n_components": int(k), "em": em, "settings": reading,
+                      "thresholds": scored},
                      keys=("kernel_sweep_sensitivity", split, method, int(k)),
                      leading={"split": split, "dataset": dataset}, trailing={FLOOR_COLUMN: floor})
 
     stages = []
     for k in kernel_counts:
-        stages.append(stage("labelled_only", k, params, thresholds))
-        stages += [stage("prior", k, {**params, "restart": restart}, thresholds) for restart in restarts]
-        stages += [stage("iterative", k, {**params, "finish": finish, "threshold": threshold}, None)
+        stages.append(stage("labelled_only", k, settings, thresholds))
+        stages += [stage("prior", k, settings.replaced(restart=restart), thresholds)
+                   for restart in restarts]
+        stages += [stage("iterative", k, settings.replaced(finish=finish, threshold=threshold), None)
                    for finish in finishes for threshold in thresholds]
     return stages
-
-
-def floor_settings(params: dict[str, Any], floor: str | float) -> dict[str, Any]:
-    """``params`` with the grid's relative variance floor in place of the study's floor.
-
-    The grid's floor (``relative_min_variance``) replaces the study's ``min_variance`` or
-    ``relative_min_variance``.
-    """
-    settings = {key: value for key, value in params.items()
-                if key not in ("min_variance", FLOOR_COLUMN)}
-    return {**settings, FLOOR_COLUMN: float(floor)}
-
-
-def sensitivity_settings(params: dict[str, Any], threshold: str, floor: str) -> dict[str, Any]:
-    """The settings of one rounds grid point: ``params`` with its threshold and floor (the
-    job's wildcards; :func:`floor_settings`)."""
-    return {**floor_settings(params, floor), "threshold": float(threshold)}
-
-
-def _number(x: float) -> str:
-    """A grid value as written in file names: exactly as Python writes it (``repr``: e.g.
-    ``0.75``, ``1e-06``), so two grid values never share a file and a job reads back the very
-    value of the config."""
-    return repr(x)
-
-
-def sensitivity_point_paths(splits: list[str], grid: dict[str, Any] | None) -> list[str]:
-    """The tables of every ``semisupervised_sensitivity`` grid point (none without a grid).
-
-    One path per (split, threshold, relative variance floor):
-    ``results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv``, the numbers
-    written by :func:`_number` (e.g. ``t0.75``, ``v1e-06``); finishes and restarts run
-    inside each job.
-    """
-    if not grid:
-        return []
-    return [
-        f"results/semisupervised_sensitivity/{split}.t{_number(threshold)}.v{_number(floor)}.tsv"
-        for split in splits for threshold in grid["thresholds"] for floor in grid["relative_min_variances"]
-    ]
-
-
-def kernel_sweep_sensitivity_paths(splits: list[str], grid: dict[str, Any] | None) -> list[str]:
-    """The tables of the kernel sweep's grid, one per (split, floor):
-    ``results/kernel_sweep_sensitivity/{split}.v{floor}.tsv`` (none without a grid)."""
-    if not grid:
-        return []
-    return [f"results/kernel_sweep_sensitivity/{split}.v{_number(floor)}.tsv"
-            for split in splits for floor in grid["relative_min_variances"]]

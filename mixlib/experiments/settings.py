@@ -1,12 +1,14 @@
 """The study's typed settings: immutable records, validated once when they are built.
 
 :class:`EMSettings` holds the EM settings of every Gaussian mixture (the config's ``em``
-section), :class:`ComparisonProtocol` how the comparison resamples and tests (``comparison``).
+section), :class:`ComparisonProtocol` how the comparison resamples and tests (``comparison``),
+:class:`SemiSupervisedSettings` how the semi-supervised methods run and are scored
+(``semisupervised``).
 The pipeline builds each once from the config (:func:`study_settings`, which
 :func:`mixlib.pipeline.checks.validate_study_config` returns) and passes it whole to the
 stages; a stage never picks keys out of a dict.
 
-Both are immutable typed tuples (:class:`typing.NamedTuple`) rather than dataclasses on purpose:
+They are immutable typed tuples (:class:`typing.NamedTuple`) rather than dataclasses on purpose:
 a rule hands them to its jobs as Snakemake parameters, and Snakemake reruns a job whose
 parameters changed only for values it can write down, builtins and tuples among them; a
 dataclass parameter would be skipped, and changing an EM setting would rerun nothing.
@@ -15,8 +17,10 @@ dataclass parameter would be skipped, and changing an EM setting would rerun not
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
+
+from mixlib.core.vocabulary import FINISHES, RESTARTS, UNCLASSIFIABLE_RULES
 
 
 def _integer(value: Any, minimum: int, key: str) -> int:
@@ -32,6 +36,12 @@ def _number(value: Any, key: str, *, low: float, high: float = float("inf"),
         bounds = f"{'(' if low_open else '['}{low:g}, {high:g})"
         raise ValueError(f"{key}: expected a number in {bounds}, got {value!r}.")
     return float(value)
+
+
+def _choice(value: Any, choices: tuple[str, ...], key: str) -> str:
+    if value not in choices:
+        raise ValueError(f"{key}: expected one of {list(choices)}, got {value!r}.")
+    return value
 
 
 class _EMFields(NamedTuple):
@@ -97,6 +107,13 @@ class EMSettings(_EMFields):
         """The settings given, as keyword arguments of a mixture estimator."""
         return {key: value for key, value in self._asdict().items() if value is not None}
 
+    def with_relative_floor(self, floor: float) -> "EMSettings":
+        """These settings with the variance floor ``relative_min_variance = floor`` in place of
+        their own floor (``min_variance`` or ``relative_min_variance``): a point of the
+        sensitivity grid's floors."""
+        return EMSettings(**{**self._asdict(), "min_variance": None,
+                             "relative_min_variance": floor})
+
 
 class _ProtocolFields(NamedTuple):
     n_folds: int
@@ -141,6 +158,79 @@ class ComparisonProtocol(_ProtocolFields):
                    section["significance_level"])
 
 
+class _SemiSupervisedFields(NamedTuple):
+    threshold: float
+    max_rounds: int | None = None
+    restart: str | None = None
+    finish: str | None = None
+    unclassifiable: tuple[str, ...] = UNCLASSIFIABLE_RULES
+
+
+class SemiSupervisedSettings(_SemiSupervisedFields):
+    """How the semi-supervised methods run and how their models are scored (report ch. 5).
+
+    Parameters
+    ----------
+    threshold : float in [0, 1)
+        The confidence threshold: the iterative method assigns an unknown example when its top
+        posterior is strictly greater, and the ``confidence`` rule counts an example
+        unclassifiable when its top posterior is at or below it.
+    max_rounds : int >= 1 or None
+        At most this many labelling rounds (iterative method) or soft-label refits (prior
+        method).
+    restart : {"warm", "fresh"} or None
+        Prior method: how each refit starts EM.
+    finish : {"argmax", "stop"} or None
+        Iterative method: what happens to the unknowns left when a round assigns nothing.
+    unclassifiable : tuple of {"confidence", "underflow"}
+        The distinct rules the unknown error is measured under (default: every rule,
+        :data:`~mixlib.core.vocabulary.UNCLASSIFIABLE_RULES`); the first is the reading the
+        claims are judged under.
+
+    A method setting left None takes each method's own default, from the ``__init__`` of
+    :class:`~mixlib.semi_supervised.IterativeClassifier` or
+    :class:`~mixlib.semi_supervised.PriorProbabilityClassifier` (the one place it is written;
+    the two methods' round limits differ); the study's config gives every one (the schema
+    requires them).
+
+    Raises
+    ------
+    ValueError
+        Naming the ``semisupervised`` key of a value out of range.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, threshold: float, max_rounds: int | None = None, restart: str | None = None,
+                finish: str | None = None,
+                unclassifiable: Sequence[str] = UNCLASSIFIABLE_RULES) -> "SemiSupervisedSettings":
+        threshold = _number(threshold, "semisupervised.threshold", low=0.0, high=1.0)
+        if max_rounds is not None:
+            max_rounds = _integer(max_rounds, 1, "semisupervised.max_rounds")
+        if restart is not None:
+            restart = _choice(restart, RESTARTS, "semisupervised.restart")
+        if finish is not None:
+            finish = _choice(finish, FINISHES, "semisupervised.finish")
+        rules = (unclassifiable,) if isinstance(unclassifiable, str) else tuple(unclassifiable)
+        if not rules or len(set(rules)) != len(rules):
+            raise ValueError(f"semisupervised.unclassifiable: expected distinct rules, got "
+                             f"{list(rules)}.")
+        for rule in rules:
+            _choice(rule, UNCLASSIFIABLE_RULES, "semisupervised.unclassifiable")
+        return super().__new__(cls, threshold, max_rounds, restart, finish, rules)
+
+    @classmethod
+    def from_config(cls, section: Mapping[str, Any]) -> "SemiSupervisedSettings":
+        """The settings of the config's ``semisupervised`` section (checked by the schema)."""
+        return cls(section["threshold"], section["max_rounds"], section["restart"],
+                   section["finish"], section["unclassifiable"])
+
+    def replaced(self, **changes: Any) -> "SemiSupervisedSettings":
+        """These settings with ``changes`` (e.g. one reading of the sensitivity grid), checked
+        again."""
+        return SemiSupervisedSettings(**{**self._asdict(), **changes})
+
+
 class StudySettings(NamedTuple):
     """The typed settings of a study, built once from its config by :func:`study_settings`.
 
@@ -151,14 +241,20 @@ class StudySettings(NamedTuple):
     comparison : ComparisonProtocol or None
         How the comparison resamples and tests; None when the config runs no comparison
         (it has no ``comparison`` section).
+    semisupervised : SemiSupervisedSettings or None
+        How the semi-supervised methods run and are scored; None when the config runs no
+        semi-supervised stage (it has no ``semisupervised`` section).
     """
 
     em: EMSettings
     comparison: ComparisonProtocol | None
+    semisupervised: SemiSupervisedSettings | None
 
 
 def study_settings(config: Mapping[str, Any]) -> StudySettings:
     """The typed settings of a config already checked by its schema (every ``em`` key given)."""
-    comparison = config["comparison"] if "comparison" in config else None
-    return StudySettings(EMSettings.from_mapping(config["em"]),
-                         None if comparison is None else ComparisonProtocol.from_config(comparison))
+    return StudySettings(
+        EMSettings.from_mapping(config["em"]),
+        ComparisonProtocol.from_config(config["comparison"]) if "comparison" in config else None,
+        SemiSupervisedSettings.from_config(config["semisupervised"])
+        if "semisupervised" in config else None)

@@ -27,7 +27,6 @@ from mixlib.semi_supervised.iterative import IterativeClassifier, iterative_clas
 from mixlib.semi_supervised.prior import PriorProbabilityClassifier, prior_probability_classification
 from mixlib.semi_supervised.scoring import (
     UNCLASSIFIABLE_RULES,
-    check_rules,
     label_errors,
     unclassifiable_mask,
 )
@@ -38,7 +37,6 @@ __all__ = [
     "RoundCallback",
     "RoundState",
     "UNCLASSIFIABLE_RULES",
-    "check_rules",
     "iterative_classification",
     "label_errors",
     "prior_probability_classification",

@@ -6,6 +6,7 @@ import logging
 
 import numpy as np
 
+from mixlib.core.vocabulary import FINISHES
 from mixlib.mixture import MixtureClassifier
 from mixlib.semi_supervised.base import (
     RoundCallback,
@@ -132,7 +133,7 @@ class IterativeClassifier(SemiSupervisedMixin):
         """
         threshold = check_fraction(self.threshold, "threshold")
         check_max_iter(self.max_iter)
-        check_choice(self.finish, "finish", ("argmax", "stop"))
+        check_choice(self.finish, "finish", FINISHES)
         X, y, unlabelled, y_known = self._split(X, y)
         estimator = self._make_estimator()
         classes = np.unique(y_known)

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from mixlib.core.exceptions import ConvergenceWarning
+from mixlib.core.vocabulary import RESTARTS
 from mixlib.mixture import MixtureClassifier
 from mixlib.semi_supervised.base import (
     RoundCallback,
@@ -111,7 +112,7 @@ class PriorProbabilityClassifier(SemiSupervisedMixin):
         check_max_iter(self.max_iter)
         if self.max_iter is None:
             raise ValueError("max_iter must be a non-negative int for PriorProbabilityClassifier, got None.")
-        check_choice(self.restart, "restart", ("warm", "fresh"))
+        check_choice(self.restart, "restart", RESTARTS)
         X, y, unlabelled, y_known = self._split(X, y)
         X_known, X_unknown = X[~unlabelled], X[unlabelled]
         estimator = self._make_estimator()

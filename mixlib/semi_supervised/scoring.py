@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mixlib.core.vocabulary import UNCLASSIFIABLE_RULES
 from mixlib.mixture import MixtureClassifier
-
-#: The unclassifiable rules of the study (see the module docstring).
-UNCLASSIFIABLE_RULES = ("confidence", "underflow")
 
 
 def unclassifiable_mask(classifier: MixtureClassifier, X: np.ndarray, rule: str,
@@ -73,13 +71,3 @@ def label_errors(classifier: MixtureClassifier, X: np.ndarray, y: np.ndarray,
     """
     return classifier.error_shares(X, y, unclassifiable_mask(classifier, X, rule, threshold))
 
-
-def check_rules(rules) -> tuple[str, ...]:
-    """``rules`` (one rule name or several) as a tuple of distinct :data:`UNCLASSIFIABLE_RULES`."""
-    rules = (rules,) if isinstance(rules, str) else tuple(rules)
-    unknown = [rule for rule in rules if rule not in UNCLASSIFIABLE_RULES]
-    if not rules or unknown or len(set(rules)) != len(rules):
-        raise ValueError(
-            f"unclassifiable must list distinct rules among {UNCLASSIFIABLE_RULES}, got {list(rules)}."
-        )
-    return rules

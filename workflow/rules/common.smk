@@ -53,6 +53,8 @@ with stop_on_config_error():
     )
 # The EM settings of every mixture the study fits.
 EM = SETTINGS.em
+# The settings of the semi-supervised methods (None without a semisupervised section).
+SEMI_SETTINGS = SETTINGS.semisupervised
 # What produced this run (results/provenance.json; its hash stamps the claims and comparison
 # tables): collected once here, handed to the jobs through the environment.
 PROVENANCE = current_provenance(config, workflow.overwrite_configfiles, workflow.basedir)
@@ -216,6 +218,45 @@ def previous_grid_levels(wildcards):
     return [
         f"results/svm/{wildcards.split}.level{level}.tsv" for level in range(int(wildcards.level))
     ]
+
+
+# --- The chapter-5 sensitivity grid: one job per grid point, named by its numbers -----------
+# A grid value is written in a file name as Python writes the number (expand formats a float
+# as its repr: t0.75, v1e-06), so two values never share a file and a job reads back the very
+# value of the config (tests/test_prerun_extras.py).
+
+
+def sensitivity_point_tables():
+    """The tables of the `semisupervised_sensitivity_point` jobs: one per split of
+    `semisupervised` and (threshold, relative variance floor) of the grid; none without it."""
+    if "semisupervised_sensitivity" not in config:
+        return []
+    return expand(
+        "results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv",
+        split=config["semisupervised"]["splits"],
+        threshold=config["semisupervised_sensitivity"]["thresholds"],
+        floor=SENSITIVITY_FLOORS,
+    )
+
+
+def kernel_sweep_sensitivity_tables():
+    """The tables of the `kernel_sweep_sensitivity_point` jobs: one per split of
+    `kernel_sweep` and relative variance floor of the grid; none without it."""
+    return expand(
+        "results/kernel_sweep_sensitivity/{split}.v{floor}.tsv",
+        split=config["kernel_sweep"]["splits"],
+        floor=SENSITIVITY_FLOORS,
+    )
+
+
+def grid_floor_em(wildcards):
+    """The EM settings of a grid job: the study's, at the job's relative variance floor."""
+    return EM.with_relative_floor(float(wildcards.floor))
+
+
+def grid_threshold_settings(wildcards):
+    """The semi-supervised settings of a rounds grid job: the study's, at its threshold."""
+    return SEMI_SETTINGS.replaced(threshold=float(wildcards.threshold))
 
 
 # What the study produces, listed here in one place (no rule file appends to these lists), so

@@ -14,7 +14,7 @@ rule claims:
     params:
         problems=config["claims"]["report_problems"],
         seed=config["seed"],
-        rule=config["semisupervised"]["unclassifiable"][0],
+        rule=SEMI_SETTINGS.unclassifiable[0],
         em=EM,
     threads: 1
     resources:

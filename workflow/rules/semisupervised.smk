@@ -2,20 +2,8 @@
 # the report never states.
 
 from mixlib.experiments.semisupervised import METHODS
-from mixlib.experiments.semisupervised_readings import (
-    floor_settings,
-    kernel_sweep_sensitivity_paths,
-    sensitivity_point_paths,
-    sensitivity_settings,
-)
 
 SEMI = config["semisupervised"]
-SEMI_PARAMS = {
-    **config["em"],
-    **{
-        key: SEMI[key] for key in ("threshold", "max_rounds", "restart", "finish", "unclassifiable")
-    },
-}
 KERNEL_SWEEP = config["kernel_sweep"]
 SENSITIVITY = config.get("semisupervised_sensitivity")
 
@@ -31,7 +19,8 @@ rule semisupervised_rounds:
         "results/benchmarks/semisupervised_rounds/{split}.{method}.tsv"
     params:
         n_components=SEMI["n_components"],
-        settings=SEMI_PARAMS,
+        em=EM,
+        settings=SEMI_SETTINGS,
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
@@ -55,7 +44,8 @@ rule kernel_sweep_point:
     benchmark:
         "results/benchmarks/kernel_sweep_point/{split}.{method}.k{kernels}.tsv"
     params:
-        settings=SEMI_PARAMS,
+        em=EM,
+        settings=SEMI_SETTINGS,
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
@@ -81,9 +71,8 @@ rule semisupervised_sensitivity_point:
         "results/benchmarks/semisupervised_sensitivity_point/{split}.t{threshold}.v{floor}.tsv"
     params:
         n_components=SEMI["n_components"],
-        settings=lambda wildcards: sensitivity_settings(
-            SEMI_PARAMS, wildcards.threshold, wildcards.floor
-        ),
+        em=grid_floor_em,
+        settings=grid_threshold_settings,
         restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
         finishes=SENSITIVITY["finishes"] if SENSITIVITY else [],
         seed=config["seed"],
@@ -111,7 +100,8 @@ rule kernel_sweep_sensitivity_point:
         "results/benchmarks/kernel_sweep_sensitivity_point/{split}.v{floor}.tsv"
     params:
         kernel_counts=KERNEL_SWEEP["n_components"],
-        settings=lambda wildcards: floor_settings(SEMI_PARAMS, wildcards.floor),
+        em=grid_floor_em,
+        settings=SEMI_SETTINGS,
         thresholds=SENSITIVITY["thresholds"] if SENSITIVITY else [],
         restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
         finishes=SENSITIVITY["finishes"] if SENSITIVITY else [],
@@ -165,7 +155,7 @@ use rule semisupervised_rounds_table as kernel_sweep_table with:
 
 use rule semisupervised_rounds_table as semisupervised_sensitivity_table with:
     input:
-        sensitivity_point_paths(SEMI["splits"], SENSITIVITY),
+        sensitivity_point_tables(),
     output:
         "results/tables/semisupervised_sensitivity.tsv",
     log:
@@ -174,7 +164,7 @@ use rule semisupervised_rounds_table as semisupervised_sensitivity_table with:
 
 use rule semisupervised_rounds_table as kernel_sweep_sensitivity_table with:
     input:
-        kernel_sweep_sensitivity_paths(KERNEL_SWEEP["splits"], SENSITIVITY),
+        kernel_sweep_sensitivity_tables(),
     output:
         "results/tables/kernel_sweep_sensitivity.tsv",
     log:

@@ -6,6 +6,7 @@ from mixlib.pipeline.workflow import load_repeats, logged_job
 with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
     stage = kernel_sweep_stage(split=wildcards.split, dataset=params.dataset, method=wildcards.method,
-                               n_components=int(wildcards.kernels), params=params.settings)
+                               n_components=int(wildcards.kernels), em=params.em,
+                               settings=params.settings)
     table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])

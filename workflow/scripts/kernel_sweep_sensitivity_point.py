@@ -6,7 +6,8 @@ from mixlib.pipeline.workflow import load_repeats, logged_job
 with logged_job(snakemake):
     params = snakemake.params
     stages = kernel_sweep_reading_stages(split=snakemake.wildcards.split, dataset=params.dataset,
-                                         kernel_counts=params.kernel_counts, params=params.settings,
+                                         kernel_counts=params.kernel_counts, em=params.em,
+                                         settings=params.settings,
                                          thresholds=params.thresholds, restarts=params.restarts,
                                          finishes=params.finishes)
     table = run_stages(stages, load_repeats(snakemake, params.standardise), seed=params.seed)

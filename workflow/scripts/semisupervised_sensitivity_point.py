@@ -6,7 +6,8 @@ from mixlib.pipeline.workflow import load_repeats, logged_job
 with logged_job(snakemake):
     params = snakemake.params
     stages = sensitivity_stages(split=snakemake.wildcards.split, dataset=params.dataset,
-                                n_components=params.n_components, params=params.settings,
+                                n_components=params.n_components, em=params.em,
+                                settings=params.settings,
                                 restarts=list(params.restarts), finishes=list(params.finishes))
     table = run_stages(stages, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])
