@@ -318,7 +318,7 @@ def test_bordered_free_set_solve_equals_a_new_factorisation(repeated):
                                    rng.choice(outside, 5, replace=False)]))
     rhs = rng.normal(size=len(free))
     x = system.solve(free, rhs)
-    hessian = system.hessian(free, free)
+    hessian = state.hessian(free, free)
     hessian.flat[::len(free) + 1] += system.ridge
     if repeated:  # refactorised: residual at rounding level of |H| |x|
         assert system.free is free
@@ -328,3 +328,72 @@ def test_bordered_free_set_solve_equals_a_new_factorisation(repeated):
         assert system.free is base
         np.testing.assert_allclose(x, np.linalg.solve(hessian, rhs), rtol=1e-9,
                                    atol=1e-9 * np.abs(x).max())
+
+
+def small_problem_state(seed, n=40, c=3):
+    """A dual state of ``blobs`` rows sorted by class, at a point reached by 20 descent updates."""
+    from mixlib.svm._all_together_solver import coordinate_descent
+    from mixlib.svm._all_together_state import DualState
+
+    X, y = blobs(seed, n=n, c=c, spread=1.5)
+    y_index = np.unique(y, return_inverse=True)[1]
+    order = np.argsort(y_index, kind="stable")
+    gram = kernel_matrix(X[order], sigma=0.9)
+    state = DualState.start(gram.__getitem__, np.diagonal(gram).copy(), y_index[order],
+                            np.full(n, 2.0), c)
+    coordinate_descent(state, 1e-3, 20)
+    return state
+
+
+@pytest.mark.parametrize("c", [2, 3, 4])
+def test_small_problem_hessian_gives_the_products_of_the_kernel_rows(c, monkeypatch):
+    """The Hessian kept on small problems gives the gradient changes and Hessian blocks that
+    the per-class products with the Gram matrix give."""
+    from mixlib.svm import _all_together_state
+
+    small = small_problem_state(5, c=c)
+    monkeypatch.setattr(_all_together_state, "SMALL_PROBLEM_FLOPS", 0.0)
+    large = small_problem_state(5, c=c)
+    assert small.hessian_all is not None and large.hessian_all is None
+    rng = np.random.default_rng(c)
+    for rows in (np.arange(40), np.array([3, 17])):  # dense and sparse gradient changes
+        delta = np.zeros_like(small.alpha)
+        delta[rows] = rng.normal(size=(len(rows), c))
+        delta[~small.other] = 0.0
+        np.testing.assert_allclose(small.gradient_change(delta), large.gradient_change(delta),
+                                   rtol=1e-12, atol=1e-12)
+    variables = np.flatnonzero(small.other)
+    left, right = rng.choice(variables, 15), rng.choice(variables, 9)
+    np.testing.assert_array_equal(small.hessian(left, right), large.hessian(left, right))
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_small_problem_hessian_gives_the_same_solution(seed, monkeypatch):
+    from mixlib.svm import _all_together_state
+
+    X, y = blobs(seed, n=90, spread=1.5)
+    small = AllTogetherSVC(C=3.0, sigma=0.8).fit(X, y)
+    monkeypatch.setattr(_all_together_state, "SMALL_PROBLEM_FLOPS", 0.0)
+    large = AllTogetherSVC(C=3.0, sigma=0.8).fit(X, y)
+    assert small.dual_objective_ == pytest.approx(large.dual_objective_, rel=1e-9)
+    np.testing.assert_allclose(small.alpha_, large.alpha_, atol=1e-7)
+    X_new = blobs(seed + 30, n=200, spread=1.5)[0]
+    np.testing.assert_array_equal(small.predict(X_new), large.predict(X_new))
+
+
+def test_indefinite_free_set_hessian_raises_linalg_error():
+    """The free-set factorisation (LAPACK potrf, called directly) reports a Hessian that is not
+    positive definite as scipy's ``LinAlgError``, which the Newton step leaves to the descent."""
+    from scipy.linalg import LinAlgError
+
+    from mixlib.svm._all_together_newton import FreeSetSystem
+    from mixlib.svm._all_together_state import DualState
+
+    rng = np.random.default_rng(0)
+    basis = rng.normal(size=(12, 12))
+    indefinite = basis @ np.diag(np.linspace(-3.0, 1.0, 12)) @ basis.T
+    y = np.repeat([0, 1, 2], 4)
+    state = DualState.start(indefinite.__getitem__, np.diagonal(indefinite).copy(), y,
+                            np.ones(12), 3)
+    with pytest.raises(LinAlgError, match="not positive definite"):
+        FreeSetSystem(state).solve(np.flatnonzero(state.other), np.ones(24))

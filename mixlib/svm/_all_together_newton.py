@@ -11,7 +11,8 @@ later free set that differs from it in a few variables (bordered by them).
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve
+from scipy.linalg import LinAlgError
+from scipy.linalg.lapack import dpotrf, dpotrs
 
 from mixlib.svm._all_together_state import DualState
 
@@ -56,21 +57,9 @@ class FreeSetSystem:
 
     def __init__(self, state: DualState) -> None:
         self.state = state
-        self.eye = np.eye(state.alpha.shape[1])
         self.free: np.ndarray | None = None
-        self.factor = None
+        self.factor: np.ndarray | None = None
         self.ridge = 0.0
-
-    def hessian(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-        """``H[left][:, right]`` for flat variable indices."""
-        c = self.eye.shape[0]
-        rows_l, cols_l = np.divmod(left, c)
-        rows_r, cols_r = np.divmod(right, c)
-        y = self.state.y
-        block = self.state.kernel_block(rows_l, rows_r)
-        directions_l = self.eye[y[rows_l]] - self.eye[cols_l]
-        directions_r = self.eye[y[rows_r]] - self.eye[cols_r]
-        return np.multiply(block, directions_l @ directions_r.T, out=block)
 
     def solve(self, free: np.ndarray, rhs: np.ndarray) -> np.ndarray:
         """``x`` with ``(H_FF + ridge I) x = rhs`` for the sorted flat indices ``free``.
@@ -91,13 +80,25 @@ class FreeSetSystem:
                 if np.abs(self._product(free, x) - rhs).max(initial=0.0) <= (
                         BORDER_RESIDUAL * scale):
                     return x
-        hessian = self.hessian(free, free)
+        hessian = self.state.hessian(free, free)
         if self.factor is None:
             self.ridge = RIDGE * hessian.trace() / len(free)
         hessian.flat[::len(free) + 1] += self.ridge
-        self.factor = cho_factor(hessian, check_finite=False)
-        self.free = free
-        return cho_solve(self.factor, rhs, check_finite=False)
+        factor, info = dpotrf(hessian, lower=False, clean=False)
+        if info != 0:
+            raise LinAlgError(f"the free variables' Hessian is not positive definite "
+                              f"(LAPACK potrf info {info}).")
+        self.factor, self.free = factor, free
+        return self._cholesky_solve(rhs)
+
+    def _cholesky_solve(self, rhs: np.ndarray) -> np.ndarray:
+        """``x`` with ``U'U x = rhs`` for the factor ``U`` of :attr:`free` (LAPACK potrs,
+        called directly: on sets of a few dozen variables scipy's checks cost more than the
+        solve)."""
+        x, info = dpotrs(self.factor, rhs, lower=False)
+        if info != 0:
+            raise ValueError(f"LAPACK potrs: illegal value in argument {-info}.")
+        return x
 
     def _product(self, free: np.ndarray, x: np.ndarray) -> np.ndarray:
         """``(H_FF + ridge I) x`` through the gradient change of ``x`` (kernel rows, not
@@ -122,12 +123,11 @@ class FreeSetSystem:
         base_rhs[kept] = rhs[np.searchsorted(free, base[kept])]
         at_added = np.searchsorted(free, added)
         border = np.zeros((len(base), len(added) + len(removed)))
-        border[:, :len(added)] = self.hessian(base, added)
+        border[:, :len(added)] = self.state.hessian(base, added)
         border[np.searchsorted(base, removed), len(added) + np.arange(len(removed))] = 1.0
-        solved = cho_solve(self.factor, np.column_stack([base_rhs, border]),
-                           check_finite=False)
+        solved = self._cholesky_solve(np.column_stack([base_rhs, border]))
         schur = -(border.T @ solved[:, 1:])
-        added_block = self.hessian(added, added)
+        added_block = self.state.hessian(added, added)
         added_block.flat[::len(added) + 1] += self.ridge
         schur[:len(added), :len(added)] += added_block
         border_rhs = np.zeros(len(added) + len(removed))
@@ -149,7 +149,7 @@ def _objective(alpha: np.ndarray, grad: np.ndarray) -> float:
 def _settled(alpha: np.ndarray, grad: np.ndarray, ub: np.ndarray, other: np.ndarray,
              tol: float) -> bool:
     """Whether ``alpha`` is in the box and its violations are below ``SETTLED * tol``."""
-    if np.any(alpha < 0.0) or np.any(alpha > ub):
+    if (alpha < 0.0).any() or (alpha > ub).any():
         return False
     violation = np.where(other & (alpha < ub), -grad, 0.0).max()
     violation = max(violation, np.where(other & (alpha > 0.0), grad, 0.0).max())

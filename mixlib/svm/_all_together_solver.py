@@ -37,12 +37,16 @@ logger = logging.getLogger(__name__)
 #: (:data:`UPDATE_OVERHEAD_FLOPS`: about 30 microseconds, the time of that many flops of a
 #: BLAS factorisation on the machine this was measured on) plus ``40 n c`` for its passes
 #: over the gradient. A step is tried when the descent has spent :data:`NEWTON_STEPS` times
-#: its cost since the last try (small problems: a step costs a few updates), or once the
-#: largest violation ``v`` is below :data:`NEWTON_VIOLATION` and the rest of the descent is
-#: estimated to cost more than that. The descent's updates to reach ``v`` grow about like
-#: ``log(1 / v)`` (splice, 1000 rows, C = 10: 1995, 3339, 5249 and 12725 updates to 0.3,
-#: 0.1, 0.03 and 1e-3), so the rest to ``tol`` is ``spent (log(1 / tol) / log(1 / v) - 1)``.
-NEWTON_STEPS = 4
+#: its cost since the last try, or once the largest violation ``v`` is below
+#: :data:`NEWTON_VIOLATION` and the rest of the descent is estimated to cost more than that.
+#: With ``NEWTON_STEPS = 1`` this is the break-even rule of rent-or-buy problems: the steps
+#: tried too early cost at most what the descent cost meanwhile, so the solver is never more
+#: than about twice as slow as the better of descent alone and an early step (small problems:
+#: a step costs a few updates and is tried at every check). The descent's updates to reach
+#: ``v`` grow about like ``log(1 / v)`` (splice, 1000 rows, C = 10: 1995, 3339, 5249 and
+#: 12725 updates to 0.3, 0.1, 0.03 and 1e-3), so the rest to ``tol`` is
+#: ``spent (log(1 / tol) / log(1 / v) - 1)``.
+NEWTON_STEPS = 1
 NEWTON_VIOLATION = 0.3
 UPDATE_OVERHEAD_FLOPS = 3e5
 #: The descent checks whether to try a Newton step after every this many updates.
@@ -152,15 +156,17 @@ def coordinate_descent(state: DualState, tol: float, max_iter: int) -> tuple[int
     n, c = state.alpha.shape
     alpha, grad, ub, violations = state.alpha, state.grad, state.ub, state.violations
     inc_pen, dec_pen = state.penalty
+    can_increase, can_decrease = violations
     # Fortran views (c x rows) of each class's block of the gradient, updated in place by dger
-    blocks = [(grad[start:stop].T, start, stop) for start, stop in state.class_blocks]
+    blocks = [(grad[start:stop].T, row_slice)
+              for (start, stop), row_slice in zip(state.class_blocks, state.class_slices)]
     y_list, diag = state.y_list, state.kt_diag_list
     get_row, row_buffer = state.get_row, state.row_buffer
     neg_inf = -np.inf
     n_iter, violation = 0, np.inf
     while n_iter < max_iter:
-        np.subtract(inc_pen, grad, out=violations[0])
-        np.add(grad, dec_pen, out=violations[1])
+        np.subtract(inc_pen, grad, out=can_increase)
+        np.add(grad, dec_pen, out=can_decrease)
         flat = int(violations.argmax())
         violation = violations.item(flat)
         if violation < tol:
@@ -177,11 +183,13 @@ def coordinate_descent(state: DualState, tol: float, max_iter: int) -> tuple[int
         alpha[i] = new
         inc_pen[i] = [0.0 if a < u else neg_inf for a, u in zip(new, ub_i)]
         dec_pen[i] = [0.0 if a > 0.0 else neg_inf for a in new]
-        dbeta = np.array([-d for d in step])
-        dbeta[y_i] = sum(step)
+        step[y_i] = -sum(step)
+        minus_dbeta = np.array(step)
+        # row k: dbeta_k - dbeta, the update of the class-k block
+        x = np.subtract(minus_dbeta, minus_dbeta[:, None])
         row = np.add(get_row(i), 1.0, out=row_buffer)
-        for k, (block, start, stop) in enumerate(blocks):
-            dger(1.0, dbeta[k] - dbeta, row[start:stop], a=block, overwrite_a=1)
+        for x_k, (block, row_slice) in zip(x, blocks):
+            dger(1.0, x_k, row[row_slice], a=block, overwrite_a=1)
         n_iter += 1
         if n_iter % 10_000 == 0:
             logger.debug("all-together iteration %d: max violation %.6g", n_iter, violation)

@@ -4,7 +4,9 @@
 the rows sorted by class (the caller sorts them), so that the gradient update of one kernel
 row is one rank-one BLAS update per class (:func:`mixlib.svm._all_together_solver.
 coordinate_descent`), and reads kernel rows and blocks for the Newton steps of
-:mod:`mixlib.svm._all_together_newton`.
+:mod:`mixlib.svm._all_together_newton`. On small problems, whose time goes to numpy's
+per-call overhead more than to arithmetic, it keeps the Hessian of all the variables, so that
+a gradient change is one matrix-vector product.
 """
 
 from __future__ import annotations
@@ -17,6 +19,12 @@ import numpy as np
 #: Fraction of the rows that must change for :meth:`DualState.gradient_change` to multiply by
 #: the whole Gram matrix instead of the changed rows only.
 DENSE_CHANGE = 0.25
+#: Small problems keep the Hessian of their ``m = n (c - 1)`` variables
+#: (:attr:`DualState.hessian_all`): a gradient change is then one matrix-vector product of
+#: ``m^2`` flops instead of ``c`` products with the Gram matrix and a dozen numpy calls around
+#: them, whose overhead costs about as much as this many flops. It is kept when ``m^2`` is at
+#: most this (2.4 MB), so that it never costs more than the products it replaces.
+SMALL_PROBLEM_FLOPS = 3e5
 
 
 @dataclass
@@ -41,6 +49,10 @@ class DualState:
         ``get_row(i)`` returns row ``i`` of ``K``: the ``__getitem__`` of a full Gram matrix
         (as :func:`mixlib.svm._smo.kernel_rows` returns it), whose blocks are then read with
         ``take`` along both axes, or a row cache.
+    hessian_all : ndarray of shape (m, m) or None
+        On small problems (:data:`SMALL_PROBLEM_FLOPS`), the Hessian of ``D`` in its ``m``
+        variables ``alpha_il``, ``l != y_i``, in the order of their flat indices ``i c + l``
+        (:attr:`variables`): ``Kt_ij (e_{y_i} - e_l)'(e_{y_j} - e_m)``.
     """
 
     alpha: np.ndarray
@@ -56,13 +68,20 @@ class DualState:
         # the descent's scalar copies and buffers
         self.y_list, self.kt_diag_list = self.y.tolist(), self.kt_diag.tolist()
         self.violations, self.row_buffer = np.empty(self.penalty.shape), np.empty(len(self.y))
+        self.class_slices = [slice(start, stop) for start, stop in self.class_blocks]
         gram = getattr(self.get_row, "__self__", None)
         self.gram = gram if isinstance(gram, np.ndarray) else None
         self.other = np.ones(self.alpha.shape, dtype=bool)  # the variables alpha_il, l != y_i
         self.other[np.arange(len(self.y)), self.y] = False
-        rows = np.arange(len(self.y))
-        self.y_flat = rows * self.alpha.shape[1] + self.y  # flat (i, y_i) of an n x c array
-        self.y_t_flat = self.y * len(self.y) + rows  # flat (y_i, i) of a c x n array
+        self.y_t_flat = self.y * len(self.y) + np.arange(len(self.y))  # flat (y_i, i), c x n
+        self.ones = np.ones(self.alpha.shape[1])
+        self.eye = np.eye(self.alpha.shape[1])
+        self.variables = np.flatnonzero(self.other)  # flat indices of the alpha_il, l != y_i
+        self.hessian_all = None
+        if self.gram is not None and len(self.variables) ** 2 <= SMALL_PROBLEM_FLOPS:
+            self.position = np.zeros(self.alpha.size, dtype=np.intp)  # flat index -> column
+            self.position[self.variables] = np.arange(len(self.variables))
+            self.hessian_all = self._kernel_hessian(self.variables, self.variables)
 
     @classmethod
     def start(cls, get_row: Callable[[int], np.ndarray], diag: np.ndarray, y: np.ndarray,
@@ -111,6 +130,27 @@ class DualState:
         block += 1.0
         return block
 
+    def hessian(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """``H[left][:, right]`` for flat variable indices (a new array)."""
+        if self.hessian_all is not None:
+            return self.hessian_all.take(self.position.take(left), axis=0).take(
+                self.position.take(right), axis=1)
+        return self._kernel_hessian(left, right)
+
+    def _kernel_hessian(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """``H[left][:, right]`` from the kernel: ``Kt_ij (e_{y_i} - e_l)'(e_{y_j} - e_m)``."""
+        rows_l, columns_l = np.divmod(left, len(self.eye))
+        rows_r, columns_r = np.divmod(right, len(self.eye))
+        block = self.kernel_block(rows_l, rows_r)
+        return np.multiply(block, self._directions(rows_l, columns_l)
+                           @ self._directions(rows_r, columns_r).T, out=block)
+
+    def _directions(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """``e_{y_i} - e_l`` of the variables ``alpha_il``, shape (len(rows), c)."""
+        directions = self.eye.take(self.y.take(rows), axis=0)
+        directions -= self.eye.take(columns, axis=0)
+        return directions
+
     def active_sets(self, alpha: np.ndarray, grad: np.ndarray) -> tuple[np.ndarray, ...]:
         """The active-set guess at ``alpha``: masks ``lower``, ``upper`` and ``free``.
 
@@ -134,21 +174,33 @@ class DualState:
         :data:`DENSE_CHANGE` of the rows changed, ``dF`` is a product with all of it (reading
         it costs less than copying the changed rows out of it). The product is one
         matrix-vector product per class: with ``c`` columns, BLAS's matrix-matrix product is
-        about half as fast.
+        about half as fast. On small problems it is one product with :attr:`hessian_all`.
         """
-        changed = np.flatnonzero(delta.any(axis=1))
-        if len(changed) == 0:
+        if self.hessian_all is not None:
+            change = np.zeros(delta.size)
+            change[self.variables] = self.hessian_all @ delta.ravel().take(self.variables)
+            return change.reshape(delta.shape)
+        nonzero = np.flatnonzero(delta)
+        if len(nonzero) == 0:
             return np.zeros_like(delta)
-        if self.gram is not None and len(changed) > DENSE_CHANGE * len(self.y):
-            dbeta = np.negative(delta, order="C")
-            dbeta.ravel()[self.y_flat] = delta.sum(axis=1)
+        c = delta.shape[1]
+        row_of = nonzero // c
+        first = np.empty(len(row_of), dtype=bool)  # first variable of each row that changed
+        first[0] = True
+        np.not_equal(row_of[1:], row_of[:-1], out=first[1:])
+        # coefficients (c x rows): dbeta' of the rows that changed, or of all rows. Row sums
+        # as products with ones: numpy's reductions over c columns cost more than BLAS's.
+        if self.gram is not None and np.count_nonzero(first) > DENSE_CHANGE * len(self.y):
+            coefficients = np.negative(delta.T, order="C")
+            coefficients.ravel()[self.y_t_flat] = delta @ self.ones
             rows = self.gram
         else:
-            dbeta = -delta[changed]
-            dbeta[np.arange(len(changed)), self.y[changed]] = delta[changed].sum(axis=1)
+            changed = row_of[first]
+            delta = delta.take(changed, axis=0)
+            coefficients = np.negative(delta.T, order="C")
+            coefficients[self.y.take(changed), np.arange(len(changed))] = delta @ self.ones
             rows = self.kernel_rows(changed)
         # dF' (c x n): row m is dbeta[:, m]' K[rows], plus sum_i dbeta_im (the 1 of Kt)
-        coefficients = np.ascontiguousarray(dbeta.T)
         dF_t = np.empty((len(coefficients), len(self.y)))
         for m, column in enumerate(coefficients):
             np.dot(column, rows, out=dF_t[m])
