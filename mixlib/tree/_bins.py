@@ -242,6 +242,29 @@ def _varying_columns(present: np.ndarray) -> np.ndarray:
     return (_accumulate_bins(present.astype(np.intp))[:, :, -1] > 1).T
 
 
+def _gather_ranks(ranks: np.ndarray, cols: np.ndarray, xrows: np.ndarray,
+                  seg: np.ndarray) -> np.ndarray:
+    """Rank of every row in each of its node's features: ``cols`` (shape (n_nodes, c))
+    gives each node's features, ``xrows`` and ``seg`` (shape (n_rows,)) the data row and
+    node of each row; returns shape (c, n_rows)."""
+    index = cols.T[:, seg]  # (c, n_rows)
+    index *= ranks.shape[1]
+    index += xrows
+    return ranks.reshape(-1).take(index)
+
+
+def _segments_vary(r: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Whether each node has rows of two ranks or more in each column of ``r`` (shape
+    (c, n_rows), rows grouped by node, ``sizes`` rows per node, all positive): boolean
+    array of shape (n_nodes, c). A node varies when the rank changes between two of its
+    consecutive rows: one cumulative count of changes along the rows."""
+    change = np.zeros(r.shape, dtype=np.int32)
+    np.not_equal(r[:, 1:], r[:, :-1], out=change[:, 1:], casting="unsafe")
+    changes = np.cumsum(change, axis=1)
+    starts = np.cumsum(sizes) - sizes
+    return (changes[:, starts + sizes - 1] > changes[:, starts]).T
+
+
 def _rank_varying(
     ranks: np.ndarray, cols: np.ndarray, xrows: np.ndarray, seg: np.ndarray, sizes: np.ndarray
 ) -> np.ndarray:
@@ -251,16 +274,5 @@ def _rank_varying(
     data row and node of each row (grouped by node, ``sizes`` rows per node, all positive):
     boolean array of shape (n_nodes, c), as :func:`_varying_columns` reads it from
     histograms (every row has a positive weight), at a cost per (column, row) instead of
-    per (column, node, rank, class). A node varies in a column when the rank changes
-    between two of its consecutive rows: one cumulative count of changes along the rows."""
-    index = cols.T[:, seg]  # (c, n_rows)
-    index *= ranks.shape[1]
-    index += xrows
-    r = ranks.reshape(-1).take(index)
-    change = np.zeros(r.shape, dtype=np.int32)
-    np.not_equal(r[:, 1:], r[:, :-1], out=change[:, 1:], casting="unsafe")
-    changes = np.cumsum(change, axis=1)
-    starts = np.cumsum(sizes) - sizes
-    return (changes[:, starts + sizes - 1] > changes[:, starts]).T
-
-
+    per (column, node, rank, class) (:func:`_gather_ranks`, :func:`_segments_vary`)."""
+    return _segments_vary(_gather_ranks(ranks, cols, xrows, seg), sizes)
