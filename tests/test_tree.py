@@ -170,7 +170,7 @@ def test_bin_features_ranks_match_unique_values(n_values):
         distinct = np.unique(rounded)
         np.testing.assert_array_equal(binned.ranks[f], np.searchsorted(distinct, rounded))
         assert np.isinf(binned.low[f, distinct.size:]).all()
-    assert binned.ranks.dtype == np.int32
+    assert binned.ranks.dtype == np.min_scalar_type(binned.n_bins - 1)  # smallest type
 
 
 def test_vectorised_traversal_equals_per_sample_walk():

@@ -125,4 +125,4 @@ def test_ranked_candidates_are_the_draws_of_draw_candidates():
                                                      np.random.default_rng(seed))
         np.testing.assert_array_equal(ours[our_usable], feats[usable])
         np.testing.assert_array_equal(our_usable, usable)
-        np.testing.assert_array_equal(r, binned.ranks[ours[seg].T, rows])
+        np.testing.assert_array_equal(r, binned.ranks[ours[seg], rows[:, None]])

@@ -13,6 +13,8 @@ are bit for bit those of the plain search.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mixlib.tree._impurity import children_cost, class_sum
@@ -32,6 +34,10 @@ KEY_BITS = 63
 #: (one cumulative sum each); with more, the Gini cost comes from running sums of squares
 #: (:func:`_gini_costs`, a second sort but no per-class pass).
 DENSE_CLASSES = 4
+
+#: Keys sorted at once: chunks of nodes about this large keep the sort and the passes over
+#: the keys in the processor's cache.
+CHUNK_KEYS = 1 << 16
 
 #: Largest total weight of a tree for the packed search: sums of squared class weights
 #: must stay exact in ``float64`` (below ``2**53``).
@@ -70,7 +76,7 @@ def draw_ranked_candidates(ranks: np.ndarray, xrows: np.ndarray, seg: np.ndarray
     feats, usable : ndarray of shape (n_nodes, c)
         Candidate features and whether each varies in its node (``c = k``, or every
         feature without ``rng``).
-    r : ndarray of shape (c, n_rows)
+    r : ndarray of shape (n_rows, c)
         Rank of every row in each of its node's candidates.
 
     Notes
@@ -83,7 +89,7 @@ def draw_ranked_candidates(ranks: np.ndarray, xrows: np.ndarray, seg: np.ndarray
     n_nodes, n_features = sizes.shape[0], ranks.shape[0]
     if rng is None:
         feats = np.broadcast_to(np.arange(n_features), (n_nodes, n_features))
-        return feats, np.ones(feats.shape, dtype=bool), ranks.take(xrows, axis=1)
+        return feats, np.ones(feats.shape, dtype=bool), ranks.take(xrows, axis=1).T
     perm = _permutation(rng.random((n_nodes, n_features)))
     feats = np.ascontiguousarray(perm[:, :k])
     r = _gather_ranks(ranks, feats, xrows, seg)
@@ -111,7 +117,7 @@ def draw_ranked_candidates(ranks: np.ndarray, xrows: np.ndarray, seg: np.ndarray
     first = _varying_first(varying, k)
     feats[short] = np.take_along_axis(perm[short], first, axis=1)
     usable[short] = np.take_along_axis(varying, first, axis=1)
-    r[:, sub] = _gather_ranks(ranks, feats[short], sub_xrows, sub_seg)
+    r[sub] = _gather_ranks(ranks, feats[short], sub_xrows, sub_seg)
     return feats, usable, r
 
 
@@ -131,11 +137,31 @@ def _starts_of(colnode: np.ndarray, k_bits: int, starts: np.ndarray,
     return k * starts[node] + col * sizes[node]
 
 
+def first_least(node: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """Position of the first least ``cost`` of each node, the cuts being grouped by
+    ``node`` (ascending)."""
+    first = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
+    least = np.fmin.reduceat(cost, first)
+    best = np.flatnonzero(cost == np.repeat(least, np.diff(np.r_[first, cost.shape[0]])))
+    return best[np.r_[True, node[best][1:] != node[best][:-1]]]
+
+
+@dataclass
+class _KeyLayout:
+    """Bit widths of the fields of the packed keys (see :func:`packed_level_splits`)."""
+
+    k_bits: int
+    rank_bits: int
+    class_bits: int
+    weight_bits: int
+    gini_sums: bool
+
+
 def packed_level_splits(binned: BinnedFeatures, xrows: np.ndarray, y: np.ndarray,
                         w: np.ndarray, sizes: np.ndarray, counts: np.ndarray, k: int,
                         criterion: str, min_samples_leaf: int,
                         rng: np.random.Generator | None):
-    """Valid cuts of every node of a level and their children's costs, by packed sorts.
+    """Best cut of every node of a level, by sorting packed keys.
 
     Parameters
     ----------
@@ -152,9 +178,10 @@ def packed_level_splits(binned: BinnedFeatures, xrows: np.ndarray, y: np.ndarray
     Returns
     -------
     tuple or None
-        ``(node, feature, lo, hi, cost)`` of every valid cut ordered by (node, candidate,
-        cut), with ``lo``/``hi`` the values the threshold falls between; None when the keys
-        would not fit in :data:`KEY_BITS` (the caller then sorts the values).
+        ``(node, feature, lo, hi, cost)`` of the best valid cut of every node that has one
+        (least cost, then first candidate, then lowest cut), with ``lo``/``hi`` the values
+        the threshold falls between; None when the keys would not fit in
+        :data:`KEY_BITS` (the caller then sorts the values; nothing is drawn from ``rng``).
 
     Notes
     -----
@@ -162,62 +189,92 @@ def packed_level_splits(binned: BinnedFeatures, xrows: np.ndarray, y: np.ndarray
     first. Sorted, the keys of a (node, candidate) are contiguous and ordered by rank; a cut
     after rank ``r`` is valid where the next key of the same (node, candidate) has a larger
     rank and both sides keep ``min_samples_leaf`` rows. With few classes, the class weights
-    left of each cut are one cumulative sum per class; with more, :func:`_gini_costs`.
+    left of each cut are one cumulative sum per class; with more, :func:`_gini_costs`. The
+    nodes are searched in chunks of about :data:`CHUNK_KEYS` keys, so that the sort and
+    the passes over the keys work in the processor's cache.
     """
     n_nodes, n_rows = sizes.shape[0], y.shape[0]
     n_classes = counts.shape[1]
     c = binned.ranks.shape[0] if rng is None else k
-    k_bits, node_bits = _bits(c), _bits(n_nodes)
-    rank_bits, class_bits = _bits(binned.n_bins), _bits(n_classes)
     w_int = w.astype(np.int64)
-    weight_bits = int(w_int.max()).bit_length()
-    gini_sums = criterion == "gini" and n_classes > DENSE_CLASSES
-    low_bits = class_bits + weight_bits
-    tail = _bits(c * n_rows) if gini_sums else 0
-    if node_bits + k_bits + rank_bits + max(low_bits, tail) > KEY_BITS:
+    lay = _KeyLayout(_bits(c), _bits(binned.n_bins), _bits(n_classes),
+                     int(w_int.max()).bit_length(),
+                     criterion == "gini" and n_classes > DENSE_CLASSES)
+    chunk_rows = max(1, CHUNK_KEYS // c)
+    tail = _bits(c * max(chunk_rows, int(sizes.max()))) if lay.gini_sums else 0
+    if (_bits(n_nodes) + lay.k_bits + lay.rank_bits
+            + max(lay.class_bits + lay.weight_bits, tail) > KEY_BITS):
         return None
     seg = np.repeat(np.arange(n_nodes), sizes)
     feats, _, r = draw_ranked_candidates(binned.ranks, xrows, seg, sizes, k, rng)
-    # A constant candidate (usable False) gives no cut: its keys in the node share a rank.
-    r = r.astype(np.int64)
+    ends = np.cumsum(sizes)
+    edges = np.searchsorted(ends, np.arange(chunk_rows, n_rows, chunk_rows), side="right")
+    edges = np.unique(np.r_[0, edges, n_nodes])
     y = y.astype(np.int64)
-    if gini_sums:  # (node, candidate, class, rank, weight): class groups first
+    parts = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        a, b = ends[lo] - sizes[lo], ends[hi - 1]
+        found = _chunk_best(r[a:b], seg[a:b] - lo, y[a:b], w_int[a:b], feats[lo:hi],
+                            sizes[lo:hi], counts[lo:hi], lay, binned, criterion,
+                            min_samples_leaf)
+        parts.append((found[0] + lo, *found[1:]))
+    return tuple(np.concatenate(field) for field in zip(*parts))
+
+
+def _chunk_best(r, seg, y, w, feats, sizes, counts, lay: _KeyLayout, binned: BinnedFeatures,
+                criterion: str, min_samples_leaf: int):
+    """``(node, feature, lo, hi, cost)`` of the best cut of each node of one chunk (nodes
+    numbered from 0), from the ranks ``r`` (shape (n_rows, c)) of its candidates."""
+    c = feats.shape[1]
+    k_bits, rank_bits, weight_bits = lay.k_bits, lay.rank_bits, lay.weight_bits
+    low_bits = lay.class_bits + weight_bits
+    key = r.astype(np.int64, order="C")
+    # A constant candidate (usable False) gives no cut: its keys in the node share a rank.
+    if lay.gini_sums:  # (node, candidate, class, rank, weight): class groups first
         shift = rank_bits + weight_bits
-        r <<= weight_bits
-        r |= (seg.astype(np.int64) << (k_bits + class_bits + shift)) | (y << shift) | w_int
-        r |= np.arange(c, dtype=np.int64)[:, None] << (class_bits + shift)
+        key <<= weight_bits
+        row = (seg.astype(np.int64) << (k_bits + lay.class_bits + shift)) | (y << shift) | w
+        key |= row[:, None]
+        key |= np.arange(c, dtype=np.int64) << (lay.class_bits + shift)
     else:
-        r <<= low_bits
-        r |= (seg.astype(np.int64) << (k_bits + rank_bits + low_bits)) | (y << weight_bits)
-        r |= w_int
-        r |= np.arange(c, dtype=np.int64)[:, None] << (rank_bits + low_bits)
-    keys = r.reshape(-1)
+        key <<= low_bits
+        row = (seg.astype(np.int64) << (k_bits + rank_bits + low_bits)) | (y << weight_bits) | w
+        key |= row[:, None]
+        key |= np.arange(c, dtype=np.int64) << (rank_bits + low_bits)
+    keys = key.reshape(-1)
     keys.sort()
     starts = np.cumsum(sizes) - sizes
-    if gini_sums:
-        keys, sums = _gini_costs(keys, k_bits, class_bits, rank_bits, weight_bits, counts)
-        run = keys >> tail
-        low_bits = tail
+    if lay.gini_sums:
+        keys, sums = _gini_costs(keys, lay, counts)
+        run = keys >> _bits(keys.shape[0])
     else:
         run = keys >> low_bits
-    colnode = run >> rank_bits
-    cut = np.flatnonzero((run[1:] != run[:-1]) & (colnode[1:] == colnode[:-1]))
-    start = _starts_of(colnode[cut], k_bits, starts, sizes, c)
-    node = colnode[cut] >> k_bits
+    # A cut follows a key whose successor has another rank of the same (node, candidate):
+    # the two runs differ, but not above the rank bits.
+    step = run[1:] ^ run[:-1]
+    step -= 1
+    cut = np.flatnonzero(step.view(np.uint64) < np.uint64((1 << rank_bits) - 1))
+    colnode = run[cut] >> rank_bits
+    start = _starts_of(colnode, k_bits, starts, sizes, c)
+    node = colnode >> k_bits
     if min_samples_leaf > 1:
         n_left = cut + 1 - start
         ok = (n_left >= min_samples_leaf) & (sizes[node] - n_left >= min_samples_leaf)
-        cut, start, node = cut[ok], start[ok], node[ok]
-    col = colnode[cut] & ((1 << k_bits) - 1)
-    rank_mask = (1 << rank_bits) - 1
-    f = feats[node, col]
-    lo = binned.high[f, run[cut] & rank_mask]
-    hi = binned.low[f, run[cut + 1] & rank_mask]
-    if gini_sums:
+        cut, start, node, colnode = cut[ok], start[ok], node[ok], colnode[ok]
+    if lay.gini_sums:
         cost = sums(cut, start, node)
     else:
         cost = _dense_costs(keys, cut, start, node, weight_bits, counts, criterion)
-    return node, f, lo, hi, cost
+    if cut.size == 0:
+        empty = np.empty(0, dtype=np.intp)
+        return empty, empty, np.empty(0), np.empty(0), np.empty(0)
+    best = first_least(node, cost)
+    cut = cut[best]
+    rank_mask = (1 << rank_bits) - 1
+    f = feats[node[best], colnode[best] & ((1 << k_bits) - 1)]
+    lo = binned.high[f, run[cut] & rank_mask]
+    hi = binned.low[f, run[cut + 1] & rank_mask]
+    return node[best], f, lo, hi, cost[best]
 
 
 def _prefix_at(cum: np.ndarray, cut: np.ndarray, start: np.ndarray) -> np.ndarray:
@@ -240,7 +297,7 @@ def _dense_costs(keys, cut, start, node, weight_bits, counts, criterion) -> np.n
     return children_cost(left, right, class_sum(left), class_sum(right), criterion)
 
 
-def _gini_costs(keys, k_bits, class_bits, rank_bits, weight_bits, counts):
+def _gini_costs(keys: np.ndarray, lay: _KeyLayout, counts: np.ndarray):
     """Running Gini sums along keys sorted by (node, candidate, class, rank, weight).
 
     Within a (node, candidate, class) group the keys are in rank order, so the class
@@ -256,6 +313,8 @@ def _gini_costs(keys, k_bits, class_bits, rank_bits, weight_bits, counts):
     Returns the keys re-sorted (position in their low bits) and a function of
     ``(cut, start, node)`` giving the costs.
     """
+    k_bits, class_bits, rank_bits, weight_bits = (lay.k_bits, lay.class_bits, lay.rank_bits,
+                                                   lay.weight_bits)
     w = keys & ((1 << weight_bits) - 1)
     group = keys >> (rank_bits + weight_bits)  # (node, candidate, class)
     first = np.ones(keys.shape, dtype=bool)

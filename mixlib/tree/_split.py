@@ -8,7 +8,7 @@ import numpy as np
 from mixlib.tree._bins import FEATURE_THRESHOLD, BinnedFeatures, _permutation
 from mixlib.tree._histogram_search import HistogramSearch, NodeRows
 from mixlib.tree._impurity import children_cost, class_sum, node_impurity
-from mixlib.tree._packed_search import packed_level_splits, packed_search_applies
+from mixlib.tree._packed_search import first_least, packed_level_splits, packed_search_applies
 
 #: The histogram search is used when (candidates x nodes x ranks x (classes + 1)) stays
 #: below this many cells; otherwise the nodes' rows are sorted (0 forces sorting).
@@ -17,7 +17,7 @@ HISTOGRAM_MAX_CELLS = 1 << 22
 #: With integer weights, the histogram search is used only while its cells are at most this
 #: many per packed key of the sort search (candidates x rows); 0 or ``PACKED_SORT = False``
 #: forces one search or the other.
-HISTOGRAM_CELLS_PER_KEY = 4
+HISTOGRAM_CELLS_PER_KEY = 1
 
 #: Whether integer-weighted levels may use the packed-key sort
 #: (:func:`mixlib.tree._packed_search.packed_level_splits`) instead of sorting the values.
@@ -238,12 +238,8 @@ def level_splits(
         found = packed_level_splits(binned, xrows, y[rows], w[rows], sizes, counts,
                                     k_features, criterion, min_samples_leaf, rng)
     if found is not None:
-        node, f, lo, hi, cost = found
-        best = _first_least(node, cost)
-        nodes = node[best]
-        threshold[nodes] = _midpoint(lo[best], hi[best])
-        feature[nodes] = f[best]
-        best_cost[nodes] = cost[best]
+        nodes, f, lo, hi, cost = found
+        feature[nodes], threshold[nodes], best_cost[nodes] = f, _midpoint(lo, hi), cost
         return feature, threshold, best_cost
     if use_histogram:
         cuts = HistogramSearch(binned, codes, n_classes, min_samples_leaf).cuts(
@@ -273,7 +269,7 @@ def level_splits(
     cost = children_cost(left, right, wl, wr, criterion)
     # Per node: least cost, then first candidate column, then lowest cut.
     if use_histogram:  # cuts come ordered by (node, column, cut)
-        best = _first_least(node, cost)
+        best = first_least(node, cost)
     else:
         best = np.lexsort((pos, col, cost, node))
         best = best[np.r_[True, node[best][1:] != node[best][:-1]]]
@@ -282,15 +278,6 @@ def level_splits(
     feature[nodes] = feats[nodes, c]
     best_cost[nodes] = cost[best]
     return feature, threshold, best_cost
-
-
-def _first_least(node: np.ndarray, cost: np.ndarray) -> np.ndarray:
-    """Position of the first least ``cost`` of each node, the cuts being grouped by
-    ``node`` (ascending)."""
-    first = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
-    least = np.fmin.reduceat(cost, first)
-    best = np.flatnonzero(cost == np.repeat(least, np.diff(np.r_[first, cost.shape[0]])))
-    return best[np.r_[True, node[best][1:] != node[best][:-1]]]
 
 
 def _midpoint(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
