@@ -215,9 +215,14 @@ def level_splits(
     :class:`mixlib.tree._histogram_search.HistogramSearch` draws the candidates and histograms them
     (``bincount`` over (candidate, node, rank, class)), and a cumulative sum over ranks
     gives the left counts of every cut; a cut after rank ``r`` is valid when the node has
-    rows of rank ``r`` and of a later rank. Both searches give the same splits (up to
-    values closer than ``FEATURE_THRESHOLD``, merged globally by the ranks but only between
-    neighbours by the sort).
+    rows of rank ``r`` and of a later rank.
+
+    With integer weights and more cells than ``HISTOGRAM_CELLS_PER_KEY`` per (candidate,
+    row), :func:`mixlib.tree._packed_search.packed_level_splits` sorts packed integer keys
+    instead of the values, with exact integer sums (the costs are bit for bit those of the
+    value sort). The searches give the same splits (up to values closer than
+    ``FEATURE_THRESHOLD``, merged globally by the ranks but only between neighbours by the
+    value sort) and draw the same candidates from ``rng``.
     """
     n_rows, n_nodes = rows.shape[0], starts.shape[0]
     sizes = np.diff(np.append(starts, n_rows))
