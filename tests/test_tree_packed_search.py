@@ -126,3 +126,18 @@ def test_ranked_candidates_are_the_draws_of_draw_candidates():
         np.testing.assert_array_equal(ours[our_usable], feats[usable])
         np.testing.assert_array_equal(our_usable, usable)
         np.testing.assert_array_equal(r, binned.ranks[ours[seg], rows[:, None]])
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_chunks_of_nodes_do_not_change_the_trees(criterion, monkeypatch):
+    # Tiny chunks: many chunks per level, nodes larger than a chunk, both Gini paths.
+    X, y = mixed_problem(6, n_classes=6)
+
+    def make():
+        return RandomForestClassifier(8, criterion=criterion, max_features=4, random_state=5)
+
+    whole = grown_trees(make, X, y, monkeypatch, "packed")
+    monkeypatch.setattr(mixlib.tree._packed_search, "CHUNK_KEYS", 50)
+    assert_same_trees(grown_trees(make, X, y, monkeypatch, "packed"), whole)
+    monkeypatch.setattr(mixlib.tree._packed_search, "DENSE_CLASSES", 10)
+    assert_same_trees(grown_trees(make, X, y, monkeypatch, "packed"), whole)

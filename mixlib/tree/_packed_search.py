@@ -201,7 +201,8 @@ def packed_level_splits(binned: BinnedFeatures, xrows: np.ndarray, y: np.ndarray
                      int(w_int.max()).bit_length(),
                      criterion == "gini" and n_classes > DENSE_CLASSES)
     chunk_rows = max(1, CHUNK_KEYS // c)
-    tail = _bits(c * max(chunk_rows, int(sizes.max()))) if lay.gini_sums else 0
+    # A chunk holds under chunk_rows rows past its first node.
+    tail = _bits(c * (chunk_rows + int(sizes.max()))) if lay.gini_sums else 0
     if (_bits(n_nodes) + lay.k_bits + lay.rank_bits
             + max(lay.class_bits + lay.weight_bits, tail) > KEY_BITS):
         return None
