@@ -15,6 +15,7 @@ from mixlib.ensemble.voting import (
     VotingClassifier,
     bootstrap_estimate,
 )
+from mixlib.ensemble.bagging import cumulative_votes, oob_vote_curve
 from mixlib.tree.id3 import ID3Classifier
 from mixlib.tree.decision_tree import DecisionTreeClassifier
 
@@ -252,3 +253,22 @@ def test_bagged_trees_grown_together_equal_trees_fitted_one_by_one():
     tree, row, leaf = apply_trees(trees, X, bag.oob_mask_)
     for t, member in enumerate(bag.estimators_):
         np.testing.assert_array_equal(leaf[tree == t], member.apply(X[row[tree == t]]))
+
+
+@pytest.mark.parametrize("n_classes", [3, 11])
+def test_oob_vote_curve_equals_the_cumulative_votes(n_classes):
+    # Member by member, only the voted rows re-read: the same votes, errors and counts,
+    # bit for bit, as from the whole (members, rows, classes) cumulative sum.
+    rng = np.random.default_rng(n_classes)
+    pred = rng.integers(0, n_classes, size=(40, 300))
+    pred[rng.random(pred.shape) < 0.6] = -1
+    pred[:, :5] = -1  # rows never out of bag
+    weights = rng.uniform(0.1, 1.0, size=40)
+    y = rng.integers(0, n_classes, size=300)
+    votes, wrong, n_voted = oob_vote_curve(pred, weights, y, n_classes)
+    every = cumulative_votes(pred, weights, n_classes)
+    has_vote = every.sum(axis=-1) > 0
+    assert votes.tobytes() == every[-1].tobytes()
+    np.testing.assert_array_equal(n_voted, has_vote.sum(axis=1))
+    np.testing.assert_array_equal(
+        wrong, np.count_nonzero((np.argmax(every, axis=2) != y) & has_vote, axis=1))

@@ -18,11 +18,14 @@ from mixlib.tree.decision_tree import (
 )
 
 
-@pytest.fixture(params=["histogram", "sort"])
+@pytest.fixture(params=["histogram", "packed", "sort"])
 def search(request, monkeypatch):
-    """Run a test with the histogram split search (default) or force the sort-based one."""
-    if request.param == "sort":
+    """Run a test with the default split searches, or force the packed-key sort (integer
+    weights; the others sort the values), or force sorting the values."""
+    if request.param != "histogram":
         monkeypatch.setattr(mixlib.tree._split, "HISTOGRAM_MAX_CELLS", 0)
+    if request.param == "sort":
+        monkeypatch.setattr(mixlib.tree._split, "PACKED_SORT", False)
     return request.param
 
 
@@ -167,7 +170,7 @@ def test_bin_features_ranks_match_unique_values(n_values):
         distinct = np.unique(rounded)
         np.testing.assert_array_equal(binned.ranks[f], np.searchsorted(distinct, rounded))
         assert np.isinf(binned.low[f, distinct.size:]).all()
-    assert binned.ranks.dtype == np.int32
+    assert binned.ranks.dtype == np.min_scalar_type(binned.n_bins - 1)  # smallest type
 
 
 def test_vectorised_traversal_equals_per_sample_walk():

@@ -65,6 +65,48 @@ def cumulative_votes(member_pred: np.ndarray, weights: np.ndarray, n_classes: in
     return np.cumsum(onehot, axis=0)
 
 
+def oob_vote_curve(member_pred: np.ndarray, weights: np.ndarray, y_idx: np.ndarray,
+                   n_classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Out-of-bag votes of the whole ensemble and, for every ensemble size, its OOB errors.
+
+    Parameters
+    ----------
+    member_pred, weights, n_classes :
+        As in :func:`cumulative_votes` (-1 where a row is in a member's bag).
+    y_idx : ndarray of shape (n_samples,)
+        True class index of each row.
+
+    Returns
+    -------
+    votes : ndarray of shape (n_samples, n_classes)
+        The last row of :func:`cumulative_votes`.
+    wrong, n_voted : ndarray of shape (n_members,)
+        For the first ``b`` members: rows whose vote (:math:`\\arg\\max_k V[b, i, k]`, first
+        class on ties) is wrong, and rows with a vote (positive total).
+
+    Notes
+    -----
+    Votes are added member by member, in member order as the cumulative sum does; only the
+    rows a member votes on can change their vote, so each step re-reads only those rows
+    instead of the whole (n_members, n_samples, n_classes) array.
+    """
+    n_members, n_samples = member_pred.shape
+    votes = np.zeros((n_samples, n_classes))
+    voted = np.zeros(n_samples, dtype=bool)
+    wrong_row = np.zeros(n_samples, dtype=bool)
+    wrong = np.empty(n_members, dtype=np.intp)
+    n_voted = np.empty(n_members, dtype=np.intp)
+    for b in range(n_members):
+        rows = np.flatnonzero(member_pred[b] >= 0)
+        votes[rows, member_pred[b, rows]] += weights[b]
+        mine = votes[rows]
+        voted[rows] = mine.sum(axis=-1) > 0
+        wrong_row[rows] = (np.argmax(mine, axis=1) != y_idx[rows]) & voted[rows]
+        wrong[b] = np.count_nonzero(wrong_row)
+        n_voted[b] = np.count_nonzero(voted)
+    return votes, wrong, n_voted
+
+
 #: Trees grown together are limited to about this many (row, candidate feature) cells.
 MAX_BATCH_CELLS = 1 << 22
 
@@ -178,17 +220,15 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
         accuracy = np.where(n_oob > 0, hits / np.maximum(n_oob, 1), 1.0)
         self.oob_member_accuracy_ = accuracy
         self.member_weights_ = self._member_weights(accuracy)
-        votes = cumulative_votes(oob_pred, self.member_weights_, self.classes_.shape[0])
-        totals = votes.sum(axis=-1)  # (n_members, n)
-        has_vote = totals > 0
-        wrong = np.count_nonzero((np.argmax(votes, axis=2) != y_idx) & has_vote, axis=1)
-        n_voted = has_vote.sum(axis=1)
+        votes, wrong, n_voted = oob_vote_curve(oob_pred, self.member_weights_, y_idx,
+                                               self.classes_.shape[0])
         with np.errstate(invalid="ignore", divide="ignore"):
             curve = np.where(n_voted > 0, wrong / n_voted, np.nan)
         self.oob_error_curve_ = curve
         self.oob_decision_function_ = np.full((n, self.classes_.shape[0]), np.nan)
-        last = has_vote[-1]
-        self.oob_decision_function_[last] = votes[-1, last] / totals[-1, last, None]
+        totals = votes.sum(axis=-1)
+        last = totals > 0
+        self.oob_decision_function_[last] = votes[last] / totals[last, None]
         self.oob_error_ = float(curve[-1])
         self.oob_score_ = 1.0 - self.oob_error_
 

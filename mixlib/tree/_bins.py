@@ -65,7 +65,8 @@ class BinnedFeatures:
     Attributes
     ----------
     ranks : ndarray of shape (n_features, n_samples)
-        Rank of every value within its feature (0 = smallest).
+        Rank of every value within its feature (0 = smallest), of the smallest unsigned
+        integer type holding ``n_bins - 1``.
     low, high : ndarray of shape (n_features, n_bins)
         Smallest and largest value of each rank (+inf / -inf past a feature's last rank).
     n_bins : int
@@ -105,6 +106,8 @@ def bin_features(XT: np.ndarray) -> BinnedFeatures:
     else:
         ranks = np.empty_like(sorted_ranks)
         np.put_along_axis(ranks, np.argsort(XT, axis=1), sorted_ranks, axis=1)
+    # The smallest integer type: gathers of ranks stay in the processor's cache.
+    ranks = ranks.astype(np.min_scalar_type(n_bins - 1))
     return BinnedFeatures(ranks=ranks, low=low, high=high, n_bins=n_bins)
 
 
@@ -123,7 +126,8 @@ def _column_histograms(
     Parameters
     ----------
     codes : ndarray of shape (n_features, n_samples)
-        ``rank * n_classes + class`` of every (feature, training row), C-contiguous.
+        ``rank * n_classes + class`` of every (feature, training row), C-contiguous (of any
+        integer type).
     xrows, w, seg : ndarrays of shape (n_rows,)
         Training row, weight and node (0..n_nodes-1) of each row, grouped by node.
     cols : ndarray of shape (n_nodes, c)
@@ -163,12 +167,11 @@ def _column_histograms(
     for lo in range(0, c, chunk):
         hi = min(c, lo + chunk)
         if all_columns:  # column j is feature j for every node: a plain gather
-            cell = codes[lo:hi].take(xrows, axis=1)
+            cell = codes[lo:hi].take(xrows, axis=1) + offset[: hi - lo]
         else:
             cell = np.repeat(start[lo:hi], sizes, axis=1)  # (hi - lo, n_rows)
             cell += xrows
-            cell = flat.take(cell)
-        cell += offset[: hi - lo]
+            np.add(flat.take(cell), offset[: hi - lo], out=cell)
         cell = cell.reshape(-1)
         size = (hi - lo) * n_cells
         n = np.bincount(cell, minlength=size) if unit or counts else None
@@ -242,6 +245,28 @@ def _varying_columns(present: np.ndarray) -> np.ndarray:
     return (_accumulate_bins(present.astype(np.intp))[:, :, -1] > 1).T
 
 
+def _gather_ranks(ranks: np.ndarray, cols: np.ndarray, xrows: np.ndarray,
+                  seg: np.ndarray) -> np.ndarray:
+    """Rank of every row in each of its node's features: ``cols`` (shape (n_nodes, c))
+    gives each node's features, ``xrows`` and ``seg`` (shape (n_rows,)) the data row and
+    node of each row; returns shape (n_rows, c)."""
+    index = (cols * ranks.shape[1]).take(seg, axis=0)  # (n_rows, c): rows of a small table
+    index += xrows[:, None]
+    return ranks.reshape(-1).take(index)
+
+
+def _segments_vary(r: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Whether each node has rows of two ranks or more in each column of ``r`` (shape
+    (n_rows, c), rows grouped by node, ``sizes`` rows per node, all positive): boolean
+    array of shape (n_nodes, c). A node varies when the rank changes between two of its
+    consecutive rows: one ``logical_or.reduceat`` of the changes over each node's rows."""
+    starts = np.cumsum(sizes) - sizes
+    change = np.empty(r.shape, dtype=bool)
+    np.not_equal(r[1:], r[:-1], out=change[1:])
+    change[starts] = False  # a node's first row follows another node's rows
+    return np.logical_or.reduceat(change, starts, axis=0)
+
+
 def _rank_varying(
     ranks: np.ndarray, cols: np.ndarray, xrows: np.ndarray, seg: np.ndarray, sizes: np.ndarray
 ) -> np.ndarray:
@@ -251,16 +276,5 @@ def _rank_varying(
     data row and node of each row (grouped by node, ``sizes`` rows per node, all positive):
     boolean array of shape (n_nodes, c), as :func:`_varying_columns` reads it from
     histograms (every row has a positive weight), at a cost per (column, row) instead of
-    per (column, node, rank, class). A node varies in a column when the rank changes
-    between two of its consecutive rows: one cumulative count of changes along the rows."""
-    index = cols.T[:, seg]  # (c, n_rows)
-    index *= ranks.shape[1]
-    index += xrows
-    r = ranks.reshape(-1).take(index)
-    change = np.zeros(r.shape, dtype=np.int32)
-    np.not_equal(r[:, 1:], r[:, :-1], out=change[:, 1:], casting="unsafe")
-    changes = np.cumsum(change, axis=1)
-    starts = np.cumsum(sizes) - sizes
-    return (changes[:, starts + sizes - 1] > changes[:, starts]).T
-
-
+    per (column, node, rank, class) (:func:`_gather_ranks`, :func:`_segments_vary`)."""
+    return _segments_vary(_gather_ranks(ranks, cols, xrows, seg), sizes)

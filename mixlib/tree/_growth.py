@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mixlib.tree import _split
 from mixlib.tree._bins import BinnedFeatures, bin_features
+from mixlib.tree._packed_search import packed_search_applies
 from mixlib.tree._split import class_sum, level_splits, node_impurity
 
 _EPSILON = np.finfo(np.float64).eps
@@ -132,6 +132,22 @@ def apply_trees(trees: list[TreeArrays], X: np.ndarray, mask: np.ndarray | None 
     return tree, row, leaf - offset[tree]
 
 
+def node_class_weights(y: np.ndarray, w: np.ndarray, seg: np.ndarray, starts: np.ndarray,
+                       n_classes: int, exact: bool) -> np.ndarray:
+    """Weighted class counts of nodes: shape (n_nodes, n_classes).
+
+    ``y`` and ``w`` (shape (n_rows,)) are the class index and weight of each row, grouped
+    by node (``seg`` the node of each row, ``starts`` where each node begins). With
+    integer weights (``exact``), sums in any order are exact: one ``bincount``. Otherwise
+    one ``numpy.add.reduceat`` per class (pairwise summation, as ``numpy.sum``)."""
+    n_nodes = starts.shape[0]
+    if exact:
+        flat = np.bincount(seg * n_classes + y, w, minlength=n_nodes * n_classes)
+        return flat.reshape(n_nodes, n_classes)
+    return np.stack([np.add.reduceat(np.where(y == c, w, 0.0), starts)
+                     for c in range(n_classes)], axis=1)
+
+
 def grow_trees(
     XT: np.ndarray,
     y_idx: np.ndarray,
@@ -180,8 +196,10 @@ def grow_trees(
     appears once per tree) and each level of every tree is searched by one call of
     :func:`level_splits`, so the per-level cost of the Python and numpy calls is shared by
     all the trees grown together. The features are ranked once (:func:`bin_features`) for
-    the histogram search of :func:`level_splits`; setting
-    ``mixlib.tree._split.HISTOGRAM_MAX_CELLS = 0`` forces the sort-based search. A node is a leaf when it is at ``max_depth``, has fewer
+    the histogram and packed-key searches of :func:`level_splits`; setting
+    ``mixlib.tree._split.HISTOGRAM_MAX_CELLS = 0`` forces the sort-based searches, and
+    ``mixlib.tree._split.PACKED_SORT = False`` the one sorting the values. A node is a leaf
+    when it is at ``max_depth``, has fewer
     than ``max(min_samples_split, 2 min_samples_leaf)`` rows, is pure, has no valid split,
     or its best split decreases the impurity by less than ``min_impurity_decrease``
     (relative to its tree's total weight, see :class:`DecisionTreeClassifier`).
@@ -192,15 +210,13 @@ def grow_trees(
     base = np.concatenate([rows for rows, _ in samples])
     y_rows = y_idx[base]
     w_rows = np.concatenate([w for _, w in samples])
-    Y = np.zeros((base.shape[0], n_classes))
-    Y[np.arange(base.shape[0]), y_rows] = w_rows
-    YT = np.ascontiguousarray(Y.T)
-    if _split.HISTOGRAM_MAX_CELLS <= 0:
-        binned = None
-    elif binned is None:
+    if binned is None:
         binned = bin_features(XT)
-    codes = None if binned is None else binned.ranks.astype(np.intp) * n_classes + y_idx
+    # Small codes make the histograms' gathers cache-friendly.
+    codes = binned.ranks.astype(np.intp) * n_classes + y_idx
+    codes = codes.astype(np.min_scalar_type(int(codes.max())))
     tree_weight = np.array([w.sum() for _, w in samples])
+    exact = packed_search_applies(w_rows, tree_weight)
     rows = np.arange(base.shape[0])
     starts = np.concatenate(([0], np.cumsum([r.shape[0] for r, _ in samples])[:-1]))
     tree_of = np.arange(len(samples))
@@ -209,20 +225,20 @@ def grow_trees(
     while starts.size:
         n_nodes = starts.shape[0]
         sizes = np.diff(np.append(starts, rows.shape[0]))
-        counts = np.add.reduceat(Y.take(rows, axis=0), starts, axis=0)  # take: faster than Y[rows]
+        seg = np.repeat(np.arange(n_nodes), sizes)
+        counts = node_class_weights(y_rows[rows], w_rows[rows], seg, starts, n_classes, exact)
         w_node = class_sum(counts)
         imp = node_impurity(counts, criterion)
         feature = np.full(n_nodes, -1, dtype=np.intp)
         threshold = np.full(n_nodes, np.nan)
         can_split = (depth < depth_limit) & (sizes >= min_split) & (imp > _EPSILON)
-        seg = np.repeat(np.arange(n_nodes), sizes)
         if can_split.any():
             cand = np.flatnonzero(can_split)
             sub_rows = rows[can_split[seg]]
             sub_starts = np.concatenate(([0], np.cumsum(sizes[cand])[:-1]))
             f, thr, cost = level_splits(
-                XT, YT, sub_rows, base[sub_rows], sub_starts, counts[cand], k_features,
-                criterion, min_samples_leaf, feature_rng, binned, codes, w_rows,
+                XT, y_rows, w_rows, sub_rows, base[sub_rows], sub_starts, counts[cand], k_features,
+                criterion, min_samples_leaf, feature_rng, binned, codes,
             )
             with np.errstate(invalid="ignore"):
                 gain = (w_node[cand] / tree_weight[tree_of[cand]]) * (

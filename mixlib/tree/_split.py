@@ -4,74 +4,24 @@ of a level, all nodes at once (histograms from :mod:`mixlib.tree._bins`, or sort
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import xlogy
 
 from mixlib.tree._bins import FEATURE_THRESHOLD, BinnedFeatures, _permutation
 from mixlib.tree._histogram_search import HistogramSearch, NodeRows
+from mixlib.tree._impurity import children_cost, class_sum, node_impurity
+from mixlib.tree._packed_search import first_least, packed_level_splits, packed_search_applies
 
 #: The histogram search is used when (candidates x nodes x ranks x (classes + 1)) stays
 #: below this many cells; otherwise the nodes' rows are sorted (0 forces sorting).
 HISTOGRAM_MAX_CELLS = 1 << 22
 
+#: With integer weights, the histogram search is used only while its cells are at most this
+#: many per packed key of the sort search (candidates x rows); 0 or ``PACKED_SORT = False``
+#: forces one search or the other.
+HISTOGRAM_CELLS_PER_KEY = 1
 
-def class_sum(a: np.ndarray) -> np.ndarray:
-    """``a.sum(axis=-1)``, bit for bit, faster for few classes.
-
-    With fewer than 8 entries numpy adds a row's entries in order (its pairwise summation
-    only splits longer rows), so the columns are added one by one: a few whole-array
-    additions instead of a reduction over a short axis (~10x faster for 3 classes)."""
-    if not 0 < a.shape[-1] < 8:
-        return a.sum(axis=-1)
-    total = a[..., 0].copy()
-    for j in range(1, a.shape[-1]):
-        total += a[..., j]
-    return total
-
-
-def node_impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
-    """Impurity of nodes from their weighted class counts.
-
-    Parameters
-    ----------
-    counts : ndarray of shape (..., n_classes)
-        Weighted class counts, total weight ``w = counts.sum(-1) > 0``.
-    criterion : {"gini", "entropy"}
-
-    Returns
-    -------
-    ndarray of shape (...)
-
-    Notes
-    -----
-    With :math:`p_k = c_k / w`: Gini :math:`1 - \\sum_k p_k^2`; entropy (bits)
-    :math:`-\\sum_k p_k \\log_2 p_k`.
-    """
-    w = class_sum(counts)
-    p = counts / w[..., None]
-    if criterion == "gini":
-        return 1.0 - np.einsum("...k,...k->...", p, p)
-    return -class_sum(xlogy(p, p)) / np.log(2.0)
-
-
-def _children_cost(
-    left: np.ndarray, right: np.ndarray, wl: np.ndarray, wr: np.ndarray, criterion: str
-) -> np.ndarray:
-    """``w_L I(L) + w_R I(R)`` of candidate splits.
-
-    ``left``/``right`` (shape (..., n_classes)) are the children's weighted class counts and
-    ``wl``/``wr`` (shape (...)) their totals, all positive.
-    """
-    if criterion == "gini":
-        # w I(t) = w - sum_k c_k^2 / w for each child.
-        return (wl + wr) - (
-            np.einsum("...k,...k->...", left, left) / wl
-            + np.einsum("...k,...k->...", right, right) / wr
-        )
-    # w I(t) = (w log w - sum_k c_k log c_k) / log 2 for each child.
-    return (
-        xlogy(wl, wl) - class_sum(xlogy(left, left)) + xlogy(wr, wr)
-        - class_sum(xlogy(right, right))
-    ) / np.log(2.0)
+#: Whether integer-weighted levels may use the packed-key sort
+#: (:func:`mixlib.tree._packed_search.packed_level_splits`) instead of sorting the values.
+PACKED_SORT = True
 
 
 def _segment_varying(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -150,7 +100,9 @@ def draw_candidates(
 
 def _sorted_cuts(
     XT: np.ndarray,
-    YT: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    n_classes: int,
     rows: np.ndarray,
     xrows: np.ndarray,
     starts: np.ndarray,
@@ -163,7 +115,8 @@ def _sorted_cuts(
 ):
     """Valid cuts and their left class counts from the rows sorted by (node, value).
 
-    Returns ``(node, col, pos, left, Gs)``: the cut falls between sorted positions ``pos``
+    ``y`` and ``w`` (shape (n_yrows,)) are the class index and weight of each row of
+    ``rows``. Returns ``(node, col, pos, left, Gs)``: the cut falls between sorted positions ``pos``
     and ``pos + 1`` of candidate ``col``, ``Gs`` (shape (k, n_rows)) holds the sorted values.
     """
     n_rows, n_nodes = rows.shape[0], starts.shape[0]
@@ -191,17 +144,19 @@ def _sorted_cuts(
     # minus its value just before the node's first row.
     sorted_rows = rows[order]
     first = starts[node]
-    left = np.empty((pos.shape[0], YT.shape[0]))
+    left = np.empty((pos.shape[0], n_classes))
     if pos.size:
-        for c, y_c in enumerate(YT):
-            cum = np.cumsum(y_c[sorted_rows], axis=1)  # (k, n_rows)
+        y_sorted, w_sorted = y[sorted_rows], w[sorted_rows]
+        for c in range(n_classes):
+            cum = np.cumsum(np.where(y_sorted == c, w_sorted, 0.0), axis=1)  # (k, n_rows)
             left[:, c] = cum[col, pos] - np.where(first > 0, cum[col, first - 1], 0.0)
     return node, col, pos, left, Gs
 
 
 def level_splits(
     XT: np.ndarray,
-    YT: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
     rows: np.ndarray,
     xrows: np.ndarray,
     starts: np.ndarray,
@@ -212,7 +167,6 @@ def level_splits(
     rng: np.random.Generator | None,
     binned: BinnedFeatures | None = None,
     codes: np.ndarray | None = None,
-    w: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Best threshold split of every node of one tree level, searched all at once.
 
@@ -220,11 +174,10 @@ def level_splits(
     ----------
     XT : ndarray of shape (n_features, n_samples)
         The training data, transposed and C-contiguous.
-    YT : ndarray of shape (n_classes, n_samples)
-        Weighted one-hot labels, transposed (column ``i`` is ``w_i e_{y_i}``, all
-        ``w_i > 0``).
+    y, w : ndarray of shape (n_yrows,)
+        Class index and weight (positive) of each training row of the trees.
     rows : ndarray of shape (n_rows,)
-        Rows (of ``YT``) of the level's nodes, grouped node by node.
+        Rows (of ``y`` and ``w``) of the level's nodes, grouped node by node.
     xrows : ndarray of shape (n_rows,)
         The matching rows of the data (columns of ``XT``).
     starts : ndarray of shape (n_nodes,)
@@ -237,9 +190,9 @@ def level_splits(
     min_samples_leaf : int
     rng : numpy.random.Generator or None
     binned : BinnedFeatures, optional
-        Ranks of the data; with ``codes`` (shape (n_features, n_samples):
-        ``rank * n_classes + class`` of every training value) and ``w`` (weight of each row
-        of ``YT``, shape (n_yrows,)) it enables the histogram search.
+        Ranks of the data: it enables the packed-key sort search (when the weights of the
+        level's rows are integers) and, with ``codes`` (shape (n_features, n_samples):
+        ``rank * n_classes + class`` of every training value), the histogram search.
 
     Returns
     -------
@@ -262,9 +215,14 @@ def level_splits(
     :class:`mixlib.tree._histogram_search.HistogramSearch` draws the candidates and histograms them
     (``bincount`` over (candidate, node, rank, class)), and a cumulative sum over ranks
     gives the left counts of every cut; a cut after rank ``r`` is valid when the node has
-    rows of rank ``r`` and of a later rank. Both searches give the same splits (up to
-    values closer than ``FEATURE_THRESHOLD``, merged globally by the ranks but only between
-    neighbours by the sort).
+    rows of rank ``r`` and of a later rank.
+
+    With integer weights and more cells than ``HISTOGRAM_CELLS_PER_KEY`` per (candidate,
+    row), :func:`mixlib.tree._packed_search.packed_level_splits` sorts packed integer keys
+    instead of the values, with exact integer sums (the costs are bit for bit those of the
+    value sort). The searches give the same splits (up to values closer than
+    ``FEATURE_THRESHOLD``, merged globally by the ranks but only between neighbours by the
+    value sort) and draw the same candidates from ``rng``.
     """
     n_rows, n_nodes = rows.shape[0], starts.shape[0]
     sizes = np.diff(np.append(starts, n_rows))
@@ -272,11 +230,22 @@ def level_splits(
     feature = np.full(n_nodes, -1, dtype=np.intp)
     threshold = np.full(n_nodes, np.nan)
     best_cost = np.full(n_nodes, np.inf)
-    n_classes = YT.shape[0]
+    n_classes = counts.shape[1]
     n_candidates = XT.shape[0] if rng is None else k_features
-    use_histogram = binned is not None and (
-        n_candidates * n_nodes * binned.n_bins * (n_classes + 1) <= HISTOGRAM_MAX_CELLS
+    cells = np.inf if binned is None else n_candidates * n_nodes * binned.n_bins * (n_classes + 1)
+    packed = (PACKED_SORT and binned is not None
+              and packed_search_applies(w[rows], class_sum(counts)))
+    use_histogram = codes is not None and cells <= HISTOGRAM_MAX_CELLS and (
+        not packed or cells <= HISTOGRAM_CELLS_PER_KEY * n_candidates * n_rows
     )
+    found = None
+    if not use_histogram and packed:
+        found = packed_level_splits(binned, xrows, y[rows], w[rows], sizes, counts,
+                                    k_features, criterion, min_samples_leaf, rng)
+    if found is not None:
+        nodes, f, lo, hi, cost = found
+        feature[nodes], threshold[nodes], best_cost[nodes] = f, _midpoint(lo, hi), cost
+        return feature, threshold, best_cost
     if use_histogram:
         cuts = HistogramSearch(binned, codes, n_classes, min_samples_leaf).cuts(
             NodeRows(xrows, w[rows], seg, sizes), k_features, rng)
@@ -287,7 +256,8 @@ def level_splits(
     else:
         feats, usable = draw_candidates(XT, xrows, starts, k_features, rng)
         node, col, pos, left, Gs = _sorted_cuts(
-            XT, YT, rows, xrows, starts, seg, sizes, feats, usable, min_samples_leaf,
+            XT, y, w, n_classes, rows, xrows, starts, seg, sizes, feats, usable,
+            min_samples_leaf,
             rng is None,
         )
         if node.size == 0:
@@ -301,19 +271,22 @@ def level_splits(
     right = np.maximum(counts[node] - left, 0.0)
     wl = class_sum(left)
     wr = class_sum(right)
-    cost = _children_cost(left, right, wl, wr, criterion)
+    cost = children_cost(left, right, wl, wr, criterion)
     # Per node: least cost, then first candidate column, then lowest cut.
-    if use_histogram:  # cuts come ordered by (node, column, cut): the first least cost
-        first = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
-        least = np.fmin.reduceat(cost, first)
-        best = np.flatnonzero(cost == np.repeat(least, np.diff(np.r_[first, cost.shape[0]])))
+    if use_histogram:  # cuts come ordered by (node, column, cut)
+        best = first_least(node, cost)
     else:
         best = np.lexsort((pos, col, cost, node))
-    best = best[np.r_[True, node[best][1:] != node[best][:-1]]]
+        best = best[np.r_[True, node[best][1:] != node[best][:-1]]]
     nodes, p, c = node[best], pos[best], col[best]
-    lo, hi = threshold_of(nodes, c, p)
-    mid = lo / 2.0 + hi / 2.0
-    threshold[nodes] = np.where((mid == hi) | ~np.isfinite(mid), lo, mid)
+    threshold[nodes] = _midpoint(*threshold_of(nodes, c, p))
     feature[nodes] = feats[nodes, c]
     best_cost[nodes] = cost[best]
     return feature, threshold, best_cost
+
+
+def _midpoint(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Threshold between sorted values ``lo < hi``: their midpoint, or ``lo`` where the
+    midpoint rounds to ``hi`` or overflows."""
+    mid = lo / 2.0 + hi / 2.0
+    return np.where((mid == hi) | ~np.isfinite(mid), lo, mid)

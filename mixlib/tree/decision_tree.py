@@ -3,9 +3,13 @@
 The estimator lives here; the engine is split by concern: :mod:`mixlib.tree._growth`
 grows many trees together level by level (stored as flat arrays, walked together for
 prediction), :mod:`mixlib.tree._split` finds the best cut of every node of a level at once
-(impurities, candidate features, sort-based search) and :mod:`mixlib.tree._bins` holds the
-histogram search used when features have few distinct values (one ``bincount`` per chunk of
-candidate columns over (node, value rank, class), then a cumulative sum over ranks). There
+(candidate features, choice of search, sort of the values) with the impurities of
+:mod:`mixlib.tree._impurity`; :mod:`mixlib.tree._bins` and
+:mod:`mixlib.tree._histogram_search` hold the histogram search used when features have few
+distinct values (one ``bincount`` per chunk of candidate columns over (node, value rank,
+class), then a cumulative sum over ranks), and :mod:`mixlib.tree._packed_search` the search
+for integer weights (unweighted trees, bootstrap counts) that sorts (node, candidate, rank,
+class, weight) packed into one integer per row and candidate. There
 is no Python loop over samples or nodes; the children's impurities of all valid cuts of a
 level are evaluated in one array expression.
 """
