@@ -38,22 +38,50 @@ SHORT_RANK_AXIS = 32
 SHORT_NODE_BATCHES = 3
 
 
-def _permutation(keys: np.ndarray) -> np.ndarray:
+def _permutation(keys: np.ndarray, head: int | None = None) -> np.ndarray:
     """Features of each node (row of ``keys``, shape (n_nodes, n_features)) ordered by key:
     a uniform random permutation, ``argsort(keys, axis=1)`` for distinct keys.
 
     ``keys`` come from ``Generator.random``, multiples of ``2**-53``: each is made an exact
     integer with its feature in the low bits, and one in-place integer sort (much faster
-    than ``argsort``) orders them."""
+    than ``argsort``) orders them. With ``head``, only the first ``head`` positions of each
+    row are put in order (a partition, then a sort of those): the rest hold the other
+    features in no particular order until :func:`_order_tail` orders the rows that need
+    them."""
     n_features = keys.shape[1]
     bits = (n_features - 1).bit_length()
     if bits > PACKED_FEATURE_BITS:  # the packed key would not fit in 63 bits
         return np.argsort(keys, axis=1)
-    packed = (keys * 2.0 ** (53 + bits)).astype(np.int64)  # exact: a power-of-2 scaling
-    packed |= np.arange(n_features)
-    packed.sort(axis=1)
+    packed = _packed_keys(keys, np.arange(n_features), bits)
+    if head is not None and head < n_features:
+        packed.partition(head - 1, axis=1)
+        packed[:, :head].sort(axis=1)
+    else:
+        packed.sort(axis=1)
     packed &= (1 << bits) - 1
     return packed
+
+
+def _packed_keys(keys: np.ndarray, features: np.ndarray, bits: int) -> np.ndarray:
+    """``keys`` (multiples of ``2**-53`` in [0, 1)) as exact integers with ``features`` in
+    their low ``bits`` bits: sorting them orders by key, then by feature."""
+    packed = (keys * 2.0 ** (53 + bits)).astype(np.int64)  # exact: a power-of-2 scaling
+    packed |= features
+    return packed
+
+
+def _order_tail(perm: np.ndarray, keys: np.ndarray, nodes: np.ndarray, head: int) -> None:
+    """Order, in place, the positions past ``head`` of the rows ``nodes`` of ``perm`` (from
+    ``_permutation(keys, head)``): those rows become those of ``_permutation(keys)``."""
+    n_features = keys.shape[1]
+    bits = (n_features - 1).bit_length()
+    if bits > PACKED_FEATURE_BITS or head >= n_features or nodes.size == 0:
+        return  # already fully ordered
+    tail = perm[nodes, head:]
+    packed = _packed_keys(keys[nodes[:, None], tail], tail, bits)
+    packed.sort(axis=1)
+    packed &= (1 << bits) - 1
+    perm[nodes, head:] = packed
 
 
 @dataclass
@@ -237,6 +265,17 @@ def _varying_first(varying: np.ndarray, k: int) -> np.ndarray:
     key = np.arange(n, dtype=np.int32) + (~varying) * np.int32(n)
     key.sort(axis=1)
     return key[:, :k] % n
+
+
+def _varying_first_within(varying: np.ndarray, k: int, head: int,
+                          wide: np.ndarray) -> np.ndarray:
+    """:func:`_varying_first` of ``varying``, reading only the first ``head`` columns of
+    the rows not ``wide`` (boolean, shape (n_rows,)): those rows must have ``k`` True
+    entries among them (or ``head`` be every column)."""
+    first = np.empty((varying.shape[0], k), dtype=np.intp)
+    first[wide] = _varying_first(varying[wide], k)
+    first[~wide] = _varying_first(varying[~wide, :head], k)
+    return first
 
 
 def _varying_columns(present: np.ndarray) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mixlib.tree._bins import FEATURE_THRESHOLD, BinnedFeatures, _permutation
+from mixlib.tree._bins import FEATURE_THRESHOLD, BinnedFeatures, _order_tail, _permutation
 from mixlib.tree._histogram_search import HistogramSearch, NodeRows
 from mixlib.tree._impurity import children_cost, class_sum, node_impurity
 from mixlib.tree._packed_search import first_least, packed_level_splits, packed_search_applies
@@ -78,12 +78,13 @@ def draw_candidates(
     seg = np.repeat(np.arange(n_nodes), sizes)
     m = min(n_features, 2 * k_features)
     keys = rng.random((n_nodes, n_features))
-    perm = _permutation(keys)
+    perm = _permutation(keys, m)  # past m, ordered only for the nodes that need it
     varying = np.zeros((n_nodes, n_features), dtype=bool)
     varying[:, :m] = _segment_varying(XT[perm[seg, :m].T, rows], starts)
     if m < n_features:
         short = np.flatnonzero(varying[:, :m].sum(axis=1) < k_features)
         if short.size:
+            _order_tail(perm, keys, short, m)
             in_short = np.zeros(n_nodes, dtype=bool)
             in_short[short] = True
             sub = in_short[seg]
