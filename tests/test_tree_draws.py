@@ -10,6 +10,7 @@ import mixlib.tree._packed_search
 import mixlib.tree._split
 from mixlib.ensemble import RandomForestClassifier
 from mixlib.tree._bins import (
+    _draw_permutation,
     _order_tail,
     _permutation,
     _varying_first,
@@ -31,8 +32,12 @@ def test_partial_permutation_is_the_full_one_where_read(n_features, head, ties):
     perm = _permutation(keys, head)
     np.testing.assert_array_equal(perm[:, :head], full[:, :head])
     np.testing.assert_array_equal(np.sort(perm, axis=1), np.sort(full, axis=1))
+    # The same draw from a generator, its tail ordered for some nodes.
+    perm, scaled = _draw_permutation(np.random.default_rng(1), 200, n_features, head)
+    full = _permutation(np.random.default_rng(1).random((200, n_features)))
+    np.testing.assert_array_equal(perm[:, :head], full[:, :head])
     nodes = np.flatnonzero(rng.random(200) < 0.3)
-    _order_tail(perm, keys, nodes, head)
+    _order_tail(perm, scaled, nodes, head)
     np.testing.assert_array_equal(perm[nodes], full[nodes])
     np.testing.assert_array_equal(perm[:, :head], full[:, :head])
 
@@ -74,9 +79,10 @@ def test_bin_features_ranks_and_each_ranks_extremes(kind):
 
 def _fully_sorted(monkeypatch):
     """Make every draw sort the whole permutation of every node (the plain computation)."""
-    full = mixlib.tree._bins._permutation
     for module in (mixlib.tree._histogram_search, mixlib.tree._packed_search, mixlib.tree._split):
-        monkeypatch.setattr(module, "_permutation", lambda keys, head=None: full(keys))
+        monkeypatch.setattr(module, "_draw_permutation",
+                            lambda rng, n_nodes, n_features, head: _draw_permutation(
+                                rng, n_nodes, n_features, None))
 
 
 def _tree_arrays(model):

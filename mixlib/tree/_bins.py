@@ -48,11 +48,31 @@ def _permutation(keys: np.ndarray, head: int | None = None) -> np.ndarray:
     row are put in order (a partition, then a sort of those): the rest hold the other
     features in no particular order until :func:`_order_tail` orders the rows that need
     them."""
-    n_features = keys.shape[1]
-    bits = (n_features - 1).bit_length()
+    bits = (keys.shape[1] - 1).bit_length()
     if bits > PACKED_FEATURE_BITS:  # the packed key would not fit in 63 bits
         return np.argsort(keys, axis=1)
-    packed = _packed_keys(keys, np.arange(n_features), bits)
+    return _sorted_features(keys * 2.0 ** (53 + bits), bits, head)
+
+
+def _draw_permutation(rng: np.random.Generator, n_nodes: int, n_features: int,
+                      head: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """``_permutation(keys, head)`` of the keys ``rng.random((n_nodes, n_features))``, and
+    those keys as :func:`_order_tail` takes them: scaled in place to exact integers (one
+    large temporary array fewer than :func:`_permutation`)."""
+    keys = rng.random((n_nodes, n_features))
+    bits = (n_features - 1).bit_length()
+    if bits > PACKED_FEATURE_BITS:
+        return np.argsort(keys, axis=1), keys
+    keys *= 2.0 ** (53 + bits)  # exact: a power-of-2 scaling
+    return _sorted_features(keys, bits, head), keys
+
+
+def _sorted_features(scaled: np.ndarray, bits: int, head: int | None) -> np.ndarray:
+    """Features ordered by their keys ``scaled`` (keys times ``2**(53 + bits)``, exact
+    integers), the first ``head`` positions of each row only with ``head``."""
+    n_features = scaled.shape[1]
+    packed = scaled.astype(np.int64)
+    packed |= np.arange(n_features)
     if head is not None and head < n_features:
         packed.partition(head - 1, axis=1)
         packed[:, :head].sort(axis=1)
@@ -62,23 +82,17 @@ def _permutation(keys: np.ndarray, head: int | None = None) -> np.ndarray:
     return packed
 
 
-def _packed_keys(keys: np.ndarray, features: np.ndarray, bits: int) -> np.ndarray:
-    """``keys`` (multiples of ``2**-53`` in [0, 1)) as exact integers with ``features`` in
-    their low ``bits`` bits: sorting them orders by key, then by feature."""
-    packed = (keys * 2.0 ** (53 + bits)).astype(np.int64)  # exact: a power-of-2 scaling
-    packed |= features
-    return packed
-
-
-def _order_tail(perm: np.ndarray, keys: np.ndarray, nodes: np.ndarray, head: int) -> None:
-    """Order, in place, the positions past ``head`` of the rows ``nodes`` of ``perm`` (from
-    ``_permutation(keys, head)``): those rows become those of ``_permutation(keys)``."""
-    n_features = keys.shape[1]
+def _order_tail(perm: np.ndarray, scaled: np.ndarray, nodes: np.ndarray, head: int) -> None:
+    """Order, in place, the positions past ``head`` of the rows ``nodes`` of ``perm``, from
+    :func:`_draw_permutation` with its keys ``scaled``: those rows become those of the
+    whole permutation."""
+    n_features = scaled.shape[1]
     bits = (n_features - 1).bit_length()
     if bits > PACKED_FEATURE_BITS or head >= n_features or nodes.size == 0:
         return  # already fully ordered
     tail = perm[nodes, head:]
-    packed = _packed_keys(keys[nodes[:, None], tail], tail, bits)
+    packed = scaled[nodes[:, None], tail].astype(np.int64)
+    packed |= tail
     packed.sort(axis=1)
     packed &= (1 << bits) - 1
     perm[nodes, head:] = packed

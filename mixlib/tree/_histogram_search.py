@@ -16,9 +16,9 @@ from mixlib.tree._bins import (
     BinnedFeatures,
     _accumulate_bins,
     _column_histograms,
+    _draw_permutation,
     _left_counts,
     _order_tail,
-    _permutation,
     _present_bins,
     _rank_varying,
     _varying_columns,
@@ -176,8 +176,7 @@ class HistogramSearch:
         columns) and the ``k`` features then drawn are histogrammed anew.
         """
         n_nodes, n_features = rows.sizes.shape[0], self.codes.shape[0]
-        keys = rng.random((n_nodes, n_features))
-        perm = _permutation(keys, 2 * k)  # past 2 k, ordered only for the tail nodes
+        perm, keys = _draw_permutation(rng, n_nodes, n_features, 2 * k)  # past 2 k: tail only
         varying = np.zeros((n_nodes, n_features), dtype=bool)
         hist_w, hist_n = self.histograms(rows, perm[:, :k])
         present = _present_bins(hist_w, self.n_bins)
@@ -196,7 +195,8 @@ class HistogramSearch:
         Fills ``varying`` and appends ``(nodes, first column, hist_w, hist_n, present)`` to
         ``blocks`` for each batch; returns the nodes still short after ``2 k`` features,
         whose remaining columns' constancy came from ranks (None if there are none): their
-        rows of ``perm`` (from ``_permutation(keys, 2 k)``) are ordered past ``2 k`` here.
+        rows of ``perm`` (from :func:`mixlib.tree._bins._draw_permutation`, with ``keys``)
+        are ordered past ``2 k`` here.
         """
         n_features = perm.shape[1]
         m = min(n_features, 2 * k)

@@ -20,9 +20,9 @@ import numpy as np
 from mixlib.tree._impurity import children_cost, class_sum
 from mixlib.tree._bins import (
     BinnedFeatures,
+    _draw_permutation,
     _gather_ranks,
     _order_tail,
-    _permutation,
     _rank_varying,
     _segments_vary,
     _varying_first_within,
@@ -91,8 +91,8 @@ def draw_ranked_candidates(ranks: np.ndarray, xrows: np.ndarray, seg: np.ndarray
     if rng is None:
         feats = np.broadcast_to(np.arange(n_features), (n_nodes, n_features))
         return feats, np.ones(feats.shape, dtype=bool), ranks.take(xrows, axis=1).T
-    keys = rng.random((n_nodes, n_features))
-    perm = _permutation(keys, 2 * k)  # past 2 k, ordered only for the nodes that need it
+    # Past 2 k, ordered only for the nodes that need it.
+    perm, keys = _draw_permutation(rng, n_nodes, n_features, 2 * k)
     feats = np.ascontiguousarray(perm[:, :k])
     r = _gather_ranks(ranks, feats, xrows, seg)
     usable = _segments_vary(r, sizes)
