@@ -111,3 +111,15 @@ def test_invalid_parameters():
         AdaBoostClassifier(algorithm="SAMME.R").fit(X_TOY, Y_TOY)
     with pytest.raises(ValueError, match="n_estimators must be an int >= 1, got 0"):
         AdaBoostClassifier(n_estimators=0).fit(X_TOY, Y_TOY)
+
+
+def test_member_votes_are_the_members_own_predictions():
+    # Tree members' class indices are read from their arrays, without predict's validation.
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 6))
+    y = np.array(["b", "a", "c"])[(X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5)]
+    model = AdaBoostClassifier(DecisionTreeClassifier(max_depth=2), 8, random_state=0).fit(X, y)
+    X_new = rng.normal(size=(100, 6))
+    votes = model._member_votes(X_new)
+    for member, vote in zip(model.estimators_, votes):
+        np.testing.assert_array_equal(model.classes_[vote], member.predict(X_new))

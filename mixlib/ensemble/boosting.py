@@ -130,7 +130,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
                 member._fit_transposed(XT, y_idx, self.classes_, D, binned)
             else:
                 member.fit(X, y, sample_weight=D)
-            miss = label_indices(self.classes_, member.predict(X)) != y_idx
+            miss = self._class_indices(member, X) != y_idx
             err = float(D[miss].sum())
             if err <= 0.0:
                 self.estimators_.append(member)
@@ -169,7 +169,15 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     def _member_votes(self, X) -> np.ndarray:
         """Class index predicted by every member: shape (n_rounds, n_samples)."""
         X = check_fitted_input(self, X, attribute="estimators_")
-        return np.stack([label_indices(self.classes_, m.predict(X)) for m in self.estimators_])
+        return np.stack([self._class_indices(m, X) for m in self.estimators_])
+
+    def _class_indices(self, member, X: np.ndarray) -> np.ndarray:
+        """Class index (into ``classes_``) ``member`` predicts for the validated rows ``X``
+        (shape (n_samples,)): a tree grown by :meth:`fit` on ``classes_`` reads it from its
+        arrays without validating ``X`` again; other members go through ``predict``."""
+        if isinstance(member, DecisionTreeClassifier):
+            return member._class_index(X)
+        return label_indices(self.classes_, member.predict(X))
 
     def _staged_scores(self, X):
         """Yield :math:`\\sum_{s \\le t} \\alpha_s [h_s(x) = k]`, shape (n_samples, n_classes),

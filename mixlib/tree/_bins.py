@@ -38,22 +38,64 @@ SHORT_RANK_AXIS = 32
 SHORT_NODE_BATCHES = 3
 
 
-def _permutation(keys: np.ndarray) -> np.ndarray:
+def _permutation(keys: np.ndarray, head: int | None = None) -> np.ndarray:
     """Features of each node (row of ``keys``, shape (n_nodes, n_features)) ordered by key:
     a uniform random permutation, ``argsort(keys, axis=1)`` for distinct keys.
 
     ``keys`` come from ``Generator.random``, multiples of ``2**-53``: each is made an exact
     integer with its feature in the low bits, and one in-place integer sort (much faster
-    than ``argsort``) orders them."""
-    n_features = keys.shape[1]
-    bits = (n_features - 1).bit_length()
+    than ``argsort``) orders them. With ``head``, only the first ``head`` positions of each
+    row are put in order (a partition, then a sort of those): the rest hold the other
+    features in no particular order until :func:`_order_tail` orders the rows that need
+    them."""
+    bits = (keys.shape[1] - 1).bit_length()
     if bits > PACKED_FEATURE_BITS:  # the packed key would not fit in 63 bits
         return np.argsort(keys, axis=1)
-    packed = (keys * 2.0 ** (53 + bits)).astype(np.int64)  # exact: a power-of-2 scaling
+    return _sorted_features(keys * 2.0 ** (53 + bits), bits, head)
+
+
+def _draw_permutation(rng: np.random.Generator, n_nodes: int, n_features: int,
+                      head: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """``_permutation(keys, head)`` of the keys ``rng.random((n_nodes, n_features))``, and
+    those keys as :func:`_order_tail` takes them: scaled in place to exact integers (one
+    large temporary array fewer than :func:`_permutation`)."""
+    keys = rng.random((n_nodes, n_features))
+    bits = (n_features - 1).bit_length()
+    if bits > PACKED_FEATURE_BITS:
+        return np.argsort(keys, axis=1), keys
+    keys *= 2.0 ** (53 + bits)  # exact: a power-of-2 scaling
+    return _sorted_features(keys, bits, head), keys
+
+
+def _sorted_features(scaled: np.ndarray, bits: int, head: int | None) -> np.ndarray:
+    """Features ordered by their keys ``scaled`` (keys times ``2**(53 + bits)``, exact
+    integers), the first ``head`` positions of each row only with ``head``."""
+    n_features = scaled.shape[1]
+    packed = scaled.astype(np.int64)
     packed |= np.arange(n_features)
-    packed.sort(axis=1)
+    if head is not None and head < n_features:
+        packed.partition(head - 1, axis=1)
+        packed[:, :head].sort(axis=1)
+    else:
+        packed.sort(axis=1)
     packed &= (1 << bits) - 1
     return packed
+
+
+def _order_tail(perm: np.ndarray, scaled: np.ndarray, nodes: np.ndarray, head: int) -> None:
+    """Order, in place, the positions past ``head`` of the rows ``nodes`` of ``perm``, from
+    :func:`_draw_permutation` with its keys ``scaled``: those rows become those of the
+    whole permutation."""
+    n_features = scaled.shape[1]
+    bits = (n_features - 1).bit_length()
+    if bits > PACKED_FEATURE_BITS or head >= n_features or nodes.size == 0:
+        return  # already fully ordered
+    tail = perm[nodes, head:]
+    packed = scaled[nodes[:, None], tail].astype(np.int64)
+    packed |= tail
+    packed.sort(axis=1)
+    packed &= (1 << bits) - 1
+    perm[nodes, head:] = packed
 
 
 @dataclass
@@ -86,28 +128,31 @@ def bin_features(XT: np.ndarray) -> BinnedFeatures:
     ``argsort`` on the ties of discrete data); with at most ``DIRECT_RANK_BINS`` ranks, a
     value's rank is the number of ranks after the first whose smallest value it reaches,
     else the ranks are put back through an ``argsort``."""
+    n_features, n_samples = XT.shape
     Xs = np.sort(XT, axis=1)
     first = np.ones(Xs.shape, dtype=bool)
-    first[:, 1:] = Xs[:, 1:] > Xs[:, :-1] + FEATURE_THRESHOLD
-    sorted_ranks = (np.cumsum(first, axis=1) - 1).astype(np.int32)
+    np.greater(Xs[:, 1:], Xs[:, :-1] + FEATURE_THRESHOLD, out=first[:, 1:])
+    sorted_ranks = np.cumsum(first, axis=1, dtype=np.int32)
+    sorted_ranks -= 1
     n_bins = int(sorted_ranks[:, -1].max()) + 1
-    last = np.ones(Xs.shape, dtype=bool)
-    last[:, :-1] = first[:, 1:]
-    low = np.full((XT.shape[0], n_bins), np.inf)
-    high = np.full((XT.shape[0], n_bins), -np.inf)
-    f, i = np.nonzero(first)
+    low = np.full((n_features, n_bins), np.inf)
+    high = np.full((n_features, n_bins), -np.inf)
+    f, i = np.divmod(np.flatnonzero(first), n_samples)  # faster than a 2-d nonzero
     low[f, sorted_ranks[f, i]] = Xs[f, i]
-    f, i = np.nonzero(last)
+    # A rank's last value is just before the next rank's first one, or ends its row.
+    later = i > 0
+    f = np.concatenate((f[later], np.arange(n_features)))
+    i = np.concatenate((i[later] - 1, np.full(n_features, n_samples - 1)))
     high[f, sorted_ranks[f, i]] = Xs[f, i]
-    if n_bins <= DIRECT_RANK_BINS:
-        ranks = np.zeros(XT.shape, dtype=np.int32)
-        for b in range(1, n_bins):  # low is +inf past a feature's last rank
-            ranks += XT >= low[:, b : b + 1]
-    else:
-        ranks = np.empty_like(sorted_ranks)
-        np.put_along_axis(ranks, np.argsort(XT, axis=1), sorted_ranks, axis=1)
     # The smallest integer type: gathers of ranks stay in the processor's cache.
-    ranks = ranks.astype(np.min_scalar_type(n_bins - 1))
+    rank_type = np.min_scalar_type(n_bins - 1)
+    if n_bins <= DIRECT_RANK_BINS:
+        ranks = np.zeros(XT.shape, dtype=rank_type)
+        for b in range(1, n_bins):  # low is +inf past a feature's last rank
+            np.add(ranks, XT >= low[:, b : b + 1], out=ranks)
+    else:
+        ranks = np.empty(XT.shape, dtype=rank_type)
+        np.put_along_axis(ranks, np.argsort(XT, axis=1), sorted_ranks, axis=1)
     return BinnedFeatures(ranks=ranks, low=low, high=high, n_bins=n_bins)
 
 
@@ -237,6 +282,17 @@ def _varying_first(varying: np.ndarray, k: int) -> np.ndarray:
     key = np.arange(n, dtype=np.int32) + (~varying) * np.int32(n)
     key.sort(axis=1)
     return key[:, :k] % n
+
+
+def _varying_first_within(varying: np.ndarray, k: int, head: int,
+                          wide: np.ndarray) -> np.ndarray:
+    """:func:`_varying_first` of ``varying``, reading only the first ``head`` columns of
+    the rows not ``wide`` (boolean, shape (n_rows,)): those rows must have ``k`` True
+    entries among them (or ``head`` be every column)."""
+    first = np.empty((varying.shape[0], k), dtype=np.intp)
+    first[wide] = _varying_first(varying[wide], k)
+    first[~wide] = _varying_first(varying[~wide, :head], k)
+    return first
 
 
 def _varying_columns(present: np.ndarray) -> np.ndarray:

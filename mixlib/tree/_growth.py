@@ -212,9 +212,12 @@ def grow_trees(
     w_rows = np.concatenate([w for _, w in samples])
     if binned is None:
         binned = bin_features(XT)
-    # Small codes make the histograms' gathers cache-friendly.
-    codes = binned.ranks.astype(np.intp) * n_classes + y_idx
-    codes = codes.astype(np.min_scalar_type(int(codes.max())))
+    # Small codes make the histograms' gathers cache-friendly; computed in that type (the
+    # largest code is below n_bins * n_classes), as cheap as one pass over the ranks.
+    code_type = np.min_scalar_type(binned.n_bins * n_classes - 1)
+    codes = binned.ranks.astype(code_type)
+    codes *= code_type.type(n_classes)
+    codes += y_idx.astype(code_type)
     tree_weight = np.array([w.sum() for _, w in samples])
     exact = packed_search_applies(w_rows, tree_weight)
     rows = np.arange(base.shape[0])

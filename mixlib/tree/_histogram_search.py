@@ -16,12 +16,13 @@ from mixlib.tree._bins import (
     BinnedFeatures,
     _accumulate_bins,
     _column_histograms,
+    _draw_permutation,
     _left_counts,
-    _permutation,
+    _order_tail,
     _present_bins,
     _rank_varying,
     _varying_columns,
-    _varying_first,
+    _varying_first_within,
 )
 
 
@@ -175,25 +176,27 @@ class HistogramSearch:
         columns) and the ``k`` features then drawn are histogrammed anew.
         """
         n_nodes, n_features = rows.sizes.shape[0], self.codes.shape[0]
-        perm = _permutation(rng.random((n_nodes, n_features)))
+        perm, keys = _draw_permutation(rng, n_nodes, n_features, 2 * k)  # past 2 k: tail only
         varying = np.zeros((n_nodes, n_features), dtype=bool)
         hist_w, hist_n = self.histograms(rows, perm[:, :k])
         present = _present_bins(hist_w, self.n_bins)
         varying[:, :k] = _varying_columns(present)
         blocks = [(np.arange(n_nodes), 0, hist_w, hist_n, present)]
-        tail = self._extend_short_nodes(rows, perm, varying, k, blocks)
+        tail = self._extend_short_nodes(rows, keys, perm, varying, k, blocks)
         candidates = CandidateHistograms(perm[:, :k], varying[:, :k], hist_w, hist_n, present)
         if len(blocks) > 1:
             self._first_varying(rows, perm, varying, k, blocks, tail, candidates)
         return candidates
 
-    def _extend_short_nodes(self, rows: NodeRows, perm: np.ndarray, varying: np.ndarray,
-                            k: int, blocks: list) -> np.ndarray | None:
+    def _extend_short_nodes(self, rows: NodeRows, keys: np.ndarray, perm: np.ndarray,
+                            varying: np.ndarray, k: int, blocks: list) -> np.ndarray | None:
         """Histogram further permuted features of the nodes with fewer than ``k`` varying.
 
         Fills ``varying`` and appends ``(nodes, first column, hist_w, hist_n, present)`` to
         ``blocks`` for each batch; returns the nodes still short after ``2 k`` features,
-        whose remaining columns' constancy came from ranks (None if there are none).
+        whose remaining columns' constancy came from ranks (None if there are none): their
+        rows of ``perm`` (from :func:`mixlib.tree._bins._draw_permutation`, with ``keys``)
+        are ordered past ``2 k`` here.
         """
         n_features = perm.shape[1]
         m = min(n_features, 2 * k)
@@ -206,6 +209,7 @@ class HistogramSearch:
                 return None
             sub = rows.subset(short)
             if lo == m:
+                _order_tail(perm, keys, short, m)
                 varying[short, m:] = _rank_varying(self.binned.ranks, perm[short, m:],
                                                    sub.xrows, sub.seg, sub.sizes)
                 return short
@@ -229,18 +233,28 @@ class HistogramSearch:
         n_nodes = perm.shape[0]
         short = blocks[1][0]
         first = np.broadcast_to(np.arange(k), (n_nodes, k)).copy()
-        first[short] = _varying_first(varying[short], k)
+        # Short nodes other than the tail have k varying features among the first 2 k.
+        in_tail = np.zeros(n_nodes, dtype=bool)
+        if tail is not None:
+            in_tail[tail] = True
+        first[short] = _varying_first_within(varying[short], k, min(perm.shape[1], 2 * k),
+                                             in_tail[short])
         hist_w, hist_n, present = candidates.hist_w, candidates.hist_n, candidates.present
         for b, (nodes, lo, block_w, block_n, block_present) in enumerate(blocks):
             members, local = (short, short) if b == 0 else (nodes, np.arange(nodes.size))
             position = first[members] - lo
             i, j = np.nonzero((position >= 0) & (position < block_w.shape[0]))
-            hist_w[j, members[i]] = block_w[position[i, j], local[i]]
-            present[j, members[i]] = block_present[position[i, j], local[i]]
+            # (column, node) pairs as rows of the flattened blocks: one gather each.
+            target = j * n_nodes + members[i]
+            source = position[i, j] * block_w.shape[1] + local[i]
+            _copy_cells(hist_w, target, block_w, source)
+            _copy_cells(present, target, block_present, source)
             if self.counts:
-                hist_n[j, members[i]] = block_n[position[i, j], local[i]]
-        candidates.feats = np.take_along_axis(perm, first, axis=1)
-        candidates.usable = np.take_along_axis(varying, first, axis=1)
+                _copy_cells(hist_n, target, block_n, source)
+        candidates.feats = perm[:, :k].copy()
+        candidates.feats[short] = perm[short[:, None], first[short]]
+        candidates.usable = varying[:, :k].copy()
+        candidates.usable[short] = varying[short[:, None], first[short]]
         if tail is not None:
             late = tail[(first[tail] >= min(perm.shape[1], 2 * k)).any(axis=1)]
             if late.size:
@@ -270,3 +284,10 @@ class HistogramSearch:
             valid = present & (n_present < n_present[:, :, -1:])
         valid &= candidates.usable.T[:, :, None]
         return np.nonzero(valid.transpose(1, 0, 2))
+
+
+def _copy_cells(dest: np.ndarray, target: np.ndarray, src: np.ndarray,
+                source: np.ndarray) -> None:
+    """``dest[target] = src[source]`` over the (column, node) pairs of C-contiguous arrays of
+    shape (c, n_nodes, ...), the pairs given as flat indices ``column * n_nodes + node``."""
+    dest.reshape(-1, *dest.shape[2:])[target] = src.reshape(-1, *src.shape[2:])[source]

@@ -20,11 +20,12 @@ import numpy as np
 from mixlib.tree._impurity import children_cost, class_sum
 from mixlib.tree._bins import (
     BinnedFeatures,
+    _draw_permutation,
     _gather_ranks,
-    _permutation,
+    _order_tail,
     _rank_varying,
     _segments_vary,
-    _varying_first,
+    _varying_first_within,
 )
 
 #: Bits a packed key may use: an ``int64`` without its sign.
@@ -90,7 +91,8 @@ def draw_ranked_candidates(ranks: np.ndarray, xrows: np.ndarray, seg: np.ndarray
     if rng is None:
         feats = np.broadcast_to(np.arange(n_features), (n_nodes, n_features))
         return feats, np.ones(feats.shape, dtype=bool), ranks.take(xrows, axis=1).T
-    perm = _permutation(rng.random((n_nodes, n_features)))
+    # Past 2 k, ordered only for the nodes that need it.
+    perm, keys = _draw_permutation(rng, n_nodes, n_features, 2 * k)
     feats = np.ascontiguousarray(perm[:, :k])
     r = _gather_ranks(ranks, feats, xrows, seg)
     usable = _segments_vary(r, sizes)
@@ -107,14 +109,17 @@ def draw_ranked_candidates(ranks: np.ndarray, xrows: np.ndarray, seg: np.ndarray
     m = min(n_features, 2 * k)
     varying[:, k:m] = _rank_varying(ranks, perm[short, k:m], sub_xrows, sub_seg, sub_sizes)
     still = np.flatnonzero(np.count_nonzero(varying[:, :m], axis=1) < k)
+    wide = np.zeros(short.size, dtype=bool)  # the nodes whose features past m are read
     if still.size and m < n_features:
+        wide[still] = True
+        _order_tail(perm, keys, short[still], m)
         inner = np.zeros(short.size, dtype=bool)
         inner[still] = True
         keep = inner[sub_seg]
         varying[still, m:] = _rank_varying(ranks, perm[short[still], m:], sub_xrows[keep],
                                            (np.cumsum(inner) - 1)[sub_seg[keep]],
                                            sub_sizes[still])
-    first = _varying_first(varying, k)
+    first = _varying_first_within(varying, k, m, wide)
     feats[short] = np.take_along_axis(perm[short], first, axis=1)
     usable[short] = np.take_along_axis(varying, first, axis=1)
     r[sub] = _gather_ranks(ranks, feats[short], sub_xrows, sub_seg)

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from mixlib.tree._bins import FEATURE_THRESHOLD, BinnedFeatures, _permutation
+from mixlib.tree._bins import (
+    FEATURE_THRESHOLD,
+    BinnedFeatures,
+    _draw_permutation,
+    _order_tail,
+)
 from mixlib.tree._histogram_search import HistogramSearch, NodeRows
 from mixlib.tree._impurity import children_cost, class_sum, node_impurity
 from mixlib.tree._packed_search import first_least, packed_level_splits, packed_search_applies
@@ -66,7 +71,7 @@ def draw_candidates(
     first ``k`` of them are a uniform ``k``-subset of the node's varying features (what
     scikit-learn draws). To avoid scanning every column, constancy is first checked on the
     first ``2 k`` features of the permutation only (random keys sorted per node, see
-    :func:`mixlib.tree._bins._permutation`), and on all of them for the nodes where fewer
+    :func:`mixlib.tree._bins._draw_permutation`), and on all of them for the nodes where fewer
     than ``k`` of those vary.
     """
     n_nodes, n_features = starts.shape[0], XT.shape[0]
@@ -77,13 +82,13 @@ def draw_candidates(
     sizes = np.diff(np.append(starts, rows.shape[0]))
     seg = np.repeat(np.arange(n_nodes), sizes)
     m = min(n_features, 2 * k_features)
-    keys = rng.random((n_nodes, n_features))
-    perm = _permutation(keys)
+    perm, keys = _draw_permutation(rng, n_nodes, n_features, m)  # past m: where read
     varying = np.zeros((n_nodes, n_features), dtype=bool)
     varying[:, :m] = _segment_varying(XT[perm[seg, :m].T, rows], starts)
     if m < n_features:
         short = np.flatnonzero(varying[:, :m].sum(axis=1) < k_features)
         if short.size:
+            _order_tail(perm, keys, short, m)
             in_short = np.zeros(n_nodes, dtype=bool)
             in_short[short] = True
             sub = in_short[seg]

@@ -115,8 +115,13 @@ class FittedTreeMixin:
 
     def predict(self, X) -> np.ndarray:
         """Majority class of the leaf of each row: shape (n_samples,)."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        index = self._class_index(self._check_X(X))
+        return self.classes_[index]
+
+    def _class_index(self, X: np.ndarray) -> np.ndarray:
+        """Index in ``classes_`` of the class :meth:`predict` gives each row of ``X``, already
+        validated (for ensembles that validate their input once for all members)."""
+        return np.argmax(self.tree_.value[self.tree_.apply(X)], axis=1)
 
     def get_depth(self) -> int:
         """Depth of the fitted tree (a single leaf has depth 0)."""
