@@ -59,7 +59,9 @@ class BruteForceNeighbors:
     p : float, default=2
     block_bytes : int, default=2**21
         Memory budget of one block of the distance matrix (2 MiB: blocks that stay in the
-        cache are faster than one large matrix).
+        cache are faster than one large matrix), counted in the precision the block is
+        computed in: float32 for :meth:`query_ties` when most rows are exact in float32
+        (twice as many queries per block), float64 otherwise.
     """
 
     def __init__(
@@ -81,18 +83,19 @@ class BruteForceNeighbors:
             self._single = (single, np.einsum("ij,ij->i", single, single),
                             np.flatnonzero(~self._exact_rows))
 
-    def _checked_query(self, X, k) -> tuple[np.ndarray, np.ndarray, int, int]:
+    def _checked_query(self, X, k, itemsize: int = 8) -> tuple[np.ndarray, np.ndarray, int, int]:
         """Validated queries, the training rows, ``k``, and the query block size.
 
-        A block of queries holds at most ``block_bytes`` of float64 distances to the training
-        rows.
+        A block of queries holds at most ``block_bytes`` of distances to the training rows,
+        each of ``itemsize`` bytes (8 for float64, 4 for the float32 products of
+        :meth:`_rounded_matrix`).
         """
         X = check_array(X)
         train = self.data_
         if X.shape[1] != train.shape[1]:
             raise ValueError(f"X has {X.shape[1]} features, fitted on {train.shape[1]}.")
         k = _check_k(k, train.shape[0])
-        return X, train, k, max(1, self.block_bytes // (8 * train.shape[0]))
+        return X, train, k, max(1, self.block_bytes // (itemsize * train.shape[0]))
 
     def _rounded_matrix(self, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Squared Euclidean distances of a block of queries, rounded to float32, and the
@@ -225,7 +228,8 @@ class BruteForceNeighbors:
         those exact values, so the result is the one an exhaustive exact search gives. When
         every training row is an integer row, the band of an integer query row is 0.
         """
-        X, train, k, block = self._checked_query(X, k)
+        single = self.metric == "euclidean" and self._single is not None
+        X, train, k, block = self._checked_query(X, k, itemsize=4 if single else 8)
         parts = []
         for lo in range(0, X.shape[0], block):
             queries = X[lo:lo + block]

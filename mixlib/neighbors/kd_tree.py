@@ -258,11 +258,13 @@ class KDTree:
             else:
                 reduced = _reduced_distances(X[queries, None, :] - points, self._exponent)
             merged = np.concatenate((best[queries], reduced), axis=1)
-            merged_at = np.concatenate(
-                (where[queries], np.broadcast_to(positions, reduced.shape)), axis=1)
+            merged_at = np.empty(merged.shape, dtype=np.intp)
+            merged_at[:, :k] = where[queries]
+            merged_at[:, k:] = positions
             keep = np.argpartition(merged, k - 1, axis=1)[:, :k]
-            best[queries] = np.take_along_axis(merged, keep, axis=1)
-            where[queries] = np.take_along_axis(merged_at, keep, axis=1)
+            rows = np.arange(len(queries))[:, None]  # plain indexing: cheaper than take_along_axis
+            best[queries] = merged[rows, keep]
+            where[queries] = merged_at[rows, keep]
 
         everyone = np.arange(n_queries)
         if self._pivots.size:

@@ -252,16 +252,22 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         votes = np.bincount(cells, weight.ravel(), minlength=len(codes) * n_classes)
         return votes.reshape(len(codes), n_classes), codes, mask
 
-    def _shares(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-        """Vote shares (n_queries, n_classes), the top ties leaning to the predicted class,
-        and the index of the predicted class of each query."""
-        votes, codes, mask = self._votes(X)
-        n_queries, n_classes = votes.shape
+    @staticmethod
+    def _winner(votes: np.ndarray, codes: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray,
+                                                                                 np.ndarray]:
+        """Index of the predicted class of each query (the class of the nearest voter among
+        the classes tied at the top of the vote) and the mask of those tied classes."""
         best = votes.max(axis=1, keepdims=True)
         tied = votes >= best - _VOTE_RTOL * np.abs(best)
-        rows = np.arange(n_queries)
+        rows = np.arange(votes.shape[0])
         first = np.argmax(tied[rows[:, None], codes] & mask, axis=1)
-        winner = codes[rows, first]
+        return codes[rows, first], tied
+
+    def _shares(self, X: ArrayLike) -> np.ndarray:
+        """Vote shares (n_queries, n_classes), the top ties leaning to the predicted class."""
+        votes, codes, mask = self._votes(X)
+        n_classes = votes.shape[1]
+        winner, tied = self._winner(votes, codes, mask)
         total = votes.sum(axis=1, keepdims=True)
         shares = np.divide(votes, total, out=np.full_like(votes, 1.0 / n_classes), where=total > 0)
         n_tied = tied.sum(axis=1)
@@ -272,7 +278,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             others[np.arange(leaning.size), winner[leaning]] = False
             shares[leaning] -= others * (lead / (n_tied[leaning] - 1))[:, None]
             shares[leaning, winner[leaning]] += lead
-        return shares, winner
+        return shares
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Share of the (weighted) vote of each class, shape (n_queries, n_classes).
@@ -281,9 +287,9 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         class of the nearest tied voter) leads the others by a relative ``1e-9``, taken from
         them, so that the argmax of the shares is always the predicted class.
         """
-        return self._shares(X)[0]
+        return self._shares(X)
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Majority class of the neighbours, ties broken by the nearest tied neighbour."""
-        winner = self._shares(X)[1]
+        winner, _ = self._winner(*self._votes(X))  # validates X (and fitted) first
         return self.classes_[winner]
