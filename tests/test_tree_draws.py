@@ -12,7 +12,7 @@ from mixlib.ensemble import RandomForestClassifier
 from mixlib.tree._bins import (
     _draw_permutation,
     _order_tail,
-    _permutation,
+    _sorted_features,
     _varying_first,
     _varying_first_within,
     bin_features,
@@ -26,15 +26,19 @@ from mixlib.tree.decision_tree import DecisionTreeClassifier
 def test_partial_permutation_is_the_full_one_where_read(n_features, head, ties):
     rng = np.random.default_rng(n_features + head)
     keys = rng.random((200, n_features))
-    if ties:  # equal keys
+    if ties:  # equal keys: the packed sort breaks ties by feature, as a stable argsort
         keys = np.floor(keys * 4) / 4
-    full = _permutation(keys)
-    perm = _permutation(keys, head)
-    np.testing.assert_array_equal(perm[:, :head], full[:, :head])
-    np.testing.assert_array_equal(np.sort(perm, axis=1), np.sort(full, axis=1))
+    bits = (n_features - 1).bit_length()
+    if bits <= 10:  # the packed sort (more features take argsort)
+        scaled = keys * 2.0 ** (53 + bits)
+        full = np.argsort(keys, axis=1, kind="stable")
+        np.testing.assert_array_equal(_sorted_features(scaled, bits, None), full)
+        perm = _sorted_features(scaled, bits, head)
+        np.testing.assert_array_equal(perm[:, :head], full[:, :head])
+        np.testing.assert_array_equal(np.sort(perm, axis=1), np.sort(full, axis=1))
     # The same draw from a generator, its tail ordered for some nodes.
     perm, scaled = _draw_permutation(np.random.default_rng(1), 200, n_features, head)
-    full = _permutation(np.random.default_rng(1).random((200, n_features)))
+    full = np.argsort(np.random.default_rng(1).random((200, n_features)), axis=1)
     np.testing.assert_array_equal(perm[:, :head], full[:, :head])
     nodes = np.flatnonzero(rng.random(200) < 0.3)
     _order_tail(perm, scaled, nodes, head)

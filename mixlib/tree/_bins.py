@@ -22,9 +22,9 @@ DIRECT_RANK_BINS = 16
 #: (Column, row) pairs histogrammed per ``bincount`` call (see :func:`_column_histograms`).
 HISTOGRAM_CHUNK = 1 << 16
 
-#: Most bits a feature index takes in a packed permutation key (:func:`_permutation`): a key
-#: from ``Generator.random`` has 53 significant bits, so with at most 10 feature bits the
-#: packed integer stays within the 63 bits of an ``int64`` (up to 1024 features).
+#: Most bits a feature index takes in a packed permutation key (:func:`_draw_permutation`):
+#: a key from ``Generator.random`` has 53 significant bits, so with at most 10 feature bits
+#: the packed integer stays within the 63 bits of an ``int64`` (up to 1024 features).
 PACKED_FEATURE_BITS = 10
 
 #: Up to this many ranks, a cumulative sum over the ranks is one whole-array addition per
@@ -38,27 +38,18 @@ SHORT_RANK_AXIS = 32
 SHORT_NODE_BATCHES = 3
 
 
-def _permutation(keys: np.ndarray, head: int | None = None) -> np.ndarray:
-    """Features of each node (row of ``keys``, shape (n_nodes, n_features)) ordered by key:
-    a uniform random permutation, ``argsort(keys, axis=1)`` for distinct keys.
-
-    ``keys`` come from ``Generator.random``, multiples of ``2**-53``: each is made an exact
-    integer with its feature in the low bits, and one in-place integer sort (much faster
-    than ``argsort``) orders them. With ``head``, only the first ``head`` positions of each
-    row are put in order (a partition, then a sort of those): the rest hold the other
-    features in no particular order until :func:`_order_tail` orders the rows that need
-    them."""
-    bits = (keys.shape[1] - 1).bit_length()
-    if bits > PACKED_FEATURE_BITS:  # the packed key would not fit in 63 bits
-        return np.argsort(keys, axis=1)
-    return _sorted_features(keys * 2.0 ** (53 + bits), bits, head)
-
-
 def _draw_permutation(rng: np.random.Generator, n_nodes: int, n_features: int,
                       head: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """``_permutation(keys, head)`` of the keys ``rng.random((n_nodes, n_features))``, and
-    those keys as :func:`_order_tail` takes them: scaled in place to exact integers (one
-    large temporary array fewer than :func:`_permutation`)."""
+    """Features of each node ordered by the keys ``rng.random((n_nodes, n_features))`` (a
+    uniform random permutation, ``argsort(keys, axis=1)``), and those keys as
+    :func:`_order_tail` takes them.
+
+    The keys are multiples of ``2**-53``: scaled in place by ``2**(53 + bits)`` they become
+    exact integers with room for the feature in their low ``bits``, and one in-place integer
+    sort (much faster than ``argsort``) orders them. With ``head``, only the first ``head``
+    positions of each row are put in order (a partition, then a sort of those): the rest
+    hold the other features in no particular order until :func:`_order_tail` orders the
+    rows that read them."""
     keys = rng.random((n_nodes, n_features))
     bits = (n_features - 1).bit_length()
     if bits > PACKED_FEATURE_BITS:
