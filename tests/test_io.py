@@ -56,3 +56,11 @@ def test_table_round_trip_keeps_labels_as_text(tmp_path):
     write_table(frame, tmp_path / "t.tsv")
     back = read_table(tmp_path / "t.tsv")
     assert back["class"].tolist() == ["01", "1"] and back["value"].isna().tolist() == [False, True]
+
+
+@pytest.mark.parametrize("run_hash", ["748623549161", "000000000012", "12e456789012", "0e0000000000"])
+def test_run_hash_that_reads_as_a_number_stays_text(tmp_path, run_hash):
+    # The provenance hash is 12 hex digits: about one run in 280 gets one made of digits only.
+    frame = pd.DataFrame({"accuracy": [0.5, 0.75], "provenance": [run_hash, run_hash]})
+    write_table(frame, tmp_path / "t.tsv")
+    assert read_table(tmp_path / "t.tsv")["provenance"].tolist() == [run_hash, run_hash]

@@ -19,6 +19,10 @@ import pandas as pd
 from mixlib.datasets.registry import CLASS_COLUMN
 from mixlib.pipeline.manifest import checked_bytes, write_manifest
 
+#: Name of the column that carries the run's hash in the stamped tables
+#: (:mod:`mixlib.pipeline.provenance`).
+PROVENANCE_COLUMN = "provenance"
+
 
 def _current_umask() -> int:
     """The process's umask (reading it means setting it, so it is set straight back)."""
@@ -61,14 +65,18 @@ def write_text(text: str, path: str | Path) -> None:
 
 
 def read_table(path: str | Path) -> pd.DataFrame:
-    """Read a TSV written by :func:`write_table`; the ``class`` and ``role`` columns stay text.
+    """Read a TSV written by :func:`write_table`; the ``class``, ``role``, ``dataset`` and
+    ``provenance`` columns stay text.
+
+    A label such as ``01`` or a run's hash such as ``748623549161`` or ``12e456789012`` (hex
+    digits that happen to read as a number) is kept as written, not turned into a number.
 
     Inside a job the file must match its manifest, or
     :class:`mixlib.pipeline.manifest.CorruptTableError` names it and its producing rule.
     """
     return pd.read_csv(
         io.BytesIO(checked_bytes(path)), sep="\t", keep_default_na=False, na_values=[""],
-        dtype={CLASS_COLUMN: str, "role": str, "dataset": str},
+        dtype={CLASS_COLUMN: str, "role": str, "dataset": str, PROVENANCE_COLUMN: str},
     )
 
 

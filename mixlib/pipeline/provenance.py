@@ -25,13 +25,13 @@ from typing import Any
 
 import pandas as pd
 
+from mixlib.pipeline.io import PROVENANCE_COLUMN, write_text
+
 #: Environment variable that hands the record from the Snakemake process to its jobs, so every
 #: job stamps the same hash without recomputing it.
 ENVIRONMENT_KEY = "MIXSTUDY_PROVENANCE"
 #: Thread settings that decide how many threads BLAS and OpenMP use.
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-#: Name of the column that carries the hash in the stamped tables.
-COLUMN = "provenance"
 
 
 def _git(directory: Path, *args: str) -> str | None:
@@ -183,8 +183,6 @@ def write_provenance(record: Mapping[str, Any], path: str | Path) -> None:
     """Write ``record`` as indented JSON at ``path``, and a copy named by its hash in the
     ``provenance/`` folder next to it, so the hash in an older table still finds its record
     after a later run has rewritten ``path``."""
-    from mixlib.pipeline.io import write_text
-
     text = json.dumps(record, indent=2, sort_keys=True) + "\n"
     path = Path(path)
     write_text(text, path.parent / "provenance" / f"{record['hash']}.json")
@@ -196,4 +194,4 @@ def stamp(table: pd.DataFrame, record_hash: str | None = None) -> pd.DataFrame:
     environment the Snakemake process set; ``record_hash`` overrides it)."""
     if record_hash is None:
         record_hash = json.loads(os.environ[ENVIRONMENT_KEY])["hash"]
-    return table.assign(**{COLUMN: record_hash})
+    return table.assign(**{PROVENANCE_COLUMN: record_hash})
