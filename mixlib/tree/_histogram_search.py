@@ -103,7 +103,7 @@ def histogram_cuts(binned: BinnedFeatures, codes: np.ndarray, xrows: np.ndarray,
     next_rank = np.empty(bound, dtype=np.intp)
     left = np.empty((bound, n_classes))
     n_cuts = _level_cuts(
-        binned.ranks, codes, xrows.astype(np.intp, copy=False), w, w.astype(np.int64), starts,
+        codes, xrows.astype(np.intp, copy=False), w, w.astype(np.int64), starts,
         sizes, perm, scaled, head, rng is not None, k, binned.n_bins, n_classes,
         min_samples_leaf, weighting,
         node, feature, cut, next_rank, left,
@@ -131,11 +131,12 @@ def _weighting(w: np.ndarray) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def _constant(ranks_row, xrows, start, end):  # pragma: no cover - compiled
-    """Whether the rows ``start .. end`` all have the same rank in ``ranks_row``."""
-    first = ranks_row[xrows[start]]
+def _constant(codes_row, rank_of, xrows, start, end):  # pragma: no cover - compiled
+    """Whether the rows ``start .. end`` all have the same rank (``rank_of`` their code in
+    ``codes_row``)."""
+    first = rank_of[codes_row[xrows[start]]]
     for i in range(start + 1, end):
-        if ranks_row[xrows[i]] != first:
+        if rank_of[codes_row[xrows[i]]] != first:
             return False
     return True
 
@@ -214,7 +215,7 @@ def _tail_heap(perm_row, scaled_row, head, heap):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _level_cuts(ranks, codes, xrows, w, w_int, starts, sizes, perm, scaled, head, draw, k,
+def _level_cuts(codes, xrows, w, w_int, starts, sizes, perm, scaled, head, draw, k,
                 n_bins, n_classes, min_samples_leaf, weighting,
                 out_node, out_feature, out_cut, out_next, out_left):  # pragma: no cover
     """Fill the ``out_`` arrays with the valid cuts of every node (see
@@ -230,6 +231,7 @@ def _level_cuts(ranks, codes, xrows, w, w_int, starts, sizes, perm, scaled, head
     lane_weight = np.zeros((4, per_node), dtype=np.int64)
     heap = np.empty(n_features, dtype=np.int64)
     left = np.zeros(n_classes)
+    rank_of = np.arange(per_node) // n_classes
     n_cuts = 0
     for j in range(sizes.shape[0]):
         start, end = starts[j], starts[j] + sizes[j]
@@ -248,7 +250,7 @@ def _level_cuts(ranks, codes, xrows, w, w_int, starts, sizes, perm, scaled, head
                 in_heap -= 1
                 heap[0] = heap[in_heap]
                 _sift_down(heap, 0, in_heap)
-            if _constant(ranks[f], xrows, start, end):
+            if _constant(codes[f], rank_of, xrows, start, end):
                 continue  # no cut; a drawn node reads a further feature
             n_candidates += 1
             _histogram(codes[f], xrows, w, w_int, start, end, weighting, lanes, lane_weight,
