@@ -7,7 +7,7 @@ from sklearn.tree import DecisionTreeClassifier as SkTree
 
 from mixlib.core.exceptions import NotFittedError
 import mixlib.tree._split
-from mixlib.tree._bins import _draw_permutation, _left_counts, _varying_first
+from mixlib.tree._bins import _draw_permutation, _varying_first
 from mixlib.tree._split import class_sum
 from mixlib.tree.decision_tree import (
     DecisionTreeClassifier,
@@ -243,15 +243,6 @@ def test_varying_first_is_a_stable_sort_of_the_constant_flags():
     np.testing.assert_array_equal(
         _varying_first(varying, 6), np.argsort(~varying, axis=1, kind="stable")[:, :6]
     )
-
-
-@pytest.mark.parametrize("n_bins", [2, 5, 40])
-def test_left_counts_add_ranks_in_order(n_bins):
-    rng = np.random.default_rng(n_bins)
-    hist_w = rng.random((4, 7, n_bins, 3)) * rng.integers(0, 2, size=(4, 7, n_bins, 1))
-    col, node, cut = (rng.integers(0, n, size=50) for n in (4, 7, n_bins - 1))
-    expected = np.cumsum(hist_w, axis=2)[col, node, cut]
-    assert _left_counts(hist_w, col, node, cut).tobytes() == expected.tobytes()
 
 
 def test_draw_candidates_uniform_over_varying_features():

@@ -11,7 +11,6 @@ from mixlib.tree._bins import (
     _draw_permutation,
     _order_tail,
 )
-from mixlib.tree._histogram_search import HistogramSearch, NodeRows
 from mixlib.tree._impurity import children_cost, class_sum, node_impurity
 from mixlib.tree._packed_search import first_least, packed_level_splits, packed_search_applies
 
@@ -217,10 +216,10 @@ def level_splits(
 
     When the features have few distinct values (``binned`` given and
     k x n_nodes x n_bins x (n_classes + 1) <= ``HISTOGRAM_MAX_CELLS``), no sort is needed:
-    :class:`mixlib.tree._histogram_search.HistogramSearch` draws the candidates and histograms them
-    (``bincount`` over (candidate, node, rank, class)), and a cumulative sum over ranks
-    gives the left counts of every cut; a cut after rank ``r`` is valid when the node has
-    rows of rank ``r`` and of a later rank.
+    :func:`mixlib.tree._histogram_search.histogram_cuts` draws the candidates and histograms
+    each node's rows over (rank, class) in one compiled loop, and a sum over ranks gives the
+    left counts of every cut; a cut after rank ``r`` is valid when the node has rows of rank
+    ``r`` and of a later rank.
 
     With integer weights and more cells than ``HISTOGRAM_CELLS_PER_KEY`` per (candidate,
     row), :func:`mixlib.tree._packed_search.packed_level_splits` sorts packed integer keys
@@ -252,10 +251,13 @@ def level_splits(
         feature[nodes], threshold[nodes], best_cost[nodes] = f, _midpoint(lo, hi), cost
         return feature, threshold, best_cost
     if use_histogram:
-        cuts = HistogramSearch(binned, codes, n_classes, min_samples_leaf).cuts(
-            NodeRows(xrows, w[rows], seg, sizes), k_features, rng)
-        node, col, pos, left, feats = cuts.node, cuts.col, cuts.cut, cuts.left, cuts.feats
-        threshold_of = cuts.thresholds
+        # Imported here: numba's import (about 0.3 s) is paid only by the processes that
+        # grow trees on few-valued features.
+        from mixlib.tree._histogram_search import histogram_cuts
+
+        cuts = histogram_cuts(binned, codes, xrows, w[rows], sizes, n_classes, k_features,
+                              min_samples_leaf, rng)
+        node, left = cuts.node, cuts.left
         if node.size == 0:
             return feature, threshold, best_cost
     else:
@@ -267,10 +269,6 @@ def level_splits(
         )
         if node.size == 0:
             return feature, threshold, best_cost
-
-        def threshold_of(nodes, cols, cuts):
-            return Gs[cols, cuts], Gs[cols, cuts + 1]
-
     # Clipped: the node totals are summed in another order, so an absent class could
     # otherwise come out as -1e-15 (NaN entropy).
     right = np.maximum(counts[node] - left, 0.0)
@@ -278,14 +276,17 @@ def level_splits(
     wr = class_sum(right)
     cost = children_cost(left, right, wl, wr, criterion)
     # Per node: least cost, then first candidate column, then lowest cut.
-    if use_histogram:  # cuts come ordered by (node, column, cut)
+    if use_histogram:  # cuts come ordered by (node, candidate, cut)
         best = first_least(node, cost)
+        nodes = node[best]
+        threshold[nodes] = _midpoint(*cuts.thresholds(binned, best))
+        feature[nodes] = cuts.feature[best]
     else:
         best = np.lexsort((pos, col, cost, node))
         best = best[np.r_[True, node[best][1:] != node[best][:-1]]]
-    nodes, p, c = node[best], pos[best], col[best]
-    threshold[nodes] = _midpoint(*threshold_of(nodes, c, p))
-    feature[nodes] = feats[nodes, c]
+        nodes, p, c = node[best], pos[best], col[best]
+        threshold[nodes] = _midpoint(Gs[c, p], Gs[c, p + 1])
+        feature[nodes] = feats[nodes, c]
     best_cost[nodes] = cost[best]
     return feature, threshold, best_cost
 
