@@ -175,3 +175,15 @@ def test_job_logs_give_every_jobs_script_seconds_per_rule(tmp_path, capsys):
     assert "1 job(s) started but never finished" in out
     with pytest.raises(SystemExit, match="^error: .*no job log"):
         main(["--job-logs", str(tmp_path / "logs" / "fetch" / "nothing")])
+
+
+def test_help_and_unknown_options_print_the_usage(capsys):
+    assert main(["--help"]) == 0
+    assert "--job-logs LOG_FOLDER" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="^usage: .*BENCHMARK_FOLDER"):
+        main(["--jobs-logs", "results/logs"])
+
+
+def test_a_folder_without_benchmark_files_is_an_error_not_a_traceback(tmp_path):
+    with pytest.raises(SystemExit, match="^error: no benchmark file"):
+        main([str(tmp_path)])

@@ -182,6 +182,14 @@ def _per_rule(jobs: pd.DataFrame) -> pd.DataFrame:
     return summary.sort_values("job_seconds", ascending=False, ignore_index=True)[LOG_COLUMNS]
 
 
+USAGE = """usage: python -m mixlib.pipeline.resources [BENCHMARK_FOLDER]
+       python -m mixlib.pipeline.resources --job-logs LOG_FOLDER
+       python -m mixlib.pipeline.resources --log SNAKEMAKE_LOG
+
+Job-seconds per rule of a run: from the rules' benchmark files (default results/benchmarks),
+from the jobs' own logs (e.g. results/logs), or from a Snakemake log that has job starts."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m mixlib.pipeline.resources [FOLDER]`` prints the benchmark summary (default
     folder ``results/benchmarks``); ``--job-logs FOLDER`` prints
@@ -190,16 +198,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     readers = {"--log": (job_seconds_from_log, "SNAKEMAKE_LOG"),
                "--job-logs": (job_seconds_from_job_logs, "LOG_FOLDER")}
+    if args[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
     if args[:1] and args[0] in readers:
         reader, argument = readers[args[0]]
         if len(args) != 2:
             raise SystemExit(f"usage: python -m mixlib.pipeline.resources {args[0]} {argument}")
-        try:
-            summary = reader(args[1])
-        except ValueError as error:
-            raise SystemExit(f"error: {error}") from None
+        read, source = reader, args[1]
+    elif len(args) > 1 or (args and args[0].startswith("-")):
+        raise SystemExit(USAGE)
     else:
-        summary = summarise_benchmarks(args[0] if args else "results/benchmarks")
+        read, source = summarise_benchmarks, args[0] if args else "results/benchmarks"
+    try:
+        summary = read(source)
+    except ValueError as error:
+        raise SystemExit(f"error: {error}") from None
     print(summary.to_string(index=False, float_format=lambda value: f"{value:.1f}"))
     print(f"total: {summary['jobs'].sum()} jobs, {summary['job_seconds'].sum():.0f} job-seconds")
     if "unfinished" in summary and summary["unfinished"].sum():
