@@ -47,7 +47,7 @@ def test_row_cache_is_lru_and_exact(data):
     assert cache.capacity == 3
     for i in [0, 1, 2, 0, 3]:  # 1 is the least recently used when 3 arrives
         np.testing.assert_allclose(cache(i), gram[i], rtol=1e-12, atol=1e-14)
-    assert list(cache.rows) == [2, 0, 3]
+    assert cache.rows_by_recency() == [2, 0, 3]
     assert cache.n_computed == 4
     get_row, diag = kernel_rows(X, kernel="gaussian", degree=3, sigma=1.2, cache_size=1e-3)
     assert isinstance(get_row, KernelRowCache)

@@ -10,7 +10,6 @@ selection of Fan, Chen & Lin (2005), without shrinking. It is shared by the C-SV
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
@@ -21,11 +20,15 @@ from mixlib.core.kernels import kernel_diagonal, kernel_matrix
 
 logger = logging.getLogger(__name__)
 
-TAU = 1e-12  # libsvm's floor on the curvature of a pair (non positive-definite kernels)
+LOG_EVERY = 10_000  # pair updates between two progress lines of the debug log
 
 
 class KernelRowCache:
     """Rows ``k(x_i, X)`` computed on demand and kept in a least-recently-used cache.
+
+    The rows live in the slots of one preallocated array, which the compiled SMO loop
+    (:mod:`mixlib.svm._smo_loop`) reads directly. A returned row is a view of its slot: it
+    stays valid until ``capacity - 1`` other rows have been read.
 
     Parameters
     ----------
@@ -34,30 +37,59 @@ class KernelRowCache:
         As in :func:`mixlib.core.kernels.kernel_matrix`.
     cache_size : float
         Memory budget of the cache in MiB (at least two rows are always kept).
+
+    Attributes
+    ----------
+    slots : ndarray of shape (capacity, n_samples)
+        The cached rows.
+    slot_of : ndarray of int of shape (n_samples,)
+        Slot of each row, -1 if not cached.
+    last_used : ndarray of int64 of shape (capacity,), clock : ndarray of int64 of shape (1,)
+        Stamp of each slot's last read (0: never filled) and the last stamp given.
+    n_computed : int
+        Rows computed so far.
     """
 
     def __init__(self, X: np.ndarray, *, kernel: str, degree: int, sigma: float,
                  cache_size: float) -> None:
+        n = X.shape[0]
         self.X = X
         self.kernel, self.degree, self.sigma = kernel, degree, sigma
         self.X_sq = np.einsum("ij,ij->i", X, X)
-        self.capacity = max(2, int(cache_size * 2**20 // (8 * X.shape[0])))
-        self.rows: OrderedDict[int, np.ndarray] = OrderedDict()
+        self.capacity = min(n, max(2, int(cache_size * 2**20 // (8 * n))))
+        self.slots = np.empty((self.capacity, n))
+        self.slot_of = np.full(n, -1, dtype=np.intp)
+        self.row_in_slot = np.full(self.capacity, -1, dtype=np.intp)
+        self.last_used = np.zeros(self.capacity, dtype=np.int64)
+        self.clock = np.zeros(1, dtype=np.int64)
         self.n_computed = 0
 
     def __call__(self, i: int) -> np.ndarray:
         """Row ``i`` of the Gram matrix, shape (n_samples,)."""
-        row = self.rows.get(i)
-        if row is not None:
-            self.rows.move_to_end(i)
-            return row
-        row = kernel_matrix(self.X[i:i + 1], self.X, kernel=self.kernel, degree=self.degree,
-                            sigma=self.sigma, Y_sq=self.X_sq)[0]
+        slot = self.slot_of[i]
+        if slot < 0:
+            slot = self.load(i)
+        self.clock[0] += 1
+        self.last_used[slot] = self.clock[0]
+        return self.slots[slot]
+
+    def load(self, i: int) -> int:
+        """Compute row ``i`` into the least recently used slot (an empty one first); its slot."""
+        slot = int(self.last_used.argmin())
+        evicted = self.row_in_slot[slot]
+        if evicted >= 0:
+            self.slot_of[evicted] = -1
+        self.slots[slot] = kernel_matrix(self.X[i:i + 1], self.X, kernel=self.kernel,
+                                         degree=self.degree, sigma=self.sigma,
+                                         Y_sq=self.X_sq)[0]
+        self.row_in_slot[slot], self.slot_of[i] = i, slot
         self.n_computed += 1
-        self.rows[i] = row
-        if len(self.rows) > self.capacity:
-            self.rows.popitem(last=False)
-        return row
+        return slot
+
+    def rows_by_recency(self) -> list[int]:
+        """The cached rows, least recently read first."""
+        filled = np.flatnonzero(self.row_in_slot >= 0)
+        return self.row_in_slot[filled[np.argsort(self.last_used[filled])]].tolist()
 
 
 @dataclass
@@ -114,7 +146,9 @@ def smo_solve(
     Parameters
     ----------
     get_row : callable
-        ``get_row(i)`` returns row ``i`` of the kernel matrix ``K``, shape (n_samples,).
+        ``get_row(i)`` returns row ``i`` of the kernel matrix ``K``, shape (n_samples,): the
+        ``__getitem__`` of the full Gram matrix (a C-contiguous float64 array) or a
+        :class:`KernelRowCache`, as :func:`kernel_rows` returns them.
     diag : ndarray of shape (n_samples,)
         ``K_ii``.
     p : ndarray of shape (n_samples,)
@@ -145,94 +179,57 @@ def smo_solve(
     ``b_t = -y_i G_i + y_t G_t`` and ``a_t = Q_ii + Q_tt - 2 y_i y_t Q_it`` (second-order
     selection), solves the two-variable problem analytically, clips it to the box, and
     updates ``y_t G_t += scale (y_i dA_i K_it + y_j dA_j K_jt)`` with one BLAS ``axpy`` per row.
-    Every iteration is O(n_samples) vectorised work on preallocated buffers.
+    The iterations run compiled (:func:`mixlib.svm._smo_loop.smo_iterations`), O(n_samples)
+    work each on preallocated buffers; they come back here to compute a row the cache lacks,
+    and every ``LOG_EVERY`` updates to log progress.
     """
-    n = y.shape[0]
+    from mixlib.svm import _smo_loop  # numba: loaded by the processes that solve
+
+    rows, slot_of, last_used, clock = _row_store(get_row, y.shape[0])
     alpha = np.array(alpha, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    upper = np.ascontiguousarray(upper, dtype=np.float64)
     yG = y * p
     for t in np.flatnonzero(alpha):
         daxpy(get_row(int(t)), yG, a=scale * y[t] * alpha[t])
     up_pen, low_pen = _penalties(alpha, y, upper)
-    sdiag = scale * diag
-    buf_up, buf_low, curv = np.empty(n), np.empty(n), np.empty(n)
-    ones, zeros, tau = np.ones(n), np.zeros(n), np.full(n, TAU)
-    y_l, C_l, d_l, a_l = y.tolist(), upper.tolist(), sdiag.tolist(), alpha.tolist()
-    neg_inf = -np.inf
-    converged = False
-    n_iter = 0
-    # Array-array ufuncs and BLAS axpy (y += a x) are about twice as fast as ufuncs with a
-    # scalar operand on vectors of this size, hence axpy with ``ones`` to add a scalar.
-    while n_iter < max_iter:
-        np.subtract(up_pen, yG, out=buf_up)
-        i = int(buf_up.argmax())
-        g_max = buf_up.item(i)
-        np.add(yG, low_pen, out=buf_low)
-        if g_max + buf_low.item(int(buf_low.argmax())) < tol:
-            converged = True
-            break
-        K_i = get_row(i)
-        np.copyto(curv, sdiag)  # curv_t = Q_ii + Q_tt - 2 y_i y_t Q_it
-        daxpy(K_i, curv, a=-2.0 * scale)
-        daxpy(ones, curv, a=d_l[i])
-        np.maximum(curv, tau, out=curv)
-        daxpy(ones, buf_low, a=g_max)  # b_t = -y_i G_i + y_t G_t on I_low, -inf elsewhere
-        np.maximum(buf_low, zeros, out=buf_low)
-        np.square(buf_low, out=buf_low)
-        np.divide(buf_low, curv, out=buf_low)
-        j = int(buf_low.argmax())
-        K_j = get_row(j)
-
-        y_i, y_j, C_i, C_j = y_l[i], y_l[j], C_l[i], C_l[j]
-        old_i, old_j = a_l[i], a_l[j]
-        G_i, G_j = y_i * yG.item(i), y_j * yG.item(j)
-        quad = d_l[i] + d_l[j] - 2.0 * scale * K_i.item(j)
-        if quad <= 0.0:
-            quad = TAU
-        if y_i != y_j:
-            delta = (-G_i - G_j) / quad
-            diff = old_i - old_j
-            a_i, a_j = old_i + delta, old_j + delta
-            if diff > 0.0:
-                if a_j < 0.0:
-                    a_j, a_i = 0.0, diff
-            elif a_i < 0.0:
-                a_i, a_j = 0.0, -diff
-            if diff > C_i - C_j:
-                if a_i > C_i:
-                    a_i, a_j = C_i, C_i - diff
-            elif a_j > C_j:
-                a_j, a_i = C_j, C_j + diff
-        else:
-            delta = (G_i - G_j) / quad
-            total = old_i + old_j
-            a_i, a_j = old_i - delta, old_j + delta
-            if total > C_i:
-                if a_i > C_i:
-                    a_i, a_j = C_i, total - C_i
-            elif a_j < 0.0:
-                a_j, a_i = 0.0, total
-            if total > C_j:
-                if a_j > C_j:
-                    a_j, a_i = C_j, total - C_j
-            elif a_i < 0.0:
-                a_i, a_j = 0.0, total
-        a_l[i], a_l[j] = a_i, a_j
-        daxpy(K_i, yG, a=scale * y_i * (a_i - old_i))
-        daxpy(K_j, yG, a=scale * y_j * (a_j - old_j))
-        for t, a_t, y_t, C_t in ((i, a_i, y_i, C_i), (j, a_j, y_j, C_j)):
-            below, above = a_t < C_t, a_t > 0.0
-            up_pen[t] = 0.0 if (below if y_t > 0 else above) else neg_inf
-            low_pen[t] = 0.0 if (above if y_t > 0 else below) else neg_inf
-        n_iter += 1
-        if n_iter % 10_000 == 0:
-            logger.debug("SMO iteration %d: -y_i G_i = %.6g", n_iter, g_max)
-    alpha = np.array(a_l)
+    sdiag = np.ascontiguousarray(scale * diag, dtype=np.float64)
+    curv, gain = np.empty_like(yG), np.empty_like(yG)
+    n_iter, status = 0, _smo_loop.PAUSED
+    while status != _smo_loop.CONVERGED and n_iter < max_iter:
+        stop_at = min(max_iter, (n_iter // LOG_EVERY + 1) * LOG_EVERY)
+        n_iter, status, missing = _smo_loop.smo_iterations(
+            _smo_loop.DAXPY_ADDRESS, rows, slot_of, last_used, clock, sdiag, y, upper, alpha,
+            yG, up_pen, low_pen, float(scale), float(tol), n_iter, stop_at, curv, gain)
+        if status == _smo_loop.ROW_MISSING:
+            get_row.load(missing)
+        elif status == _smo_loop.PAUSED and n_iter % LOG_EVERY == 0:
+            logger.debug("SMO iteration %d", n_iter)
+    converged = status == _smo_loop.CONVERGED
     rho = _offset(alpha, y, upper, yG)
     objective = 0.5 * float(alpha @ (y * yG + p))
     logger.debug("SMO stopped after %d iterations (converged=%s), objective %.6g",
                  n_iter, converged, objective)
     return SMOResult(alpha=alpha, rho=rho, objective=objective, yG=yG, n_iter=n_iter,
                      converged=converged)
+
+
+def _row_store(get_row: Callable[[int], np.ndarray],
+               n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows ``get_row`` reads from, as the compiled loop takes them.
+
+    Returns ``(rows, slot_of, last_used, clock)``: for a full Gram matrix the matrix itself
+    with ``slot_of = 0 .. n-1`` (stamps unused); for a :class:`KernelRowCache` its slots and
+    bookkeeping arrays, shared so that the loop's reads count in its LRU order.
+    """
+    if isinstance(get_row, KernelRowCache):
+        return get_row.slots, get_row.slot_of, get_row.last_used, get_row.clock
+    gram = getattr(get_row, "__self__", None)
+    if not (isinstance(gram, np.ndarray) and gram.shape == (n, n)
+            and gram.dtype == np.float64 and gram.flags.c_contiguous):
+        raise TypeError("get_row must be the __getitem__ of an (n_samples, n_samples) "
+                        "C-contiguous float64 Gram matrix or a KernelRowCache")
+    return gram, np.arange(n), np.zeros(n, dtype=np.int64), np.zeros(1, dtype=np.int64)
 
 
 def _offset(alpha: np.ndarray, y: np.ndarray, upper: np.ndarray, yG: np.ndarray) -> float:
