@@ -2,9 +2,11 @@
 
 :func:`mixlib.svm._smo.smo_solve` runs its pair updates in one compiled loop
 (:mod:`mixlib.svm._smo_loop`), reading rows from the full Gram matrix or from the slots of a
-:class:`~mixlib.svm._smo.KernelRowCache`. Here every iteration is written out in numpy, the
-gradient updates through the BLAS ``daxpy`` the loop calls, and the two must agree bit for
-bit: same dual variables, same gradient, same number of updates.
+:class:`~mixlib.svm._smo.KernelRowCache`. Here every iteration is written out in numpy (the
+selections, curvatures and gradient updates; the gradient updates through the BLAS ``daxpy``
+the loop calls), and the two must agree bit for bit: same dual variables, same gradient, same
+number of updates. The scalar two-variable step (:func:`~mixlib.svm._smo_loop.solve_pair`)
+is shared, and checked on its own against worked cases.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from scipy.linalg.blas import daxpy
 from mixlib.core.kernels import kernel_matrix
 from mixlib.svm import _smo
 from mixlib.svm._smo import KernelRowCache, kernel_rows, smo_solve
+from mixlib.svm._smo_loop import solve_pair
 
 TAU = 1e-12
 
@@ -46,44 +49,13 @@ def reference_smo(K, p, y, upper, alpha, *, scale=1.0, tol=1e-3, max_iter=100_00
         quad = sdiag[i] + sdiag[j] - 2.0 * scale * K[i, j]
         quad = TAU if quad <= 0.0 else quad
         old_i, old_j = alpha[i], alpha[j]
-        a_i, a_j = _solve_pair(old_i, old_j, y[i] * yG[i], y[j] * yG[j], y[i] != y[j], quad,
-                               upper[i], upper[j])
+        a_i, a_j = solve_pair(old_i, old_j, y[i] * yG[i], y[j] * yG[j], y[i] != y[j], quad,
+                              upper[i], upper[j])
         alpha[i], alpha[j] = a_i, a_j
         daxpy(K[i], yG, a=scale * y[i] * (a_i - old_i))
         daxpy(K[j], yG, a=scale * y[j] * (a_j - old_j))
         n_iter += 1
     return alpha, yG, n_iter, False
-
-
-def _solve_pair(old_i, old_j, G_i, G_j, opposite, quad, C_i, C_j):
-    """libsvm's analytic two-variable step, clipped to the box."""
-    if opposite:
-        delta, diff = (-G_i - G_j) / quad, old_i - old_j
-        a_i, a_j = old_i + delta, old_j + delta
-        if diff > 0.0:
-            if a_j < 0.0:
-                a_j, a_i = 0.0, diff
-        elif a_i < 0.0:
-            a_i, a_j = 0.0, -diff
-        if diff > C_i - C_j:
-            if a_i > C_i:
-                a_i, a_j = C_i, C_i - diff
-        elif a_j > C_j:
-            a_j, a_i = C_j, C_j + diff
-        return a_i, a_j
-    delta, total = (G_i - G_j) / quad, old_i + old_j
-    a_i, a_j = old_i - delta, old_j + delta
-    if total > C_i:
-        if a_i > C_i:
-            a_i, a_j = C_i, total - C_i
-    elif a_j < 0.0:
-        a_j, a_i = 0.0, total
-    if total > C_j:
-        if a_j > C_j:
-            a_j, a_i = C_j, total - C_j
-    elif a_i < 0.0:
-        a_i, a_j = 0.0, total
-    return a_i, a_j
 
 
 def problem(seed, n=70, kernel="gaussian"):
@@ -173,3 +145,21 @@ def test_rows_from_anything_but_a_gram_matrix_or_a_row_cache_are_refused():
         smo_solve(np.asfortranarray(K).__getitem__, *args)
     get_row, _ = kernel_rows(X, kernel="gaussian", degree=2, sigma=1.3, cache_size=200.0)
     assert_same(smo_solve(get_row, *args), reference_smo(K, *args[1:]))
+
+
+@pytest.mark.parametrize("old, G, opposite, quad, C, expected", [
+    # opposite signs, alpha_i - alpha_j = 0 kept: step (-G_i - G_j) / quad = 0.5, inside the box
+    ((0.0, 0.0), (-0.5, -0.5), True, 2.0, (1.0, 1.0), (0.5, 0.5)),
+    # the same step of 2.0 crosses C = 1: both end at C, the difference kept
+    ((0.0, 0.0), (-2.0, -2.0), True, 2.0, (1.0, 1.0), (1.0, 1.0)),
+    # a step of -0.75 from (0.5, 0.25): alpha_j would be -0.5, so alpha_j = 0, alpha_i = diff
+    ((0.5, 0.25), (0.75, 0.75), True, 2.0, (1.0, 1.0), (0.25, 0.0)),
+    # same signs, alpha_i + alpha_j = 1 kept: step (G_i - G_j) / quad = 0.25 moves to alpha_j
+    ((0.5, 0.5), (0.25, -0.25), False, 2.0, (1.0, 1.0), (0.25, 0.75)),
+    # a step of 1.0 would put alpha_i at -0.5: alpha_i = 0, alpha_j = the sum
+    ((0.5, 0.5), (1.0, -1.0), False, 2.0, (1.0, 1.0), (0.0, 1.0)),
+    # unequal bounds: the sum 1.5 exceeds C_j = 1, a step of 1.0 sends alpha_j to C_j
+    ((1.0, 0.5), (1.0, -1.0), False, 2.0, (2.0, 1.0), (0.5, 1.0)),
+])
+def test_two_variable_step_on_worked_cases(old, G, opposite, quad, C, expected):
+    assert solve_pair(*old, *G, opposite, quad, *C) == expected

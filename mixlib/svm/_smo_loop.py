@@ -71,6 +71,47 @@ def _use_row(t, slot_of, last_used, clock):
 
 
 @numba.njit(cache=True)
+def solve_pair(old_i, old_j, G_i, G_j, opposite, quad, C_i, C_j):
+    """libsvm's two-variable step: the new ``(alpha_i, alpha_j)``, clipped to the box.
+
+    Minimises the dual along the line that keeps ``y_i alpha_i + y_j alpha_j`` constant, a
+    step of ``(-G_i - G_j) / quad`` (opposite signs, ``alpha_i - alpha_j`` kept) or
+    ``(G_i - G_j) / quad`` (same signs, ``alpha_i + alpha_j`` kept), then moves a variable that
+    left ``[0, C]`` back to the bound it crossed and sets the other from the kept difference
+    or sum (``libsvm``'s ``Solver::Solve``, same expressions in the same order).
+    """
+    if opposite:
+        delta = (-G_i - G_j) / quad
+        diff = old_i - old_j
+        a_i, a_j = old_i + delta, old_j + delta
+        if diff > 0.0:
+            if a_j < 0.0:
+                a_j, a_i = 0.0, diff
+        elif a_i < 0.0:
+            a_i, a_j = 0.0, -diff
+        if diff > C_i - C_j:
+            if a_i > C_i:
+                a_i, a_j = C_i, C_i - diff
+        elif a_j > C_j:
+            a_j, a_i = C_j, C_j + diff
+        return a_i, a_j
+    delta = (G_i - G_j) / quad
+    total = old_i + old_j
+    a_i, a_j = old_i - delta, old_j + delta
+    if total > C_i:
+        if a_i > C_i:
+            a_i, a_j = C_i, total - C_i
+    elif a_j < 0.0:
+        a_j, a_i = 0.0, total
+    if total > C_j:
+        if a_j > C_j:
+            a_j, a_i = C_j, total - C_j
+    elif a_i < 0.0:
+        a_i, a_j = 0.0, total
+    return a_i, a_j
+
+
+@numba.njit(cache=True)
 def smo_iterations(daxpy_address, rows, slot_of, last_used, clock, sdiag, y, upper, alpha,
                    yG, up_pen, low_pen, scale, tol, n_iter, stop_at, curv, gain):
     """Pair updates of the SMO solver from ``n_iter`` on, in place, until one of three ends.
@@ -150,40 +191,13 @@ def smo_iterations(daxpy_address, rows, slot_of, last_used, clock, sdiag, y, upp
             return n_iter, ROW_MISSING, j
         K_j = rows[slot_j]
 
-        y_i, y_j, C_i, C_j = y[i], y[j], upper[i], upper[j]
+        y_i, y_j = y[i], y[j]
         old_i, old_j = alpha[i], alpha[j]
-        G_i, G_j = y_i * yG[i], y_j * yG[j]
         quad = sdiag[i] + sdiag[j] - 2.0 * scale * K_i[j]
         if quad <= 0.0:
             quad = TAU
-        if y_i != y_j:
-            delta = (-G_i - G_j) / quad
-            diff = old_i - old_j
-            a_i, a_j = old_i + delta, old_j + delta
-            if diff > 0.0:
-                if a_j < 0.0:
-                    a_j, a_i = 0.0, diff
-            elif a_i < 0.0:
-                a_i, a_j = 0.0, -diff
-            if diff > C_i - C_j:
-                if a_i > C_i:
-                    a_i, a_j = C_i, C_i - diff
-            elif a_j > C_j:
-                a_j, a_i = C_j, C_j + diff
-        else:
-            delta = (G_i - G_j) / quad
-            total = old_i + old_j
-            a_i, a_j = old_i - delta, old_j + delta
-            if total > C_i:
-                if a_i > C_i:
-                    a_i, a_j = C_i, total - C_i
-            elif a_j < 0.0:
-                a_j, a_i = 0.0, total
-            if total > C_j:
-                if a_j > C_j:
-                    a_j, a_i = C_j, total - C_j
-            elif a_i < 0.0:
-                a_i, a_j = 0.0, total
+        a_i, a_j = solve_pair(old_i, old_j, y_i * yG[i], y_j * yG[j], y_i != y_j, quad,
+                              upper[i], upper[j])
         alpha[i], alpha[j] = a_i, a_j
         _daxpy(daxpy_address, scale * y_i * (a_i - old_i), K_i, yG)
         _daxpy(daxpy_address, scale * y_j * (a_j - old_j), K_j, yG)
