@@ -13,6 +13,7 @@ from mixlib.semi_supervised import (
     IterativeClassifier,
     PriorProbabilityClassifier,
     RoundState,
+    ScoredExamples,
     iterative_classification,
     label_errors,
     prior_probability_classification,
@@ -235,6 +236,38 @@ def test_unknown_error_counts_unclassifiable_labelled_examples():
     # An unclassifiable unknown is never assigned, whatever its top posterior.
     pending = clf.labeled_iter_ == -1
     assert clf.unclassifiable(X[pending]).all() and pending.any()
+
+
+def test_scored_examples_reads_the_posteriors_once_for_every_rule_and_threshold(monkeypatch):
+    X, y_semi, y = three_blobs(10)
+    model = MixtureClassifier(2, random_state=3).fit(X[y_semi != -1], y_semi[y_semi != -1])
+    expected = {}
+    for rule in ("confidence", "underflow"):
+        for threshold in (0.5, 0.75, 0.95):
+            undecided = (model.predict_proba(X).max(axis=1) <= threshold if rule == "confidence"
+                         else model.underflow_mask(X))
+            expected[rule, threshold] = model.error_shares(X, y, undecided)
+    calls = {"predict_proba": 0, "underflow_mask": 0}
+    for name in calls:
+        method = getattr(MixtureClassifier, name)
+
+        def counted(self, *args, _method=method, _name=name):
+            calls[_name] += 1
+            return _method(self, *args)
+        monkeypatch.setattr(MixtureClassifier, name, counted)
+    scored = ScoredExamples(model, X, y)
+    for (rule, threshold), errors in expected.items():
+        assert scored.errors(rule, threshold) == errors
+        assert scored.errors(rule, threshold) == label_errors(model, X, y, rule, threshold)
+    assert calls["predict_proba"] == 1 + 6 and calls["underflow_mask"] == 1 + 3
+    assert any(hard > 0 for hard, _ in expected.values())
+    assert any(unknown > 0 for _, unknown in expected.values())
+    with pytest.raises(ValueError, match="give y"):
+        ScoredExamples(model, X).errors("confidence", 0.5)
+    with pytest.raises(ValueError, match="needs a threshold"):
+        scored.errors("confidence")
+    with pytest.raises(ValueError, match="unclassifiable rule must be one of"):
+        scored.errors("margin", 0.5)
 
 
 # ---------------------------------------------------------------------------- determinism, API

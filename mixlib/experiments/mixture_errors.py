@@ -59,9 +59,15 @@ def train_test_errors(errors: Callable[[np.ndarray, np.ndarray], tuple[float, fl
         ``test_hard_error``, ``test_unknown_error``, where ``*_error = *_hard_error +
         *_unknown_error`` (``errors`` on each set).
     """
+    return error_columns(errors(X_train, y_train), errors(X_test, y_test))
+
+
+def error_columns(train: tuple[float, float], test: tuple[float, float]) -> dict[str, float]:
+    """The metrics of :func:`train_test_errors` from the ``(hard_error, unknown_error)`` of
+    each set: ``train_error``, ``train_hard_error``, ``train_unknown_error``, then the same
+    for ``test``, with ``*_error = *_hard_error + *_unknown_error``."""
     values = {}
-    for name, X, y in (("train", X_train, y_train), ("test", X_test, y_test)):
-        hard, unknown = errors(X, y)
+    for name, (hard, unknown) in (("train", train), ("test", test)):
         values.update({f"{name}_error": hard + unknown, f"{name}_hard_error": hard,
                        f"{name}_unknown_error": unknown})
     return values

@@ -32,7 +32,6 @@ estimators (:class:`~mixlib.semi_supervised.RoundState`), which fit on training 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -41,14 +40,14 @@ import pandas as pd
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.core.vocabulary import ANY
 from mixlib.experiments.contract import RepeatData, RoleData, Stage
-from mixlib.experiments.mixture_errors import collapsed_per_class, seeded_classifier, train_test_errors
+from mixlib.experiments.mixture_errors import collapsed_per_class, error_columns, seeded_classifier
 from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
 from mixlib.semi_supervised import (
     IterativeClassifier,
     PriorProbabilityClassifier,
     RoundState,
+    ScoredExamples,
     iterative_classification,
-    label_errors,
     prior_probability_classification,
 )
 
@@ -68,7 +67,8 @@ class _RoundScores:
     ``r`` adds ``round`` and, for every rule, ``hard_error_<rule>``,
     ``unknown_error_<rule>`` (on the originally labelled rows) and ``test_hard_error_<rule>``,
     ``test_unknown_error_<rule>`` (on the test rows) from
-    :func:`~mixlib.semi_supervised.label_errors`.
+    :class:`~mixlib.semi_supervised.ScoredExamples` (each set's posteriors computed once a
+    round, whatever the rules).
     """
 
     def __init__(self, labelled: RoleData, test: RoleData, rules: tuple[str, ...],
@@ -88,9 +88,10 @@ class _RoundScores:
                 self.moved |= classes != self._previous
             self._previous = classes
         row = {"round": state.round}
+        scored = [(prefix, ScoredExamples(state.estimator, X, y)) for prefix, (X, y) in self.sets]
         for rule in self.rules:
-            for prefix, (X, y) in self.sets:
-                hard, unknown = label_errors(state.estimator, X, y, rule, self.threshold)
+            for prefix, examples in scored:
+                hard, unknown = examples.errors(rule, self.threshold)
                 row[f"{prefix}hard_error_{rule}"] = hard
                 row[f"{prefix}unknown_error_{rule}"] = unknown
         self.rows.append(row)
@@ -379,12 +380,12 @@ def kernel_sweep_point(
     }
     if wrapped:
         free["pseudo_label_error"] = _pseudo_label_error(fitted, arrays["unlabelled"].y)
+    scored = [ScoredExamples(model, *arrays[role]) for role in ("labelled", "test")]
     blocks = []
     for threshold in [settings.threshold] if thresholds is None else thresholds:
         rows = []
         for rule in rules:
-            scored = partial(label_errors, model, rule=rule, threshold=threshold)
-            errors = train_test_errors(scored, *arrays["labelled"], *arrays["test"])
+            errors = error_columns(*(examples.errors(rule, threshold) for examples in scored))
             rows.extend((metric, rule, value) for metric, value in errors.items())
         rows.extend((metric, ANY, value) for metric, value in free.items())
         table = pd.DataFrame(rows, columns=["metric", "unclassifiable", "value"])

@@ -27,6 +27,7 @@ from mixlib.semi_supervised.iterative import IterativeClassifier, iterative_clas
 from mixlib.semi_supervised.prior import PriorProbabilityClassifier, prior_probability_classification
 from mixlib.semi_supervised.scoring import (
     UNCLASSIFIABLE_RULES,
+    ScoredExamples,
     label_errors,
     unclassifiable_mask,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "PriorProbabilityClassifier",
     "RoundCallback",
     "RoundState",
+    "ScoredExamples",
     "UNCLASSIFIABLE_RULES",
     "iterative_classification",
     "label_errors",

@@ -24,6 +24,66 @@ from mixlib.core.vocabulary import UNCLASSIFIABLE_RULES
 from mixlib.mixture import MixtureClassifier
 
 
+class ScoredExamples:
+    """A fitted classifier's verdicts on one set of examples, under every rule and threshold.
+
+    The posteriors, and the underflow mask once a rule asks for it, are computed once: an
+    experiment that scores one model under several rules and thresholds (the sensitivity
+    grid) reads them again instead of recomputing them. Every mask and error is the one
+    :func:`unclassifiable_mask` and :func:`label_errors` give.
+
+    Parameters
+    ----------
+    classifier : fitted MixtureClassifier
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,), optional
+        True classes (needed by :meth:`errors` only).
+    """
+
+    def __init__(self, classifier: MixtureClassifier, X: np.ndarray,
+                 y: np.ndarray | None = None) -> None:
+        self.classifier, self.X, self.y = classifier, X, y
+        self._proba: np.ndarray | None = None
+        self._underflow: np.ndarray | None = None
+
+    @property
+    def proba(self) -> np.ndarray:
+        """``p(c | x)``, shape (n_samples, n_classes) (``predict_proba``, computed once)."""
+        if self._proba is None:
+            self._proba = self.classifier.predict_proba(self.X)
+        return self._proba
+
+    def unclassifiable(self, rule: str, threshold: float | None = None) -> np.ndarray:
+        """Examples the classifier cannot classify under ``rule``, shape (n_samples,).
+
+        ``rule``, ``threshold``: as in :func:`unclassifiable_mask`.
+        """
+        if rule == "confidence":
+            if threshold is None:
+                raise ValueError("the confidence rule needs a threshold.")
+            return self.proba.max(axis=1) <= threshold
+        if rule == "underflow":
+            if self._underflow is None:
+                self._underflow = self.classifier.underflow_mask(self.X)
+            return self._underflow
+        raise ValueError(
+            f"unclassifiable rule must be one of {UNCLASSIFIABLE_RULES}, got {rule!r}.")
+
+    def errors(self, rule: str, threshold: float | None = None) -> tuple[float, float]:
+        """Hard error and unknown error under ``rule`` (as :func:`label_errors`).
+
+        ``hard = mean_n [not u_n and argmax_c p(c | x_n) != y_n]`` and ``unknown = mean_n
+        u_n``, ``u`` the examples unclassifiable under ``rule``
+        (:meth:`~mixlib.mixture.MixtureClassifier.error_shares` with ``undecided = u``).
+        """
+        if self.y is None:
+            raise ValueError("errors need the true classes: give y.")
+        undecided = self.unclassifiable(rule, threshold)
+        predicted = self.classifier.classes_[self.proba.argmax(axis=1)]
+        return (float(np.mean(~undecided & (predicted != np.asarray(self.y)))),
+                float(np.mean(undecided)))
+
+
 def unclassifiable_mask(classifier: MixtureClassifier, X: np.ndarray, rule: str,
                         threshold: float | None = None) -> np.ndarray:
     """Examples a fitted classifier cannot classify under ``rule``, shape (n_samples,).
@@ -41,13 +101,7 @@ def unclassifiable_mask(classifier: MixtureClassifier, X: np.ndarray, rule: str,
     threshold : float
         The confidence threshold (required by ``"confidence"``, unused by ``"underflow"``).
     """
-    if rule == "confidence":
-        if threshold is None:
-            raise ValueError("the confidence rule needs a threshold.")
-        return classifier.predict_proba(X).max(axis=1) <= threshold
-    if rule == "underflow":
-        return classifier.underflow_mask(X)
-    raise ValueError(f"unclassifiable rule must be one of {UNCLASSIFIABLE_RULES}, got {rule!r}.")
+    return ScoredExamples(classifier, X).unclassifiable(rule, threshold)
 
 
 def label_errors(classifier: MixtureClassifier, X: np.ndarray, y: np.ndarray,
@@ -69,5 +123,5 @@ def label_errors(classifier: MixtureClassifier, X: np.ndarray, y: np.ndarray,
         :meth:`~mixlib.mixture.MixtureClassifier.error_shares` with the examples
         unclassifiable under ``rule`` as the unknowns.
     """
-    return classifier.error_shares(X, y, unclassifiable_mask(classifier, X, rule, threshold))
+    return ScoredExamples(classifier, X, y).errors(rule, threshold)
 
