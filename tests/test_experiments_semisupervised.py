@@ -108,7 +108,7 @@ def test_rounds_settings_reach_the_methods_and_the_table():
 
 def test_migrations_and_margins_match_a_hand_count():
     from mixlib.experiments.mixture_errors import seeded_classifier
-    from mixlib.experiments.semisupervised import posterior_margin
+    from mixlib.experiments.semisupervised_tables import posterior_margin
     from mixlib.semi_supervised import prior_probability_classification
 
     problem = tiny_problem(4)
@@ -136,7 +136,7 @@ def test_posterior_margin_is_zero_on_a_tie_and_one_far_inside():
     problem = tiny_problem()
     model = MixtureClassifier(1, random_state=0).fit(*problem["labelled"])
     far = np.array([[-40.0, -40.0, -40.0], [40.0, 40.0, 40.0]])
-    from mixlib.experiments.semisupervised import posterior_margin
+    from mixlib.experiments.semisupervised_tables import posterior_margin
 
     assert posterior_margin(model, far) == pytest.approx([1.0, 1.0])
     # Where the two class densities are equal the posteriors tie: a point on the boundary.
@@ -364,3 +364,51 @@ def test_the_supervised_scores_do_not_use_the_semisupervised_rules():
         imported = [node.module for node in ast.walk(ast.parse(inspect.getsource(module)))
                     if isinstance(node, ast.ImportFrom)]
         assert not [name for name in imported if name.startswith("mixlib.semi_supervised")], module
+
+
+def _one_stage_per_finish(stages, function):
+    """``stages`` with every finish pair's stage run on its own by ``function`` (method iterative)."""
+    from dataclasses import replace
+
+    from mixlib.experiments.semisupervised_readings import FinishPair
+
+    pairs = [stage for stage in stages if isinstance(stage.function, FinishPair)]
+    assert pairs, "no finish pair to compare"
+    return [replace(stage, function=function, params={"method": "iterative", **stage.params})
+            if isinstance(stage.function, FinishPair) else stage for stage in stages]
+
+
+def test_finish_pairs_give_the_tables_of_one_run_per_finish():
+    """The grid fits the iterative method once for both finishes (FinishPair); its tables are
+    those of one fit per finish, value for value and row for row."""
+    from mixlib.experiments.semisupervised_readings import kernel_sweep_reading_stages, sensitivity_stages
+
+    problem = tiny_problem(2)
+    repeats = [RepeatData(r, problem.roles) for r in range(3)]
+    settings = SETTINGS.replaced(threshold=0.95, max_rounds=2)
+    em = EM.with_relative_floor(1e-2)
+    shared = sensitivity_stages(split="s", dataset="d", n_components=2, em=em, settings=settings,
+                                restarts=["warm"], finishes=["argmax", "stop"])
+    table = run_stages(shared, repeats, seed=5)
+    pd.testing.assert_frame_equal(
+        table, run_stages(_one_stage_per_finish(shared, semisupervised_rounds), repeats, seed=5))
+    # The finishes part ways: the argmax fits assigned some unknowns by argmax.
+    argmax = table[(table["finish"] == "argmax") & (table["metric"] == "n_argmax")]
+    assert (argmax["value"] > 0).any()
+    sweep = kernel_sweep_reading_stages(split="s", dataset="d", kernel_counts=[1, 3], em=em,
+                                        settings=settings, thresholds=[0.9, 0.99], restarts=["warm"],
+                                        finishes=["stop", "argmax"])
+    swept = run_stages(sweep, repeats, seed=6)
+    pd.testing.assert_frame_equal(
+        swept, run_stages(_one_stage_per_finish(sweep, kernel_sweep_point), repeats, seed=6))
+    rounds = swept[(swept["method"] == "iterative") & (swept["metric"] == "n_rounds")]
+    assert rounds.groupby("finish")["value"].sum().pipe(lambda s: s["argmax"] > s["stop"])
+
+
+def test_a_single_finish_needs_no_pair():
+    from mixlib.experiments.semisupervised_readings import FinishPair, sensitivity_stages
+
+    stages = sensitivity_stages(split="s", dataset="d", n_components=2, em=EM, settings=SETTINGS,
+                                restarts=["warm"], finishes=["stop"])
+    assert not any(isinstance(stage.function, FinishPair) for stage in stages)
+    assert FinishPair.of(["argmax", "argmax"], semisupervised_rounds) is None

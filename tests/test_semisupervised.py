@@ -443,3 +443,66 @@ def test_the_study_rules_are_the_only_unclassifiable_rules():
     mask = clf.predict_proba(X[known]).max(axis=1) <= 0.9
     assert label_errors(clf, X[known], y_semi[known], "confidence", 0.9) == clf.error_shares(
         X[known], y_semi[known], mask)
+
+
+def _rounds_seen(fit):
+    """``fit(callback)``; the fitted object and, per round its callback saw, the round and the
+    posteriors of every row under that round's model."""
+    seen = []
+    fitted = fit(lambda state: seen.append((state.round, state.estimator.predict_proba(X_FINISH))))
+    return fitted, seen
+
+
+X_FINISH, Y_FINISH, _ = three_blobs(11, n=150)
+
+
+def _iterative(threshold, max_iter, margin, finish="argmax"):
+    """An unfitted iterative classifier whose estimator has its own seeded generator."""
+    estimator = MixtureClassifier(2, margin=margin, random_state=np.random.default_rng(5))
+    return IterativeClassifier(estimator, threshold=threshold, max_iter=max_iter, finish=finish)
+
+
+# threshold, max_iter, margin: a round that assigns nothing (no_change); the round limit at
+# round 0 and after a labelling round (max_iter); a round that assigns nothing when the
+# rounds reach max_iter (max_iter, counted); every row labelled by the threshold.
+FINISH_CASES = [(0.999, 10, 0.0), (0.9, 0, 0.0), (0.97, 1, 0.0), (0.999, 3, 0.0), (0.0, None, 0.0)]
+
+
+@pytest.mark.parametrize("threshold, max_iter, margin", FINISH_CASES)
+def test_fit_finishes_gives_each_finish_fit_bit_for_bit(threshold, max_iter, margin):
+    template = _iterative(threshold, max_iter, margin)
+    shared, seen = _rounds_seen(lambda callback: template.fit_finishes(X_FINISH, Y_FINISH, callback=callback))
+    assert template.finish == "argmax" and not hasattr(template, "estimator_")
+    for finish in ("argmax", "stop"):
+        alone, alone_seen = _rounds_seen(lambda callback: _iterative(threshold, max_iter, margin, finish).fit(
+            X_FINISH, Y_FINISH, callback=callback))
+        mine = shared[finish]
+        assert mine.finish == finish
+        for name in ("n_iter_", "n_assigned_by_argmax_", "termination_condition_"):
+            assert getattr(mine, name) == getattr(alone, name), name
+        np.testing.assert_array_equal(mine.transduction_, alone.transduction_)
+        np.testing.assert_array_equal(mine.labeled_iter_, alone.labeled_iter_)
+        assert mine.history_.keys() == alone.history_.keys()
+        for key in alone.history_:
+            np.testing.assert_array_equal(mine.history_[key], alone.history_[key])
+        for ours, theirs in zip(mine.estimator_.mixtures_, alone.estimator_.mixtures_):
+            for name in ("means_", "variances_", "weights_"):
+                np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
+        np.testing.assert_array_equal(mine.predict_proba(X_FINISH), alone.predict_proba(X_FINISH))
+        # The callback saw the argmax fit's rounds; the stop fit's are the first ones.
+        assert len(alone_seen) <= len(seen)
+        for (round_, proba), (alone_round, alone_proba) in zip(seen, alone_seen):
+            assert round_ == alone_round
+            np.testing.assert_array_equal(proba, alone_proba)
+        assert len(alone_seen) == len(mine.history_["n_labelled"])
+
+
+def test_fit_finishes_cases_reach_every_ending():
+    endings = set()
+    for threshold, max_iter, margin in FINISH_CASES:
+        fits = _iterative(threshold, max_iter, margin).fit_finishes(X_FINISH, Y_FINISH)
+        endings.add((fits["stop"].termination_condition_, fits["argmax"].termination_condition_))
+    assert endings == {("no_change", "argmax"), ("max_iter", "argmax"), ("all_labeled", "all_labeled")}
+    limits = [_iterative(0.9, 0, 0.0).fit_finishes(X_FINISH, Y_FINISH)["stop"].n_iter_,
+              _iterative(0.999, 3, 0.0).fit_finishes(X_FINISH, Y_FINISH)["stop"].n_iter_]
+    assert limits == [0, 3]  # the limit before counting the round, and counted

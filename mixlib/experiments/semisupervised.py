@@ -38,17 +38,20 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.core.vocabulary import ANY
 from mixlib.experiments.contract import RepeatData, RoleData, Stage
-from mixlib.experiments.mixture_errors import collapsed_per_class, error_columns, seeded_classifier
+from mixlib.experiments.mixture_errors import seeded_classifier
+from mixlib.experiments.semisupervised_tables import (
+    RoundScores,
+    last_round,
+    rounds_table,
+    sweep_table,
+)
 from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
 from mixlib.semi_supervised import (
     IterativeClassifier,
-    PriorProbabilityClassifier,
-    RoundState,
-    ScoredExamples,
     iterative_classification,
     prior_probability_classification,
+    stack_labelled,
 )
 
 METHODS = ("labelled_only", "iterative", "prior")
@@ -57,44 +60,6 @@ METHODS = ("labelled_only", "iterative", "prior")
 def _given(**settings: Any) -> dict[str, Any]:
     """The keyword arguments of ``settings`` that are not None (None: the method's default)."""
     return {key: value for key, value in settings.items() if value is not None}
-
-
-class _RoundScores:
-    """Callback of the semi-supervised fits: errors of every round's model, one dict a round.
-
-    ``moved`` marks the unlabelled examples whose argmax class under some round's model
-    differed from that under the previous round's (the prior method's migrations). Round
-    ``r`` adds ``round`` and, for every rule, ``hard_error_<rule>``,
-    ``unknown_error_<rule>`` (on the originally labelled rows) and ``test_hard_error_<rule>``,
-    ``test_unknown_error_<rule>`` (on the test rows) from
-    :class:`~mixlib.semi_supervised.ScoredExamples` (each set's posteriors computed once a
-    round, whatever the rules).
-    """
-
-    def __init__(self, labelled: RoleData, test: RoleData, rules: tuple[str, ...],
-                 threshold: float, unlabelled: np.ndarray) -> None:
-        self.sets = (("", labelled), ("test_", test))
-        self.rules = rules
-        self.threshold = threshold
-        self.unlabelled = unlabelled
-        self.rows: list[dict[str, float]] = []
-        self.moved = np.zeros(len(unlabelled), dtype=bool)
-        self._previous: np.ndarray | None = None
-
-    def __call__(self, state: RoundState) -> None:
-        if len(self.unlabelled):
-            classes = state.estimator.predict_proba(self.unlabelled).argmax(axis=1)
-            if self._previous is not None:
-                self.moved |= classes != self._previous
-            self._previous = classes
-        row = {"round": state.round}
-        scored = [(prefix, ScoredExamples(state.estimator, X, y)) for prefix, (X, y) in self.sets]
-        for rule in self.rules:
-            for prefix, examples in scored:
-                hard, unknown = examples.errors(rule, self.threshold)
-                row[f"{prefix}hard_error_{rule}"] = hard
-                row[f"{prefix}unknown_error_{rule}"] = unknown
-        self.rows.append(row)
 
 
 def _fit_method(method: str, data: dict[str, RoleData], n_components: int, em: EMSettings,
@@ -123,114 +88,22 @@ def _fit_method(method: str, data: dict[str, RoleData], n_components: int, em: E
     raise ValueError(f"method must be one of {METHODS}, got {method!r}.")
 
 
-def _last_round(fitted) -> int:
-    """The round of a fitted wrapper's final model (rounds are numbered from 0)."""
-    return len(next(iter(fitted.history_.values()))) - 1
-
-
-def _own_metric(fitted, n_unlabelled: int) -> tuple[str, np.ndarray]:
-    """The wrapper's own per-round metric: iterative ``unknown``, prior ``flips`` (shares).
-
-    ``unknown``: unlabelled examples not yet assigned when the model was fit, over all
-    unlabelled examples (0 without any); ``flips``: argmax classes changed since the
-    previous round, over the unlabelled examples (NaN in round 0).
-    """
-    if isinstance(fitted, IterativeClassifier):
-        counts = fitted.history_["n_unknown"]
-        return "unknown", counts / n_unlabelled if n_unlabelled else np.zeros(len(counts))
-    return "flips", fitted.history_["n_flips"] / n_unlabelled
-
-
-def method_settings(fitted, threshold: float) -> dict[str, Any]:
-    """The setting columns of a fitted method's rows: ``restart``, ``finish``, ``threshold``.
-
-    ``restart`` (the prior method's) and ``finish`` (the iterative method's) are those the
-    fitted wrapper ran with; a method without the setting (the other wrapper, or a
-    labelled-only classifier) gets :data:`~mixlib.core.vocabulary.ANY`. The threshold the
-    rows are scored at matters to every method (the ``confidence`` rule) and to the iterative
-    method's assignments.
-    """
-    return {
-        "restart": fitted.restart if isinstance(fitted, PriorProbabilityClassifier) else ANY,
-        "finish": fitted.finish if isinstance(fitted, IterativeClassifier) else ANY,
-        "threshold": float(threshold),
-    }
+def _fit_iterative_finishes(data: dict[str, RoleData], n_components: int, em: EMSettings,
+                            settings: SemiSupervisedSettings, rng: np.random.Generator,
+                            callback=None) -> dict[str, IterativeClassifier]:
+    """The iterative method under both finishes from one fit
+    (:meth:`~mixlib.semi_supervised.IterativeClassifier.fit_finishes`): ``{"argmax": ...,
+    "stop": ...}``, each what :func:`_fit_method` gives with that ``settings.finish``."""
+    X, y = stack_labelled(*data["labelled"], data["unlabelled"].X)
+    wrapper = IterativeClassifier(seeded_classifier(n_components, em, rng),
+                                  threshold=settings.threshold, unlabelled_label=None,
+                                  **_given(max_iter=settings.max_rounds))
+    return wrapper.fit_finishes(X, y, callback=callback)
 
 
 def _check_inputs(data: RepeatData) -> dict[str, RoleData]:
     """The ``labelled``, ``unlabelled`` (classes hidden from the methods) and ``test`` rows, checked."""
     return {role: RoleData(*check_X_y(*data[role])) for role in ("labelled", "unlabelled", "test")}
-
-
-def _pseudo_label_error(fitted, y_unlabelled_hidden: np.ndarray) -> float:
-    """Share of wrongly labelled unlabelled examples among those given a class by the method.
-
-    Iterative: the assigned examples (``labeled_iter_ > 0``; NaN if none); prior: every
-    unlabelled example, by the argmax of its final ``q``.
-    """
-    n_labelled = len(fitted.transduction_) - len(y_unlabelled_hidden)
-    labels = fitted.transduction_[n_labelled:]
-    if isinstance(fitted, IterativeClassifier):
-        assigned = fitted.labeled_iter_[n_labelled:] > 0
-        if not assigned.any():
-            return float("nan")
-        return float(np.mean(labels[assigned] != y_unlabelled_hidden[assigned]))
-    return float(np.mean(labels != y_unlabelled_hidden))
-
-
-def effective_per_class(model) -> dict[str, float]:
-    """``effective_components:<class>``: the kernels fit for each class of a fitted
-    :class:`~mixlib.mixture.MixtureClassifier`, after the cap at the class's distinct
-    training rows (and, under warm restarts, at round 0's count)."""
-    return {f"effective_components:{label}": float(k)
-            for label, k in zip(model.classes_, model.n_components_per_class_)}
-
-
-def posterior_margin(model, X: np.ndarray) -> np.ndarray:
-    """``p_(1)(x) - p_(2)(x)``, the top posterior minus the runner-up, shape (n_samples,).
-
-    0 on a class boundary, 1 far inside a class: how close each example lies to the
-    boundaries of ``model`` (0 with a single class).
-    """
-    proba = np.sort(model.predict_proba(X), axis=1)
-    return proba[:, -1] - (proba[:, -2] if proba.shape[1] > 1 else 1.0)
-
-
-def _run_metrics(fitted, scores: _RoundScores) -> dict[str, float]:
-    """Once-per-run metrics of the migrations (prior) or of the margin's reach (iterative).
-
-    Iterative: ``unassigned_by_margin``, the share of unlabelled examples the confidence
-    margin never assigned (those a ``finish="argmax"`` round forced, or left unknown by
-    ``finish="stop"``). Prior: ``migrant_share``, the share of unlabelled examples whose
-    argmax class changed in some round; ``migrant_margin`` and ``resident_margin``, the
-    mean :func:`posterior_margin` under the final model of those examples and of the others
-    (NaN for an empty group).
-    """
-    n_unlabelled = len(scores.unlabelled)
-    if isinstance(fitted, IterativeClassifier):
-        left = fitted.n_assigned_by_argmax_ + int(fitted.history_["n_unknown"][-1])
-        return {"unassigned_by_margin": left / n_unlabelled if n_unlabelled else 0.0}
-    if not n_unlabelled:
-        return {"migrant_share": np.nan, "migrant_margin": np.nan, "resident_margin": np.nan}
-    moved = scores.moved
-    margin = posterior_margin(fitted.estimator_, scores.unlabelled)
-    return {"migrant_share": float(moved.mean()),
-            "migrant_margin": float(margin[moved].mean()) if moved.any() else np.nan,
-            "resident_margin": float(margin[~moved].mean()) if (~moved).any() else np.nan}
-
-
-def _long_history(history: pd.DataFrame, rules: tuple[str, ...], free_metrics: list[str]) -> pd.DataFrame:
-    """Wide per-round scores as long rows ``round, metric, unclassifiable, value``."""
-    parts = []
-    for rule in rules:
-        wide = pd.DataFrame({"round": history["round"]})
-        for base in ("hard_error", "unknown_error", "test_hard_error", "test_unknown_error"):
-            wide[base] = history[f"{base}_{rule}"]
-        wide["test_error"] = wide["test_hard_error"] + wide["test_unknown_error"]
-        parts.append(wide.melt(id_vars="round", var_name="metric").assign(unclassifiable=rule))
-    free = history.melt(id_vars="round", value_vars=free_metrics, var_name="metric")
-    parts.append(free.dropna(subset=["value"]).assign(unclassifiable=ANY))
-    return pd.concat(parts, ignore_index=True)[["round", "metric", "unclassifiable", "value"]]
 
 
 def semisupervised_rounds(
@@ -291,32 +164,45 @@ def semisupervised_rounds(
     if method not in ("iterative", "prior"):
         raise ValueError(f"method must be 'iterative' or 'prior', got {method!r}.")
     arrays = _check_inputs(data)
-    rules = settings.unclassifiable
-    scores = _RoundScores(arrays["labelled"], arrays["test"], rules, settings.threshold,
-                          arrays["unlabelled"].X)
+    scores = RoundScores(arrays["labelled"], arrays["test"], settings.unclassifiable,
+                          settings.threshold, arrays["unlabelled"].X)
     fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng),
                          scores)
-    history = pd.DataFrame(scores.rows)
-    own, values = _own_metric(fitted, len(arrays["unlabelled"].y))
-    history[own] = values
-    table = _long_history(history, rules, [own])
-    last = _last_round(fitted)
-    final = {
-        "pseudo_label_error": _pseudo_label_error(fitted, arrays["unlabelled"].y),
-        "n_rounds": float(last),
-        "collapsed_kernels": float(np.mean(collapsed_per_class(fitted.estimator_))),
-        **effective_per_class(fitted.estimator_),
-        **_run_metrics(fitted, scores),
-    }
-    if method == "iterative":
-        final["n_argmax"] = float(fitted.n_assigned_by_argmax_)
-    final_rows = pd.DataFrame({"round": last, "metric": list(final), "unclassifiable": ANY,
-                               "value": list(final.values())})
-    table = pd.concat([table, final_rows], ignore_index=True)
-    columns = {"method": method, "n_components": int(n_components),
-               **method_settings(fitted, settings.threshold),
-               **{column: float(getattr(em, column)) for column in setting_columns}}
-    return pd.concat([pd.DataFrame(columns, index=table.index), table], axis=1)
+    return rounds_table(fitted, scores, scores.rows, arrays, method=method,
+                         n_components=n_components, em=em, settings=settings,
+                         setting_columns=setting_columns)
+
+
+def iterative_rounds_by_finish(
+    data: RepeatData,
+    *,
+    n_components: int,
+    em: EMSettings,
+    settings: SemiSupervisedSettings,
+    setting_columns: Sequence[str] = (),
+    rng: np.random.Generator | int | None = None,
+) -> dict[str, pd.DataFrame]:
+    """:func:`semisupervised_rounds` of the iterative method under both finishes, from one fit.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        ``{"argmax": ..., "stop": ...}``: the table of
+        ``semisupervised_rounds(data, method="iterative", settings=settings.replaced(finish=f),
+        ...)`` for each finish ``f`` (``settings.finish`` is not used), value for value: the
+        ``"stop"`` fit is the ``"argmax"`` fit cut before its argmax round
+        (:meth:`~mixlib.semi_supervised.IterativeClassifier.fit_finishes`), so its rounds
+        are the first rounds of the ``"argmax"`` fit.
+    """
+    arrays = _check_inputs(data)
+    scores = RoundScores(arrays["labelled"], arrays["test"], settings.unclassifiable,
+                          settings.threshold, arrays["unlabelled"].X)
+    fits = _fit_iterative_finishes(arrays, n_components, em, settings, check_random_state(rng),
+                                   scores)
+    return {finish: rounds_table(fitted, scores, scores.rows[:last_round(fitted) + 1], arrays,
+                                  method="iterative", n_components=n_components, em=em,
+                                  settings=settings, setting_columns=setting_columns)
+            for finish, fitted in fits.items()}
 
 
 def kernel_sweep_point(
@@ -364,35 +250,37 @@ def kernel_sweep_point(
         variance floor), ``n_rounds`` (0 for labelled-only) and, for the two semi-supervised
         methods, ``pseudo_label_error`` (see :func:`semisupervised_rounds`).
     """
-    arrays = _check_inputs(data)
-    rules = settings.unclassifiable
     if thresholds is not None and method == "iterative":
         raise ValueError("thresholds scores a fit that does not use the threshold: not for the "
                          "iterative method, whose assignments depend on it.")
+    arrays = _check_inputs(data)
     fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng))
-    wrapped = method != "labelled_only"
-    model = fitted.estimator_ if wrapped else fitted
-    free = {
-        "effective_components": float(np.mean(model.n_components_per_class_)),
-        **effective_per_class(model),
-        "collapsed_kernels": float(np.mean(collapsed_per_class(model))),
-        "n_rounds": float(_last_round(fitted)) if wrapped else 0.0,
-    }
-    if wrapped:
-        free["pseudo_label_error"] = _pseudo_label_error(fitted, arrays["unlabelled"].y)
-    scored = [ScoredExamples(model, *arrays[role]) for role in ("labelled", "test")]
-    blocks = []
-    for threshold in [settings.threshold] if thresholds is None else thresholds:
-        rows = []
-        for rule in rules:
-            errors = error_columns(*(examples.errors(rule, threshold) for examples in scored))
-            rows.extend((metric, rule, value) for metric, value in errors.items())
-        rows.extend((metric, ANY, value) for metric, value in free.items())
-        table = pd.DataFrame(rows, columns=["metric", "unclassifiable", "value"])
-        columns = {"method": method, "n_components": int(n_components),
-                   **method_settings(fitted, threshold)}
-        blocks.append(pd.concat([pd.DataFrame(columns, index=table.index), table], axis=1))
-    return pd.concat(blocks, ignore_index=True)
+    return sweep_table(fitted, arrays, method=method, n_components=n_components,
+                        settings=settings, thresholds=thresholds)
+
+
+def iterative_sweep_by_finish(
+    data: RepeatData,
+    *,
+    n_components: int,
+    em: EMSettings,
+    settings: SemiSupervisedSettings,
+    rng: np.random.Generator | int | None = None,
+) -> dict[str, pd.DataFrame]:
+    """:func:`kernel_sweep_point` of the iterative method under both finishes, from one fit.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        ``{"argmax": ..., "stop": ...}``: the table of ``kernel_sweep_point(data,
+        method="iterative", settings=settings.replaced(finish=f), ...)`` for each finish
+        ``f``, value for value (see :func:`iterative_rounds_by_finish`).
+    """
+    arrays = _check_inputs(data)
+    fits = _fit_iterative_finishes(arrays, n_components, em, settings, check_random_state(rng))
+    return {finish: sweep_table(fitted, arrays, method="iterative", n_components=n_components,
+                                 settings=settings, thresholds=None)
+            for finish, fitted in fits.items()}
 
 
 def rounds_stage(*, split: str, dataset: str, method: str, n_components: int, em: EMSettings,

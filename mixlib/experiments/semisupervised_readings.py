@@ -13,6 +13,9 @@ can be judged under each reading (:mod:`mixlib.experiments.claims`):
   (split, floor). The labelled-only and prior fits do not use the threshold, so each is fit
   once and scored at every threshold; the iterative method runs once per threshold.
 
+The iterative method's two finishes share one fit per repeat (:class:`FinishPair`): the
+``"stop"`` fit is the ``"argmax"`` fit cut before its argmax round.
+
 Every grid point of a job draws from the same generators (the keys hold no setting), so the
 settings alone differ between readings. A job gets the study's settings with its grid point in
 them: ``em`` with the point's relative variance floor
@@ -23,10 +26,18 @@ from them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from mixlib.experiments.contract import Stage
-from mixlib.experiments.semisupervised import kernel_sweep_point, semisupervised_rounds
+import numpy as np
+import pandas as pd
+
+from mixlib.experiments.contract import RepeatData, Stage
+from mixlib.experiments.semisupervised import (
+    iterative_rounds_by_finish,
+    iterative_sweep_by_finish,
+    kernel_sweep_point,
+    semisupervised_rounds,
+)
 from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
 
 #: The relative variance floor's column in the grid's tables.
@@ -39,23 +50,25 @@ def sensitivity_stages(*, split: str, dataset: str, n_components: int, em: EMSet
     """The ``semisupervised_sensitivity`` rule: both methods at one (threshold, floor) point.
 
     ``em`` holds the grid point's ``relative_min_variance`` and ``settings`` its
-    ``threshold``; the iterative method runs once per ``finishes`` entry and the prior method
-    once per ``restarts`` entry, each on every repeat with the generator of
+    ``threshold``; the iterative method runs under every ``finishes`` entry (one fit for
+    all, :class:`FinishPair`) and the prior method once per ``restarts`` entry, each on every
+    repeat with the generator of
     ``(seed, "semisupervised_sensitivity", split, method, r)`` (the same initialisations for
     every reading, so the settings alone differ). The rows are those of
     :func:`~mixlib.experiments.semisupervised.semisupervised_rounds` with a
     ``relative_min_variance`` setting column, leading ``split`` and ``dataset`` columns and a
     last ``repeat`` column.
     """
-    runs = ([("iterative", settings.replaced(finish=finish)) for finish in finishes]
-            + [("prior", settings.replaced(restart=restart)) for restart in restarts])
+    common = {"n_components": n_components, "em": em, "setting_columns": (FLOOR_COLUMN,)}
+    iterative = FinishPair.of(finishes, iterative_rounds_by_finish)
+    runs = ([(iterative, "iterative", settings.replaced(finish=finish)) for finish in finishes]
+            + [(None, "prior", settings.replaced(restart=restart)) for restart in restarts])
     return [
-        Stage(semisupervised_rounds,
-              {"method": method, "n_components": n_components, "em": em, "settings": reading,
-               "setting_columns": (FLOOR_COLUMN,)},
+        Stage(pair or semisupervised_rounds,
+              {**({} if pair else {"method": method}), **common, "settings": reading},
               keys=("semisupervised_sensitivity", split, method),
               leading={"split": split, "dataset": dataset})
-        for method, reading in runs
+        for pair, method, reading in runs
     ]
 
 
@@ -67,8 +80,8 @@ def kernel_sweep_reading_stages(*, split: str, dataset: str, kernel_counts: Sequ
 
     ``em`` holds the floor (its ``relative_min_variance``). For every kernel count ``K``: the
     labelled-only classifier and the prior method (once per ``restarts`` entry), each fit once
-    and scored at every threshold; the iterative method once per (``finishes`` entry,
-    threshold). Method ``m`` at ``K`` draws from
+    and scored at every threshold; the iterative method once per threshold, under every
+    ``finishes`` entry (one fit for all, :class:`FinishPair`). Method ``m`` at ``K`` draws from
     ``generator(seed, "kernel_sweep_sensitivity", split, m, K, r)`` on repeat ``r``.
 
     Returns
@@ -89,11 +102,63 @@ def kernel_sweep_reading_stages(*, split: str, dataset: str, kernel_counts: Sequ
                      keys=("kernel_sweep_sensitivity", split, method, int(k)),
                      leading={"split": split, "dataset": dataset}, trailing={FLOOR_COLUMN: floor})
 
+    def iterative_stage(k: int, reading: SemiSupervisedSettings,
+                        pair: "FinishPair | None") -> Stage:
+        if pair is None:
+            return stage("iterative", k, reading, None)
+        return Stage(pair, {"n_components": int(k), "em": em, "settings": reading},
+                     keys=("kernel_sweep_sensitivity", split, "iterative", int(k)),
+                     leading={"split": split, "dataset": dataset}, trailing={FLOOR_COLUMN: floor})
+
     stages = []
     for k in kernel_counts:
         stages.append(stage("labelled_only", k, settings, thresholds))
         stages += [stage("prior", k, settings.replaced(restart=restart), thresholds)
                    for restart in restarts]
-        stages += [stage("iterative", k, settings.replaced(finish=finish, threshold=threshold), None)
+        pairs = {threshold: FinishPair.of(finishes, iterative_sweep_by_finish)
+                 for threshold in thresholds}
+        stages += [iterative_stage(k, settings.replaced(finish=finish, threshold=threshold),
+                                   pairs[threshold])
                    for finish in finishes for threshold in thresholds]
     return stages
+
+
+class FinishPair:
+    """The stage function of the iterative stages that differ only by their ``finish``.
+
+    Every finish of a grid point draws from the same generator (its keys hold no setting),
+    and the ``"stop"`` fit is the ``"argmax"`` fit cut before its argmax round
+    (:meth:`~mixlib.semi_supervised.IterativeClassifier.fit_finishes`). So the first of
+    these stages to run on a repeat computes every finish's table from one fit
+    (``by_finish``, e.g. :func:`~mixlib.experiments.semisupervised.iterative_sweep_by_finish`)
+    and keeps the others' tables; their stages, run later on the same repeat, take them
+    without fitting. The stacked tables are those of one run per finish, value for value
+    and in the same order, for one fit per repeat.
+
+    Parameters
+    ----------
+    by_finish : callable
+        ``by_finish(data, *, settings, rng, **params) -> {finish: table}``; the stage's
+        ``settings.finish`` says which table it returns.
+    """
+
+    def __init__(self, by_finish: Callable[..., dict[str, pd.DataFrame]]) -> None:
+        self.by_finish = by_finish
+        self.__name__ = by_finish.__name__
+        self._kept: dict[tuple[int, str], pd.DataFrame] = {}
+
+    @classmethod
+    def of(cls, finishes: Sequence[str], by_finish: Callable[..., dict[str, pd.DataFrame]]
+           ) -> "FinishPair | None":
+        """A pair for these ``finishes``, or None for a single finish (nothing to share)."""
+        return cls(by_finish) if len(set(finishes)) > 1 else None
+
+    def __call__(self, data: RepeatData, *, settings: SemiSupervisedSettings,
+                 rng: np.random.Generator, **params) -> pd.DataFrame:
+        kept = self._kept.pop((data.repeat, settings.finish), None)
+        if kept is not None:
+            return kept
+        tables = self.by_finish(data, settings=settings, rng=rng, **params)
+        self._kept.update({(data.repeat, finish): table for finish, table in tables.items()
+                           if finish != settings.finish})
+        return tables[settings.finish]

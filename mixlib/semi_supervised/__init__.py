@@ -22,7 +22,7 @@ with :func:`label_errors` under the unclassifiable rules of :mod:`~mixlib.semi_s
 labelled and unlabelled examples as separate arrays.
 """
 
-from mixlib.semi_supervised.base import RoundCallback, RoundState, unlabelled_mask
+from mixlib.semi_supervised.base import RoundCallback, RoundState, stack_labelled, unlabelled_mask
 from mixlib.semi_supervised.iterative import IterativeClassifier, iterative_classification
 from mixlib.semi_supervised.prior import PriorProbabilityClassifier, prior_probability_classification
 from mixlib.semi_supervised.scoring import (
@@ -42,6 +42,7 @@ __all__ = [
     "iterative_classification",
     "label_errors",
     "prior_probability_classification",
+    "stack_labelled",
     "unclassifiable_mask",
     "unlabelled_mask",
 ]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import logging
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,6 +22,35 @@ from mixlib.semi_supervised.base import (
 )
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass
+class _Rounds:
+    """The labels and counters of an :class:`IterativeClassifier` fit, round after round."""
+
+    transduction: np.ndarray
+    labeled_iter: np.ndarray
+    has_label: np.ndarray
+    assigned_labels: np.ndarray
+    records: dict[str, list[int]] = field(default_factory=lambda: {
+        "n_labelled": [], "n_unknown": [], "n_assigned": [], "n_argmax": []})
+    n_iter: int = 0
+    n_by_argmax: int = 0
+    termination: str = "all_labeled"
+
+    def record_round(self) -> None:
+        """Counters of the model just fit: its examples, the unknowns left, none assigned yet."""
+        self.records["n_labelled"].append(int(self.has_label.sum()))
+        self.records["n_unknown"].append(int((~self.has_label).sum()))
+        self.records["n_assigned"].append(0)
+        self.records["n_argmax"].append(0)
+
+    def copy(self) -> "_Rounds":
+        """An independent copy (arrays and counters lists copied)."""
+        return _Rounds(self.transduction.copy(), self.labeled_iter.copy(), self.has_label.copy(),
+                       self.assigned_labels.copy(),
+                       {key: list(values) for key, values in self.records.items()},
+                       self.n_iter, self.n_by_argmax, self.termination)
 
 
 class IterativeClassifier(SemiSupervisedMixin):
@@ -131,67 +162,125 @@ class IterativeClassifier(SemiSupervisedMixin):
         -------
         self : IterativeClassifier
         """
+        check_choice(self.finish, "finish", FINISHES)
+        self._self_train(X, y, callback, keep_stop=False)
+        return self
+
+    def fit_finishes(self, X, y, *,
+                     callback: RoundCallback | None = None) -> dict[str, "IterativeClassifier"]:
+        """Fit under both finishes at the cost of one fit.
+
+        The ``"stop"`` fit is the ``"argmax"`` fit cut before its argmax round: both fit the
+        same models with the same random stream up to that round (the initialisations of
+        every round come from the estimator's generator, which the decision to stop or to
+        assign by argmax does not draw from). So one run of the ``"argmax"`` fit, copied at
+        that round, gives both.
+
+        Parameters
+        ----------
+        X, y :
+            As in :meth:`fit`.
+        callback : callable, optional
+            As in :meth:`fit`, called for every round of the ``"argmax"`` fit; the rounds of
+            the ``"stop"`` fit are its first ``len(fits["stop"].history_["n_labelled"])``.
+
+        Returns
+        -------
+        fits : dict of str to IterativeClassifier
+            ``{"argmax": ..., "stop": ...}``: copies of this classifier with that ``finish``,
+            each fitted as :meth:`fit` leaves it (same attributes, same final model). This
+            object itself is left as it was.
+        """
+        argmax = copy.copy(self)
+        argmax.finish = "argmax"
+        stop = argmax._self_train(X, y, callback, keep_stop=True)
+        return {"argmax": argmax, "stop": stop}
+
+    def _self_train(self, X, y, callback: RoundCallback | None, *,
+                    keep_stop: bool) -> "IterativeClassifier | None":
+        """The rounds of the class docstring's Notes, under ``self.finish``; sets the fit.
+
+        With ``keep_stop`` (and ``finish="argmax"``), the state where a ``"stop"`` fit would
+        end is copied into a second classifier with ``finish="stop"``, fitted as :meth:`fit`
+        would leave it, and returned (None without ``keep_stop``).
+        """
         threshold = check_fraction(self.threshold, "threshold")
         check_max_iter(self.max_iter)
-        check_choice(self.finish, "finish", FINISHES)
         X, y, unlabelled, y_known = self._split(X, y)
         estimator = self._make_estimator()
         classes = np.unique(y_known)
-        transduction = np.array(y, dtype=object)
-        labeled_iter = np.where(unlabelled, -1, 0)
-        has_label = ~unlabelled
-        assigned_labels = np.empty(len(y), dtype=classes.dtype)
-        assigned_labels[has_label] = y_known
-        records = {"n_labelled": [], "n_unknown": [], "n_assigned": [], "n_argmax": []}
-        n_iter = 0
-        n_by_argmax = 0
-        termination = "all_labeled"
+        state = _Rounds(
+            transduction=np.array(y, dtype=object),
+            labeled_iter=np.where(unlabelled, -1, 0),
+            has_label=~unlabelled,
+            assigned_labels=np.empty(len(y), dtype=classes.dtype),
+        )
+        state.assigned_labels[state.has_label] = y_known
+        stopped = None
         while True:
-            round_ = len(records["n_labelled"])
-            estimator.fit(X[has_label], assigned_labels[has_label], classes=classes)
+            round_ = len(state.records["n_labelled"])
+            estimator.fit(X[state.has_label], state.assigned_labels[state.has_label], classes=classes)
             notify(callback, round_, estimator)
-            records["n_labelled"].append(int(has_label.sum()))
-            records["n_unknown"].append(int((~has_label).sum()))
-            records["n_assigned"].append(0)
-            records["n_argmax"].append(0)
+            state.record_round()
             logger.info("iterative round %d: fit on %d examples, %d unknown", round_,
-                        records["n_labelled"][-1], records["n_unknown"][-1])
-            if has_label.all():
+                        state.records["n_labelled"][-1], state.records["n_unknown"][-1])
+            if state.has_label.all():
                 break
-            pending = np.nonzero(~has_label)[0]
+            pending = np.nonzero(~state.has_label)[0]
             proba = estimator.predict_proba(X[pending])
             at_limit = self.max_iter is not None and round_ == self.max_iter
-            if at_limit and self.finish == "stop":
-                termination = "max_iter"
-                break
-            n_iter += 1
             if at_limit:
                 chosen = np.zeros(len(pending), dtype=bool)
             else:
                 chosen = (proba.max(axis=1) > threshold) & ~estimator.unclassifiable(X[pending])
             if not chosen.any():
+                # A "stop" fit ends here: at the round limit before counting the round.
+                n_iter = state.n_iter if at_limit else state.n_iter + 1
+                ending = "max_iter" if at_limit or n_iter == self.max_iter else "no_change"
                 if self.finish == "stop":
-                    termination = "max_iter" if n_iter == self.max_iter else "no_change"
+                    state.n_iter, state.termination = n_iter, ending
                     break
+                if keep_stop:
+                    stopped = self._stopped_copy(state, estimator, n_iter, ending)
+                state.n_iter += 1
                 chosen[:] = True
-                n_by_argmax = len(pending)
-                records["n_argmax"][-1] = n_by_argmax
-                termination = "argmax"
+                state.n_by_argmax = len(pending)
+                state.records["n_argmax"][-1] = state.n_by_argmax
+                state.termination = "argmax"
+            else:
+                state.n_iter += 1
             chosen_rows = pending[chosen]
-            records["n_assigned"][-1] = int(chosen.sum())
-            assigned_labels[chosen_rows] = estimator.classes_[proba[chosen].argmax(axis=1)]
-            transduction[chosen_rows] = assigned_labels[chosen_rows]
-            labeled_iter[chosen_rows] = n_iter
-            has_label[chosen_rows] = True
+            state.records["n_assigned"][-1] = int(chosen.sum())
+            state.assigned_labels[chosen_rows] = estimator.classes_[proba[chosen].argmax(axis=1)]
+            state.transduction[chosen_rows] = state.assigned_labels[chosen_rows]
+            state.labeled_iter[chosen_rows] = state.n_iter
+            state.has_label[chosen_rows] = True
+        if keep_stop and stopped is None:  # every row labelled by threshold: the same fit
+            stopped = self._stopped_copy(state, estimator, state.n_iter, state.termination)
+        self._set_fitted(state, estimator)
+        return stopped
+
+    def _stopped_copy(self, state: "_Rounds", estimator: MixtureClassifier, n_iter: int,
+                      termination: str) -> "IterativeClassifier":
+        """A copy of this classifier with ``finish="stop"``, fitted as it ends at ``state``
+        with ``estimator`` (both copied, since the ``"argmax"`` rounds go on with them)."""
+        stopped = copy.copy(self)
+        stopped.finish = "stop"
+        ended = state.copy()
+        ended.n_iter, ended.termination = n_iter, termination
+        stopped._set_fitted(ended, copy.deepcopy(estimator))
+        return stopped
+
+    def _set_fitted(self, state: "_Rounds", estimator: MixtureClassifier) -> None:
+        """The fitted attributes (class docstring) from the rounds' ``state``."""
         self.estimator_ = estimator
         self.classes_ = estimator.classes_
-        self.transduction_ = tidy_labels(transduction)
-        self.labeled_iter_ = labeled_iter
-        self.n_iter_ = n_iter
-        self.n_assigned_by_argmax_ = n_by_argmax
-        self.termination_condition_ = termination
-        self.history_ = {key: np.array(values, dtype=int) for key, values in records.items()}
-        return self
+        self.transduction_ = tidy_labels(state.transduction)
+        self.labeled_iter_ = state.labeled_iter
+        self.n_iter_ = state.n_iter
+        self.n_assigned_by_argmax_ = state.n_by_argmax
+        self.termination_condition_ = state.termination
+        self.history_ = {key: np.array(values, dtype=int) for key, values in state.records.items()}
 
 
 def iterative_classification(
