@@ -8,12 +8,12 @@ Parameter checks (:func:`check_int`, :func:`check_float`, :func:`check_choice`) 
 from __future__ import annotations
 
 import numbers
+import sys
 import warnings
 from collections.abc import Collection
 from typing import Literal, TypeVar
 
 import numpy as np
-from scipy import sparse
 
 from mixlib.core.exceptions import DataConversionWarning, not_fitted_error
 
@@ -179,6 +179,16 @@ def check_random_state(random_state: None | int | np.random.Generator) -> np.ran
     )
 
 
+def _is_sparse(X) -> bool:
+    """Whether ``X`` is a scipy sparse matrix or array.
+
+    Read without importing scipy.sparse (a tenth of a second, paid by every pipeline job
+    otherwise): no sparse object can exist before that module is imported.
+    """
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and bool(sparse.issparse(X))
+
+
 def check_array(
     X, *, name: str = "X", ndim: int = 2, allow_nan: bool = False, min_samples: int = 1,
     min_features: int = 1,
@@ -207,7 +217,7 @@ def check_array(
         If ``X`` holds complex numbers, has the wrong number of dimensions, too few rows or
         columns, or infinities, or NaN while ``allow_nan`` is false (the message says where).
     """
-    if sparse.issparse(X):
+    if _is_sparse(X):
         raise TypeError(f"{name} is a sparse {X.format} matrix; the estimators of mixlib need a "
                         f"dense array: pass {name}.toarray().")
     array = np.asarray(X)
