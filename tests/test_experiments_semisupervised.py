@@ -412,3 +412,19 @@ def test_a_single_finish_needs_no_pair():
                                 restarts=["warm"], finishes=["stop"])
     assert not any(isinstance(stage.function, FinishPair) for stage in stages)
     assert FinishPair.of(["argmax", "argmax"], semisupervised_rounds) is None
+
+
+def test_a_kernel_sweep_curve_draws_each_kernel_count_from_its_own_stream():
+    """One job runs every kernel count of a method; a count's rows do not depend on the others."""
+    from mixlib.experiments.semisupervised import kernel_sweep_stages
+
+    repeats = [RepeatData(r, tiny_problem().roles) for r in range(2)]
+
+    def curve(counts):
+        stages = kernel_sweep_stages(split="s", dataset="d", method="iterative", kernel_counts=counts,
+                                     em=EM, settings=SETTINGS)
+        return run_stages(stages, repeats, seed=8)
+
+    both = curve([1, 2])
+    assert both["n_components"].unique().tolist() == [1, 2]
+    pd.testing.assert_frame_equal(both[both["n_components"] == 2].reset_index(drop=True), curve([2]))

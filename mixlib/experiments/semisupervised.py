@@ -296,14 +296,17 @@ def rounds_stage(*, split: str, dataset: str, method: str, n_components: int, em
                  leading={"split": split, "dataset": dataset})
 
 
-def kernel_sweep_stage(*, split: str, dataset: str, method: str, n_components: int,
-                       em: EMSettings, settings: SemiSupervisedSettings) -> Stage:
-    """The ``kernel_sweep_point`` rule (figs. 5.4, 5.5): :func:`kernel_sweep_point` of one (method, K).
+def kernel_sweep_stages(*, split: str, dataset: str, method: str, kernel_counts: Sequence[int],
+                        em: EMSettings, settings: SemiSupervisedSettings) -> list[Stage]:
+    """The ``kernel_sweep_curve`` rule (figs. 5.4, 5.5): :func:`kernel_sweep_point` of one
+    method at every kernel count ``K`` of ``kernel_counts``, in order.
 
-    Repeat ``r`` draws from ``generator(seed, "kernel_sweep", split, method, K, r)``; the
-    table gets leading ``split`` and ``dataset`` columns and a last ``repeat`` column.
+    Repeat ``r`` at ``K`` draws from ``generator(seed, "kernel_sweep", split, method, K, r)``,
+    whatever the other kernel counts; the table gets leading ``split`` and ``dataset``
+    columns and a last ``repeat`` column.
     """
-    return Stage(kernel_sweep_point,
-                 {"method": method, "n_components": n_components, "em": em, "settings": settings},
-                 keys=("kernel_sweep", split, method, int(n_components)),
-                 leading={"split": split, "dataset": dataset})
+    return [Stage(kernel_sweep_point,
+                  {"method": method, "n_components": int(k), "em": em, "settings": settings},
+                  keys=("kernel_sweep", split, method, int(k)),
+                  leading={"split": split, "dataset": dataset})
+            for k in kernel_counts]

@@ -34,16 +34,19 @@ rule semisupervised_rounds:
         "../scripts/semisupervised_rounds.py"
 
 
-rule kernel_sweep_point:
+# One curve of figs. 5.4 and 5.5 (a split and a method) per job: a kernel count and its
+# repeats take a fraction of a second, less than a job's start-up.
+rule kernel_sweep_curve:
     input:
         unpack(split_inputs),
     output:
-        "results/kernel_sweep/{split}.{method}.k{kernels}.tsv",
+        "results/kernel_sweep/{split}.{method}.tsv",
     log:
-        "results/logs/kernel_sweep_point/{split}.{method}.k{kernels}.log",
+        "results/logs/kernel_sweep_curve/{split}.{method}.log",
     benchmark:
-        "results/benchmarks/kernel_sweep_point/{split}.{method}.k{kernels}.tsv"
+        "results/benchmarks/kernel_sweep_curve/{split}.{method}.tsv"
     params:
+        kernel_counts=KERNEL_SWEEP["n_components"],
         em=EM,
         settings=SEMI_SETTINGS,
         seed=config["seed"],
@@ -51,13 +54,12 @@ rule kernel_sweep_point:
         standardise=standardises,
     wildcard_constraints:
         method="|".join(METHODS),
-        kernels=r"\d+",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=15,
     script:
-        "../scripts/kernel_sweep_point.py"
+        "../scripts/kernel_sweep_curve.py"
 
 
 rule semisupervised_sensitivity_point:
@@ -142,10 +144,9 @@ rule semisupervised_rounds_table:
 use rule semisupervised_rounds_table as kernel_sweep_table with:
     input:
         expand(
-            "results/kernel_sweep/{split}.{method}.k{kernels}.tsv",
+            "results/kernel_sweep/{split}.{method}.tsv",
             split=KERNEL_SWEEP["splits"],
             method=KERNEL_SWEEP["methods"],
-            kernels=KERNEL_SWEEP["n_components"],
         ),
     output:
         "results/tables/kernel_sweep.tsv",
