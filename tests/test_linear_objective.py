@@ -9,6 +9,7 @@ from scipy.optimize import approx_fprime
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 
 from mixlib.linear_model._softmax import (
+    COMPILED_MAX_CLASSES,
     DenseProducts,
     SoftmaxLoss,
     SparseProducts,
@@ -16,6 +17,7 @@ from mixlib.linear_model._softmax import (
     fit_products,
     softmax_objective,
 )
+from mixlib.linear_model._sparse_loop import compressed_product
 from mixlib.linear_model.logistic import LogisticRegression
 
 
@@ -78,8 +80,10 @@ def test_objective_is_the_former_formula_bit_for_bit(layout, n_classes, fit_inte
     """Class-major scores, the intercept as a column of ones: the same value and gradient, to
     the last bit, as the sample-major formula (scipy's CSC products for sparse rows)."""
     X, T, weight, params = _problem(layout, n_classes, fit_intercept)
-    products = fit_products(X, fit_intercept)
+    products = fit_products(X, fit_intercept, n_classes)
     assert isinstance(products, SparseProducts if layout == "sparse" else DenseProducts)
+    if layout == "sparse":
+        assert (products.compiled is not None) == (n_classes <= COMPILED_MAX_CLASSES)
     value, gradient = SoftmaxLoss(products, T, weight, 0.7, fit_intercept)(params)
     design = scipy.sparse.csc_array(X) if layout == "sparse" else X
     former_value, former_gradient = _former_objective(params, design, T, weight, 0.7, fit_intercept)
@@ -105,9 +109,22 @@ def test_sparse_input_and_designs_agree(fit_intercept):
 @pytest.mark.parametrize("fit_intercept", [True, False])
 def test_sparse_gradient_matches_finite_differences(fit_intercept):
     X, T, weight, params = _problem("sparse", 3, fit_intercept, seed=2)
-    loss = SoftmaxLoss(SparseProducts(X, fit_intercept), T, weight, 0.3, fit_intercept)
+    loss = SoftmaxLoss(SparseProducts(X, fit_intercept, 3), T, weight, 0.3, fit_intercept)
     numeric = approx_fprime(params, lambda p: loss(p)[0], 1e-7)
     np.testing.assert_allclose(loss(params)[1], numeric, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("width", [1, 2, 3])
+def test_compiled_product_is_scipys_bit_for_bit(width):
+    """The compiled loop adds the same terms in the same order as scipy's sparse product."""
+    rng = np.random.default_rng(width)
+    dense = rng.normal(size=(50, 30)) * (rng.random((50, 30)) < 0.3)
+    dense[[3, 17]] = 0.0
+    A = scipy.sparse.csr_array(dense)
+    block = rng.normal(size=(30, width))
+    out = np.full((width, 50), np.nan)
+    compressed_product(A.indptr, A.indices, A.data, block, out)
+    np.testing.assert_array_equal(out, (A.tocsc() @ block).T)
 
 
 def test_csr_from_dense_is_scipys():
@@ -128,7 +145,7 @@ def test_one_hot_fit_matches_sklearn():
     X, y = _one_hot(4, n=200)
     ours = LogisticRegression(C=0.5, tol=1e-10).fit(X, y)
     theirs = SkLogisticRegression(C=0.5, tol=1e-10, max_iter=10_000).fit(X, y)
-    assert ours.converged_ and isinstance(fit_products(X, True), SparseProducts)
+    assert ours.converged_ and isinstance(fit_products(X, True, 3), SparseProducts)
     # Indicator groups that sum to one make the optimum flat along a few directions.
     np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-6)
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-7)

@@ -106,7 +106,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         T[np.arange(X.shape[0]), codes] = 1.0
         n_params = n_classes * (X.shape[1] + int(self.fit_intercept))
         fit_intercept = bool(self.fit_intercept)
-        loss = SoftmaxLoss(fit_products(X, fit_intercept), T, weight, float(self.C), fit_intercept)
+        products = fit_products(X, fit_intercept, n_classes)
+        loss = SoftmaxLoss(products, T, weight, float(self.C), fit_intercept)
         result = minimize(
             loss,
             np.zeros(n_params),
