@@ -102,8 +102,11 @@ class SparseProducts:
     def __init__(self, X, fit_intercept: bool, n_classes: int) -> None:
         self.n_features = X.shape[1]
         self.fit_intercept = fit_intercept
-        self.rows = _csr_with_ones(X) if fit_intercept else _csr(X)
-        self.columns = self.rows.tocsc()
+        rows = _csr_with_ones(X) if fit_intercept else _csr(X)
+        columns = rows.tocsc()
+        # X_1 and X_1^T, each by rows (CSR) and by columns (CSC); transposes are views, but
+        # scipy checks their arrays when it makes them, so once for the fit.
+        self.design, self.design_T = (rows, columns), (columns.T, rows.T)
         self.compiled = None
         if n_classes <= COMPILED_MAX_CLASSES:
             from mixlib.linear_model._sparse_loop import compressed_product  # imports numba
@@ -112,16 +115,16 @@ class SparseProducts:
 
     def scores(self, W: np.ndarray, b: np.ndarray) -> np.ndarray:
         """``a_kn = w_k.x_n + b_k``, shape (n_classes, n_samples) (class-major)."""
-        coef = np.empty((self.rows.shape[1], W.shape[0]))
+        coef = np.empty((self.design[0].shape[1], W.shape[0]))
         coef[: self.n_features] = W.T
         if self.fit_intercept:
             coef[self.n_features] = b
-        return self._product(self.rows, self.columns, coef)
+        return self._product(*self.design, coef)
 
     def gradient_terms(self, residual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``sum_n r_kn x_n`` (n_classes, n_features) and ``sum_n r_kn`` (n_classes,) (empty
         without intercept), both from one product with ``X_1^T``, for class-major ``residual``."""
-        terms = self._product(self.columns.T, self.rows.T, np.ascontiguousarray(residual.T))
+        terms = self._product(*self.design_T, np.ascontiguousarray(residual.T))
         return terms[:, : self.n_features], terms[:, self.n_features:].ravel()
 
     def _product(self, by_rows, by_columns, block: np.ndarray) -> np.ndarray:
