@@ -2,8 +2,8 @@
 
 The model is ``p(C_k | x) = exp(w_k.x + b_k) / sum_j exp(w_j.x + b_j)``; it is fitted by
 minimising the penalised negative log-likelihood with scipy's L-BFGS, the gradient of the
-lecture given analytically. A polynomial basis expansion ``x -> Phi(x)`` (the lecture's
-"expansion de base") is provided by :func:`polynomial_features`.
+lecture given analytically (:mod:`mixlib.linear_model._softmax`). A polynomial basis expansion
+``x -> Phi(x)`` (the lecture's "expansion de base") is provided by :func:`polynomial_features`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import logging
 import warnings
 
 import numpy as np
-import scipy.sparse
 from numpy.typing import ArrayLike
 from scipy.optimize import minimize
 
@@ -29,128 +28,11 @@ from mixlib.core.validation import (
 )
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.log_space import logsumexp_rows
+from mixlib.linear_model._softmax import SoftmaxLoss, fit_products, softmax_objective
 
 __all__ = ["LogisticRegression", "softmax_objective", "polynomial_features"]
 
 logger = logging.getLogger(__name__)
-
-#: :meth:`LogisticRegression.fit` hands L-BFGS sparse (CSC) copies of ``X`` and ``X^T`` when
-#: at most this share of the entries of ``X`` is non-zero (one-hot DNA: a quarter). The
-#: objective's two products with ``X`` read all of it at every evaluation and are bound by
-#: memory: splice's 2126 x 240 one-hot rows take about 0.25 ms per product as CSC against
-#: 0.4 ms dense (:func:`_design`).
-SPARSE_DENSITY = 1.0 / 3.0
-
-
-def _row_max(a: np.ndarray) -> np.ndarray:
-    """``a.max(axis=1)`` by column-wise maxima: a few whole-column calls instead of a
-    reduction over a short axis (the same values: a maximum is exact)."""
-    out = a[:, 0].copy()
-    for k in range(1, a.shape[1]):
-        np.maximum(out, a[:, k], out=out)
-    return out
-
-
-def _row_sum(a: np.ndarray) -> np.ndarray:
-    """``a.sum(axis=1)``, bit for bit, for fewer than 8 columns (numpy then adds a row's
-    entries in order) by column additions; numpy's own sum otherwise."""
-    if not 0 < a.shape[1] < 8:
-        return a.sum(axis=1)
-    out = a[:, 0].copy()
-    for k in range(1, a.shape[1]):
-        out += a[:, k]
-    return out
-
-
-def _design(X: np.ndarray) -> tuple:
-    """``X`` and its transpose for :func:`softmax_objective`: as given (transpose ``None``), or,
-    when ``X`` is sparse enough (:data:`SPARSE_DENSITY`), both in compressed-column (CSC) form,
-    built once for the whole fit.
-
-    scipy multiplies a CSC array by a dense block about twice as fast as a CSR one (0.25 ms
-    against 0.46 ms for splice's 2126 x 240 one-hot rows and three classes), and with the
-    same sums in the same order: every entry of ``X W^T`` adds its terms by increasing
-    feature, every entry of ``X^T R`` by increasing row, in both forms.
-    """
-    if X.size and np.count_nonzero(X) <= SPARSE_DENSITY * X.size:
-        return scipy.sparse.csc_array(X), scipy.sparse.csr_array(X).T
-    return X, None
-
-
-def softmax_objective(
-    params: np.ndarray,
-    X: np.ndarray,
-    T: np.ndarray,
-    sample_weight: np.ndarray,
-    C: float,
-    fit_intercept: bool,
-    X_T=None,
-) -> tuple[float, np.ndarray]:
-    """Penalised negative log-likelihood of softmax regression and its gradient.
-
-    Parameters
-    ----------
-    params : ndarray of shape (n_classes * (n_features + fit_intercept),)
-        ``W`` (n_classes, n_features) raveled, followed by the intercepts ``b`` (n_classes,)
-        when ``fit_intercept``.
-    X : ndarray or scipy sparse array of shape (n_samples, n_features)
-    T : ndarray of shape (n_samples, n_classes)
-        One-of-K targets ``t_nk``.
-    sample_weight : ndarray of shape (n_samples,)
-        ``s_n``; the objective is divided by ``S = sum_n s_n``.
-    C : float
-        Inverse penalty strength.
-    fit_intercept : bool
-    X_T : scipy sparse array of shape (n_features, n_samples), optional
-        ``X`` transposed, for the gradient's product with a sparse ``X`` (taken as ``X.T``
-        when not given): :class:`LogisticRegression` passes both ``X`` and ``X_T`` in
-        CSC form, the faster one for a product with a dense block.
-
-    Returns
-    -------
-    value : float
-    gradient : ndarray, same shape as ``params``
-
-    Notes
-    -----
-    With ``a_nk = w_k.x_n + b_k`` and ``lambda = 1 / C``,
-
-    ``E(W, b) = (1/S) [ sum_n s_n (logsumexp_j a_nj - sum_k t_nk a_nk) + (lambda/2) ||W||_F^2 ]``
-
-    (the intercepts are not penalised; ``logsumexp_j a_nj = A_n + log sum_j exp(a_nj - A_n)``
-    with ``A_n = max_j a_nj``, so no exponential overflows), and, as in the lecture,
-
-    ``dE/dw_k = (1/S) [ sum_n s_n (p(C_k | x_n) - t_nk) x_n + lambda w_k ]``,
-    ``dE/db_k = (1/S) sum_n s_n (p(C_k | x_n) - t_nk)``.
-
-    ``S E`` is scikit-learn's objective ``0.5 ||W||^2 + C sum_n s_n loss_n`` divided by ``C``,
-    so both have the same minimiser for the same ``C``.
-    """
-    n_classes = T.shape[1]
-    n_features = X.shape[1]
-    W = params[: n_classes * n_features].reshape(n_classes, n_features)
-    scores = X @ W.T
-    if fit_intercept:
-        scores += params[n_classes * n_features:]
-    # Log-sum-exp trick of the lecture, written out so that the shifted exponentials are
-    # reused for the probabilities of the gradient (one exp per score instead of two).
-    shift = _row_max(scores)
-    exp_scores = np.exp(scores - shift[:, None])
-    norm = _row_sum(exp_scores)
-    log_norm = shift + np.log(norm)
-    total = sample_weight.sum()
-    value = sample_weight @ (log_norm - np.einsum("nk,nk->n", T, scores))
-    value = (value + 0.5 / C * np.einsum("kj,kj->", W, W)) / total
-    residual = (exp_scores / norm[:, None] - T) * sample_weight[:, None]
-    if scipy.sparse.issparse(X):
-        data_term = ((X.T if X_T is None else X_T) @ residual).T
-    else:
-        data_term = residual.T @ X
-    grad_W = (data_term + W / C) / total
-    if fit_intercept:
-        return float(value), np.concatenate([grad_W.ravel(), residual.sum(axis=0) / total])
-    return float(value), grad_W.ravel()
-
 
 class LogisticRegression(ClassifierMixin, BaseEstimator):
     """Multinomial logistic regression with an L2 penalty, fitted by L-BFGS (linear-classification lecture).
@@ -223,11 +105,12 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         T = np.zeros((X.shape[0], n_classes))
         T[np.arange(X.shape[0]), codes] = 1.0
         n_params = n_classes * (X.shape[1] + int(self.fit_intercept))
-        design, design_T = _design(X)
+        fit_intercept = bool(self.fit_intercept)
+        products = fit_products(X, fit_intercept, n_classes)
+        loss = SoftmaxLoss(products, T, weight, float(self.C), fit_intercept)
         result = minimize(
-            softmax_objective,
+            loss,
             np.zeros(n_params),
-            args=(design, T, weight, float(self.C), bool(self.fit_intercept), design_T),
             method="L-BFGS-B",
             jac=True,
             options={
