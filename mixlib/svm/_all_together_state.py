@@ -16,6 +16,8 @@ from typing import Callable
 
 import numpy as np
 
+from mixlib.svm._smo import _row_store
+
 #: Fraction of the rows that must change for :meth:`DualState.gradient_change` to multiply by
 #: the whole Gram matrix instead of the changed rows only.
 DENSE_CHANGE = 0.25
@@ -65,10 +67,12 @@ class DualState:
     get_row: Callable[[int], np.ndarray]
 
     def __post_init__(self) -> None:
-        # the descent's scalar copies and buffers
-        self.y_list, self.kt_diag_list = self.y.tolist(), self.kt_diag.tolist()
-        self.violations, self.row_buffer = np.empty(self.penalty.shape), np.empty(len(self.y))
-        self.class_slices = [slice(start, stop) for start, stop in self.class_blocks]
+        # what the compiled descent takes: kernel rows as stored, class codes and bounds
+        self.row_store = _row_store(self.get_row, len(self.y))
+        self.y_codes = np.ascontiguousarray(self.y, dtype=np.int64)
+        self.class_starts = np.array([start for start, _ in self.class_blocks] + [len(self.y)],
+                                     dtype=np.int64)
+        self.row_buffer = np.empty(len(self.y))
         gram = getattr(self.get_row, "__self__", None)
         self.gram = gram if isinstance(gram, np.ndarray) else None
         self.other = np.ones(self.alpha.shape, dtype=bool)  # the variables alpha_il, l != y_i
