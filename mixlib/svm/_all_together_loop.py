@@ -1,17 +1,24 @@
-"""The block coordinate descent of :mod:`mixlib.svm._all_together_solver`, compiled.
+"""The compiled parts of :mod:`mixlib.svm._all_together_solver` (numba).
 
-One compiled loop (numba) runs the descent's block updates on rows of the Gram matrix held in
-a two-dimensional store: the full Gram matrix, or the slots of a
-:class:`~mixlib.svm._smo.KernelRowCache`. When it needs a row the store does not hold, it
-returns the row's index; the caller computes the row into a slot and calls it again, and the
-loop takes the same update up from its start (nothing has changed in between).
+- :func:`descent_iterations`: one compiled loop runs the block coordinate descent's updates on
+  rows of the Gram matrix held in a two-dimensional store: the full Gram matrix, or the slots
+  of a :class:`~mixlib.svm._smo.KernelRowCache`. When it needs a row the store does not
+  hold, it returns the row's index; the caller computes the row into a slot and calls it
+  again, and the loop takes the same update up from its start (nothing has changed between).
+- :func:`active_set_step`: the bookkeeping of one Newton step of
+  :mod:`mixlib.svm._all_together_newton` (the active-set guess, its stopping tests, the move
+  of the guessed variables to their bounds), one pass over the variables instead of some
+  thirty numpy calls.
+- :func:`hessian_block`: blocks of the dual's Hessian, one pass over the kernel rows, written
+  in the layout LAPACK factorises (no copy).
 
-Numerics: the same operations as the Python and numpy loop this replaces, in the same order.
-The gradient update of each class's rows goes through the very BLAS ``dger`` scipy calls (its
-address is passed in, so that the compiled code holds no address and can be cached); every
-other step is one IEEE operation per value, the selection takes the first maximum (as
-``numpy.argmax``) and the block step sorts its breakpoints stably (as Python's ``sorted``).
-The dual variables, gradients and update counts are bit for bit those of the numpy loop.
+Numerics: the same operations as the Python and numpy code these replace, in the same order.
+The descent's gradient update of each class's rows goes through the very BLAS ``dger`` scipy
+calls (its address is passed in, so that the compiled code holds no address and can be
+cached); every other step is one IEEE operation per value, the selection takes the first
+maximum (as ``numpy.argmax``) and the block step sorts its breakpoints stably (as Python's
+``sorted``). The dual variables, gradients and step counts are bit for bit those of the
+numpy code (``tests/test_all_together_loop.py``).
 """
 
 from __future__ import annotations
@@ -245,3 +252,150 @@ def descent_iterations(dger_address, rows, slot_of, last_used, clock, kt_diag, y
                 x[l] = step[l] - step[m]
             _dger_rows(dger_address, x, row, grad, class_starts[m], class_starts[m + 1])
     return max_updates, PAUSED, violation, -1
+
+
+#: Codes of the active-set guess (:func:`guess_active_sets`): ``alpha_{i y_i}``, which is no
+#: variable, and the variables guessed at their lower bound, at their upper bound and free.
+NOT_A_VARIABLE, AT_LOWER, AT_UPPER, FREE = 0, 1, 2, 3
+
+
+@numba.njit(cache=True)
+def guess_active_sets(alpha, grad, ub, other, sets):
+    """The active-set guess at ``alpha``: codes into ``sets``, and the number of free variables.
+
+    With ``z = alpha - grad``, a variable ``alpha_il`` (``other[i, l]``, ``l != y_i``) is
+    guessed at its lower bound where ``z <= 0``, else at its upper bound where ``z >= U``,
+    else free.
+
+    Parameters
+    ----------
+    alpha, grad, ub : ndarray of shape (n_samples, n_classes)
+    other : ndarray of bool of shape (n_samples, n_classes)
+    sets : ndarray of int8 of shape (n_samples, n_classes)
+        Receives :data:`NOT_A_VARIABLE`, :data:`AT_LOWER`, :data:`AT_UPPER` or :data:`FREE`.
+    """
+    n, c = alpha.shape
+    n_free = 0
+    for i in range(n):
+        for l in range(c):
+            if not other[i, l]:
+                code = NOT_A_VARIABLE
+            elif alpha[i, l] - grad[i, l] <= 0.0:
+                code = AT_LOWER
+            elif alpha[i, l] - grad[i, l] >= ub[i, l]:
+                code = AT_UPPER
+            else:
+                code, n_free = FREE, n_free + 1
+            sets[i, l] = code
+    return n_free
+
+
+@numba.njit(cache=True)
+def _n_changed(previous, sets):
+    """Guesses that changed: variables that entered or left the lower set, plus those that
+    entered or left the upper set (a move from one bound to the other counts twice)."""
+    changed = 0
+    for i in range(sets.shape[0]):
+        for l in range(sets.shape[1]):
+            changed += ((previous[i, l] == AT_LOWER) != (sets[i, l] == AT_LOWER)) + (
+                (previous[i, l] == AT_UPPER) != (sets[i, l] == AT_UPPER))
+    return changed
+
+
+@numba.njit(cache=True)
+def _settled(alpha, grad, ub, other, threshold):
+    """Whether ``alpha`` is in the box and every violation is below ``threshold``: ``-grad``
+    of a variable below its upper bound, ``grad`` of one above 0."""
+    n, c = alpha.shape
+    for i in range(n):
+        for l in range(c):
+            if alpha[i, l] < 0.0 or alpha[i, l] > ub[i, l]:
+                return False
+    violation = 0.0
+    for i in range(n):
+        for l in range(c):
+            if other[i, l] and alpha[i, l] < ub[i, l] and -grad[i, l] > violation:
+                violation = -grad[i, l]
+            if other[i, l] and alpha[i, l] > 0.0 and grad[i, l] > violation:
+                violation = grad[i, l]
+    return violation < threshold
+
+
+@numba.njit(cache=True)
+def active_set_step(alpha, grad, ub, other, sets, previous, first, n_changed, threshold,
+                    delta):
+    """The bookkeeping of one primal-dual active-set step, in place.
+
+    Guesses the sets at ``(alpha, grad)`` into ``sets`` (:func:`guess_active_sets`). The step
+    is not taken when, after the first (``first`` False), no guess changed from ``previous``
+    or no fewer than ``n_changed`` did (the guesses cycle), or when ``alpha`` has settled
+    (:func:`_settled` with ``threshold``). Otherwise the variables guessed at a bound move
+    there: ``delta = -alpha`` at the lower, ``U - alpha`` at the upper bound, 0 elsewhere, and
+    ``alpha += delta``.
+
+    Returns
+    -------
+    take : bool
+        Whether the step is taken (``alpha`` and ``delta`` are then updated).
+    n_changed : int
+        The number of changed guesses (``n_changed`` unchanged on the first step).
+    """
+    guess_active_sets(alpha, grad, ub, other, sets)
+    if not first:
+        changed = _n_changed(previous, sets)
+        if changed == 0 or changed >= n_changed:
+            return False, n_changed
+        n_changed = changed
+    if _settled(alpha, grad, ub, other, threshold):
+        return False, n_changed
+    n, c = alpha.shape
+    for i in range(n):
+        for l in range(c):
+            if sets[i, l] == AT_LOWER:
+                delta[i, l] = -alpha[i, l]
+            elif sets[i, l] == AT_UPPER:
+                delta[i, l] = ub[i, l] - alpha[i, l]
+            else:
+                delta[i, l] = 0.0
+            alpha[i, l] += delta[i, l]
+    return True, n_changed
+
+
+#: Rows of the Hessian block that :func:`hessian_block` fills together, column by column:
+#: reads along this many kernel rows and writes runs of this many values of a column-major
+#: block, so that neither strides across the whole block.
+HESSIAN_TILE = 16
+
+
+@numba.njit(cache=True)
+def hessian_block(rows, store_left, y_left, columns_left, rows_right, y_right, columns_right,
+                  out):
+    """Hessian entries ``out[a, b] = Kt_ij (e_{y_i} - e_l)'(e_{y_j} - e_m)``, in place.
+
+    Parameters
+    ----------
+    rows : ndarray of shape (n_rows, n_samples)
+        Kernel rows: row ``store_left[a]`` is ``K_i`` of the left variable ``a = (i, l)``.
+    store_left, y_left, columns_left : ndarray of int of shape (n_left,)
+        For each left variable ``alpha_il``: its kernel row in ``rows``, ``y_i`` and ``l``.
+    rows_right, y_right, columns_right : ndarray of int of shape (n_right,)
+        For each right variable ``alpha_jm``: ``j``, ``y_j`` and ``m``.
+    out : ndarray of shape (n_left, n_right)
+        Any layout (the loop runs fastest on a column-major one).
+
+    Notes
+    -----
+    ``(e_{y_i} - e_l)'(e_{y_j} - e_m) = [y_i = y_j] - [y_i = m] - [l = y_j] + [l = m]``, an
+    integer, and ``Kt_ij = K_ij + 1``: each entry is one addition and one product, as the
+    numpy form ``(K[rows][:, rows] + 1) * (D_left @ D_right')`` (whose product of the 0 and
+    +-1 direction matrices is exact) computes it.
+    """
+    n_left = len(store_left)
+    for start in range(0, n_left, HESSIAN_TILE):
+        stop = min(start + HESSIAN_TILE, n_left)
+        for b in range(len(rows_right)):
+            j, y_j, m = rows_right[b], y_right[b], columns_right[b]
+            for a in range(start, stop):
+                y_i, l = y_left[a], columns_left[a]
+                sign = (y_i == y_j) - (y_i == m) - (l == y_j) + (l == m)
+                out[a, b] = (rows[store_left[a], j] + 1.0) * sign
