@@ -85,7 +85,7 @@ class FreeSetSystem:
         if self.factor is None:
             self.ridge = RIDGE * hessian.trace() / len(free)
         hessian.flat[::len(free) + 1] += self.ridge
-        factor, info = dpotrf(hessian, lower=False, clean=False, overwrite_a=1)
+        factor, info = dpotrf(hessian, lower=False, clean=False)
         if info != 0:
             raise LinAlgError(f"the free variables' Hessian is not positive definite "
                               f"(LAPACK potrf info {info}).")

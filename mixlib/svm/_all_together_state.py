@@ -83,8 +83,7 @@ class DualState:
         self.variables = np.flatnonzero(self.other)  # flat indices of the alpha_il, l != y_i
         self.hessian_all = None
         if self.gram is not None and len(self.variables) ** 2 <= SMALL_PROBLEM_FLOPS:
-            # row-major: its products with vectors are the BLAS calls they always were
-            self.hessian_all = self.hessian(self.variables, self.variables, order="C")
+            self.hessian_all = self.hessian(self.variables, self.variables)
 
     @classmethod
     def start(cls, get_row: Callable[[int], np.ndarray], diag: np.ndarray, y: np.ndarray,
@@ -123,10 +122,9 @@ class DualState:
             block[r] = self.get_row(i)
         return block
 
-    def hessian(self, left: np.ndarray, right: np.ndarray, *,
-                order: str = "F") -> np.ndarray:
+    def hessian(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
         """``H[left][:, right]`` for flat variable indices: ``Kt_ij (e_{y_i} - e_l)'(e_{y_j} -
-        e_m)`` (a new array in ``order``; column-major by default, as LAPACK takes it).
+        e_m)`` (a new array).
 
         Computed in one compiled pass over the kernel rows
         (:func:`mixlib.svm._all_together_loop.hessian_block`): the full Gram matrix's, or the
@@ -139,7 +137,7 @@ class DualState:
         else:
             unique, store_left = np.unique(rows_l, return_inverse=True)
             rows = self.kernel_rows(unique)
-        block = np.empty((len(left), len(right)), order=order)
+        block = np.empty((len(left), len(right)))
         _loop.hessian_block(rows, store_left, self.y_codes.take(rows_l), columns_l, rows_r,
                             self.y_codes.take(rows_r), columns_r, block)
         return block
