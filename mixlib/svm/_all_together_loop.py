@@ -380,15 +380,20 @@ def hessian_block(rows, store_left, y_left, columns_left, rows_right, y_right, c
     Notes
     -----
     ``(e_{y_i} - e_l)'(e_{y_j} - e_m) = [y_i = y_j] - [y_i = m] - [l = y_j] + [l = m]``, an
-    integer, and ``Kt_ij = K_ij + 1``: each entry is one addition and one product, as the
-    numpy form ``(K[rows][:, rows] + 1) * (D_left @ D_right')`` (whose product of the 0 and
-    +-1 direction matrices is exact) computes it.
+    integer that depends on the two variables' pairs of classes only (a table of ``c^2``
+    values per left variable), and ``Kt_ij = K_ij + 1``: each entry is one addition and one
+    product, as the numpy form ``(K[rows][:, rows] + 1) * (D_left @ D_right')`` (whose
+    product of the 0 and +-1 direction matrices is exact) computes it.
     """
+    c = max(y_left.max(), columns_left.max(), y_right.max(), columns_right.max()) + 1
+    pair_right = y_right * c + columns_right
+    sign = np.empty(c * c)
     for a in range(len(store_left)):
         y_i, l = y_left[a], columns_left[a]
+        for y_j in range(c):
+            for m in range(c):
+                sign[y_j * c + m] = (np.int64(y_i == y_j) - np.int64(y_i == m)
+                                     - np.int64(l == y_j) + np.int64(l == m))
         row = rows[store_left[a]]
         for b in range(len(rows_right)):
-            y_j, m = y_right[b], columns_right[b]
-            sign = (np.int64(y_i == y_j) - np.int64(y_i == m) - np.int64(l == y_j)
-                    + np.int64(l == m))
-            out[a, b] = (row[rows_right[b]] + 1.0) * sign
+            out[a, b] = (row[rows_right[b]] + 1.0) * sign[pair_right[b]]
