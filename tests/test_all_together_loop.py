@@ -246,6 +246,7 @@ def test_hessian_block_equals_the_numpy_products(c, cached):
                                                           @ directions(right).T)
     assert (expected == 0.0).any() == (c == 4)
     assert state.hessian(left, right).tobytes() == expected.tobytes()
+    assert state.hessian(left, right[:0]).shape == (40, 0)  # no variable entered the set
 
 
 def test_equal_violations_go_to_the_first_in_numpy_order():

@@ -363,7 +363,7 @@ def active_set_step(alpha, grad, ub, other, sets, previous, first, n_changed, th
 
 @numba.njit(cache=True)
 def hessian_block(rows, store_left, y_left, columns_left, rows_right, y_right, columns_right,
-                  out):
+                  n_classes, out):
     """Hessian entries ``out[a, b] = Kt_ij (e_{y_i} - e_l)'(e_{y_j} - e_m)``, in place.
 
     Parameters
@@ -374,6 +374,7 @@ def hessian_block(rows, store_left, y_left, columns_left, rows_right, y_right, c
         For each left variable ``alpha_il``: its kernel row in ``rows``, ``y_i`` and ``l``.
     rows_right, y_right, columns_right : ndarray of int of shape (n_right,)
         For each right variable ``alpha_jm``: ``j``, ``y_j`` and ``m``.
+    n_classes : int
     out : ndarray of shape (n_left, n_right)
         Row-major: each row of ``out`` is read from one kernel row.
 
@@ -385,15 +386,14 @@ def hessian_block(rows, store_left, y_left, columns_left, rows_right, y_right, c
     product, as the numpy form ``(K[rows][:, rows] + 1) * (D_left @ D_right')`` (whose
     product of the 0 and +-1 direction matrices is exact) computes it.
     """
-    c = max(y_left.max(), columns_left.max(), y_right.max(), columns_right.max()) + 1
-    pair_right = y_right * c + columns_right
-    sign = np.empty(c * c)
+    pair_right = y_right * n_classes + columns_right
+    sign = np.empty(n_classes * n_classes)
     for a in range(len(store_left)):
         y_i, l = y_left[a], columns_left[a]
-        for y_j in range(c):
-            for m in range(c):
-                sign[y_j * c + m] = (np.int64(y_i == y_j) - np.int64(y_i == m)
-                                     - np.int64(l == y_j) + np.int64(l == m))
+        for y_j in range(n_classes):
+            for m in range(n_classes):
+                sign[y_j * n_classes + m] = (np.int64(y_i == y_j) - np.int64(y_i == m)
+                                             - np.int64(l == y_j) + np.int64(l == m))
         row = rows[store_left[a]]
         for b in range(len(rows_right)):
             out[a, b] = (row[rows_right[b]] + 1.0) * sign[pair_right[b]]

@@ -139,7 +139,7 @@ class DualState:
             rows = self.kernel_rows(unique)
         block = np.empty((len(left), len(right)))
         _loop.hessian_block(rows, store_left, self.y_codes.take(rows_l), columns_l, rows_r,
-                            self.y_codes.take(rows_r), columns_r, block)
+                            self.y_codes.take(rows_r), columns_r, self.alpha.shape[1], block)
         return block
 
     def count_guessed_free(self) -> int:
