@@ -179,12 +179,10 @@ def descent_iterations(dger_address, rows, slot_of, last_used, clock, kt_diag, y
     ----------
     dger_address : int
         :data:`DGER_ADDRESS`.
-    rows : ndarray of shape (n_slots, n_samples)
-        The store: row ``slot_of[i]`` is ``K_i``, row ``i`` of the Gram matrix.
-    slot_of : ndarray of int of shape (n_samples,)
-        Slot of each row of ``K`` in ``rows``, -1 if absent.
-    last_used : ndarray of int64 of shape (n_slots,), clock : ndarray of int64 of shape (1,)
-        Each row read stamps its slot with ``clock[0] + 1`` (least-recently-used eviction).
+    rows, slot_of, last_used, clock : ndarray
+        The row store of :func:`mixlib.svm._smo._row_store`, read and stamped as
+        :func:`mixlib.svm._smo_loop.smo_iterations` does: row ``slot_of[i]`` of ``rows`` is
+        ``K_i`` (-1: absent).
     kt_diag : ndarray of shape (n_samples,)
         ``K_ii + 1``.
     y : ndarray of int64 of shape (n_samples,)
