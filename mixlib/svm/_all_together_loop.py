@@ -67,8 +67,8 @@ def _dger_rows(typingctx, address, x, row, grad, start, stop):
         lda = cgutils.alloca_once_value(builder, n_columns)
         alpha = cgutils.alloca_once_value(builder, ir.Constant(double, 1.0))
         y_pointer = builder.gep(row_array.data, [start_value])
-        a_pointer = builder.gep(grad_array.data,
-                                [builder.mul(start_value, builder.sext(n_columns, start_value.type))])
+        first_entry = builder.mul(start_value, builder.sext(n_columns, start_value.type))
+        a_pointer = builder.gep(grad_array.data, [first_entry])
         function_type = ir.FunctionType(ir.VoidType(), [
             int32.as_pointer(), int32.as_pointer(), double.as_pointer(), double.as_pointer(),
             int32.as_pointer(), double.as_pointer(), int32.as_pointer(), double.as_pointer(),
@@ -78,6 +78,30 @@ def _dger_rows(typingctx, address, x, row, grad, start, stop):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@numba.njit(cache=True)
+def _breakpoints(v, lo, hi):
+    """The breakpoints of :func:`solve_block`'s ``phi`` and their slope changes, sorted.
+
+    The pairs ``(v_l - hi_l, +1)`` for every ``l``, then ``(v_l - lo_l, -1)``, ordered by
+    value and then change, stably (an insertion sort of the ``2c`` pairs): the order
+    Python's ``sorted`` gives the list of those tuples.
+    """
+    c = len(v)
+    points, changes = np.empty(2 * c), np.empty(2 * c, dtype=np.int64)
+    for e in range(2 * c):
+        if e < c:
+            point, change = v[e] - hi[e], 1
+        else:
+            point, change = v[e - c] - lo[e - c], -1
+        at = e
+        while at > 0 and (point < points[at - 1]
+                          or (point == points[at - 1] and change < changes[at - 1])):
+            points[at], changes[at] = points[at - 1], changes[at - 1]
+            at -= 1
+        points[at], changes[at] = point, change
+    return points, changes
 
 
 @numba.njit(cache=True)
@@ -109,27 +133,15 @@ def solve_block(g, k, lo, hi):
     ``phi(s) = s - sum_l hi_l`` left of every breakpoint; its slope grows by one at each
     ``v_l - hi_l`` (coordinate ``l`` leaves its upper bound) and falls by one at each
     ``v_l - lo_l`` (it reaches its lower bound), so it is at least 1. A sweep over the
-    breakpoints, sorted by value and then change (stably: an insertion sort of the ``2c``
-    pairs), finds the segment of the root.
+    sorted breakpoints (:func:`_breakpoints`) finds the segment of the root.
     """
     c = len(g)
     v = np.empty(c)
-    points, changes = np.empty(2 * c), np.empty(2 * c, dtype=np.int64)
     total_hi = 0.0
     for l in range(c):
         v[l] = -g[l] / k
         total_hi += hi[l]
-    for e in range(2 * c):
-        if e < c:
-            point, change = v[e] - hi[e], 1
-        else:
-            point, change = v[e - c] - lo[e - c], -1
-        at = e
-        while at > 0 and (point < points[at - 1]
-                          or (point == points[at - 1] and change < changes[at - 1])):
-            points[at], changes[at] = points[at - 1], changes[at - 1]
-            at -= 1
-        points[at], changes[at] = point, change
+    points, changes = _breakpoints(v, lo, hi)
     s, phi, slope = points[0], points[0] - total_hi, 1
     for e in range(2 * c):
         at_point = phi + slope * (points[e] - s)
@@ -168,6 +180,21 @@ def _select(grad, inc_pen, dec_pen):
     if best_dec > best_inc:
         return n * c + at_dec, best_dec
     return at_inc, best_inc
+
+
+@numba.njit(cache=True)
+def _take_step(alpha, ub, inc_pen, dec_pen, step):
+    """``alpha += step`` for one row, landing exactly on a bound the step reached (no rounding
+    of ``a + (u - a)``), with the row's masks; returns ``sum(step)``."""
+    total = 0.0
+    for l in range(len(alpha)):
+        a, u, d = alpha[l], ub[l], step[l]
+        new = u if d == u - a else (0.0 if d == -a else a + d)
+        alpha[l] = new
+        inc_pen[l] = 0.0 if new < u else -np.inf
+        dec_pen[l] = 0.0 if new > 0.0 else -np.inf
+        total += d
+    return total
 
 
 @numba.njit(cache=True)
@@ -233,16 +260,7 @@ def descent_iterations(dger_address, rows, slot_of, last_used, clock, kt_diag, y
             lo[l], hi[l] = -alpha[i, l], ub[i, l] - alpha[i, l]
         step = solve_block(grad[i], kt_diag[i], lo, hi)
         step[y[i]] = 0.0
-        total = 0.0
-        for l in range(c):
-            a, u, d = alpha[i, l], ub[i, l], step[l]
-            # land exactly on a bound that the step reached (no rounding of a + (u - a))
-            new = u if d == u - a else (0.0 if d == -a else a + d)
-            alpha[i, l] = new
-            inc_pen[i, l] = 0.0 if new < u else -np.inf
-            dec_pen[i, l] = 0.0 if new > 0.0 else -np.inf
-            total += d
-        step[y[i]] = -total
+        step[y[i]] = -_take_step(alpha[i], ub[i], inc_pen[i], dec_pen[i], step)
         for j in range(n):
             row[j] = rows[slot, j] + 1.0
         for m in range(c):
