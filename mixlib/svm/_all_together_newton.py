@@ -14,6 +14,7 @@ import numpy as np
 from scipy.linalg import LinAlgError
 from scipy.linalg.lapack import dpotrf, dpotrs
 
+from mixlib.svm import _all_together_loop as _loop
 from mixlib.svm._all_together_state import DualState
 
 #: Most active-set steps per call of :func:`newton_polish`. On the study's data sets the
@@ -146,16 +147,6 @@ def _objective(alpha: np.ndarray, grad: np.ndarray) -> float:
     return 0.5 * float(np.sum(alpha * (grad + 1.0))) - float(alpha.sum())
 
 
-def _settled(alpha: np.ndarray, grad: np.ndarray, ub: np.ndarray, other: np.ndarray,
-             tol: float) -> bool:
-    """Whether ``alpha`` is in the box and its violations are below ``SETTLED * tol``."""
-    if (alpha < 0.0).any() or (alpha > ub).any():
-        return False
-    violation = np.where(other & (alpha < ub), -grad, 0.0).max()
-    violation = max(violation, np.where(other & (alpha > 0.0), grad, 0.0).max())
-    return bool(violation < SETTLED * tol)
-
-
 def newton_polish(state: DualState, system: FreeSetSystem, tol: float,
                   max_steps: int) -> tuple[int, float]:
     """Primal-dual active-set steps from ``state``; keep the result if it lowers ``D``.
@@ -179,7 +170,8 @@ def newton_polish(state: DualState, system: FreeSetSystem, tol: float,
 
     Notes
     -----
-    The variables are guessed at a bound or free (:meth:`DualState.active_sets`); the free
+    The variables are guessed at a bound or free (:func:`mixlib.svm._all_together_loop.
+    active_set_step`, compiled, as the bookkeeping of each step); the free
     variables ``F`` then solve ``grad_F = 0``: ``H_FF delta_F = -(grad_F + H_FB delta_B)``,
     where ``delta_B`` moves the others to their bounds and
     ``H_{(i,l),(j,m)} = Kt_ij (e_{y_i} - e_l)'(e_{y_j} - e_m)`` (:class:`FreeSetSystem`, with a
@@ -190,33 +182,27 @@ def newton_polish(state: DualState, system: FreeSetSystem, tol: float,
     The result is clipped to the box and its gradient recomputed from scratch; it replaces the
     state only if its objective is lower.
     """
-    other = state.other
     alpha, grad, ub = state.alpha.copy(), state.grad.copy(), state.ub
-    previous, n_changed, n_steps = None, alpha.size, 0
+    sets, previous = np.empty(alpha.shape, dtype=np.int8), np.empty(alpha.shape, dtype=np.int8)
+    delta = np.empty_like(alpha)
+    n_changed, n_steps = alpha.size, 0
     while n_steps < min(MAX_NEWTON_STEPS, max_steps):
-        lower, upper, free = state.active_sets(alpha, grad)
-        if previous is not None:
-            changed = np.count_nonzero(previous[0] != lower) + np.count_nonzero(
-                previous[1] != upper)
-            # settled, or no longer settling (the guesses cycle far from the optimum)
-            if changed == 0 or changed >= n_changed:
-                break
-            n_changed = changed
-        if _settled(alpha, grad, ub, other, tol):
+        take, n_changed = _loop.active_set_step(alpha, grad, ub, state.other, sets, previous,
+                                                n_steps == 0, n_changed, SETTLED * tol, delta)
+        if not take:  # settled, or no longer settling (the guesses cycle far from the optimum)
             break
-        previous = (lower, upper)
+        sets, previous = previous, sets
         n_steps += 1
-        delta = np.where(lower, -alpha, np.where(upper, ub - alpha, 0.0))
-        alpha += delta
         grad += state.gradient_change(delta)
-        if not free.any():
+        free = np.flatnonzero(previous == _loop.FREE)
+        if len(free) == 0:
             continue
         try:
-            step = -system.solve(np.flatnonzero(free), grad[free])
+            step = -system.solve(free, grad.ravel()[free])
         except LinAlgError:  # not positive definite even with the ridge: leave it to descent
             break
-        delta = np.zeros_like(alpha)
-        delta[free] = step
+        delta.fill(0.0)
+        delta.ravel()[free] = step
         alpha += delta
         grad += state.gradient_change(delta)
     np.clip(alpha, 0.0, ub, out=alpha)

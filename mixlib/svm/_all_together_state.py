@@ -16,6 +16,9 @@ from typing import Callable
 
 import numpy as np
 
+from mixlib.svm import _all_together_loop as _loop
+from mixlib.svm._smo import _row_store
+
 #: Fraction of the rows that must change for :meth:`DualState.gradient_change` to multiply by
 #: the whole Gram matrix instead of the changed rows only.
 DENSE_CHANGE = 0.25
@@ -47,8 +50,8 @@ class DualState:
         ``K_ii + 1``.
     get_row : callable
         ``get_row(i)`` returns row ``i`` of ``K``: the ``__getitem__`` of a full Gram matrix
-        (as :func:`mixlib.svm._smo.kernel_rows` returns it), whose blocks are then read with
-        ``take`` along both axes, or a row cache.
+        (as :func:`mixlib.svm._smo.kernel_rows` returns it, C-contiguous), which the compiled
+        loops read directly, or a :class:`~mixlib.svm._smo.KernelRowCache`.
     hessian_all : ndarray of shape (m, m) or None
         On small problems (:data:`SMALL_PROBLEM_FLOPS`), the Hessian of ``D`` in its ``m``
         variables ``alpha_il``, ``l != y_i``, in the order of their flat indices ``i c + l``
@@ -65,23 +68,22 @@ class DualState:
     get_row: Callable[[int], np.ndarray]
 
     def __post_init__(self) -> None:
-        # the descent's scalar copies and buffers
-        self.y_list, self.kt_diag_list = self.y.tolist(), self.kt_diag.tolist()
-        self.violations, self.row_buffer = np.empty(self.penalty.shape), np.empty(len(self.y))
-        self.class_slices = [slice(start, stop) for start, stop in self.class_blocks]
+        # what the compiled descent takes: kernel rows as stored, class codes and bounds
+        self.row_store = _row_store(self.get_row, len(self.y))
+        self.y_codes = np.ascontiguousarray(self.y, dtype=np.int64)
+        self.class_starts = np.array([start for start, _ in self.class_blocks] + [len(self.y)],
+                                     dtype=np.int64)
+        self.row_buffer = np.empty(len(self.y))
         gram = getattr(self.get_row, "__self__", None)
         self.gram = gram if isinstance(gram, np.ndarray) else None
         self.other = np.ones(self.alpha.shape, dtype=bool)  # the variables alpha_il, l != y_i
         self.other[np.arange(len(self.y)), self.y] = False
         self.y_t_flat = self.y * len(self.y) + np.arange(len(self.y))  # flat (y_i, i), c x n
         self.ones = np.ones(self.alpha.shape[1])
-        self.eye = np.eye(self.alpha.shape[1])
         self.variables = np.flatnonzero(self.other)  # flat indices of the alpha_il, l != y_i
         self.hessian_all = None
         if self.gram is not None and len(self.variables) ** 2 <= SMALL_PROBLEM_FLOPS:
-            self.position = np.zeros(self.alpha.size, dtype=np.intp)  # flat index -> column
-            self.position[self.variables] = np.arange(len(self.variables))
-            self.hessian_all = self._kernel_hessian(self.variables, self.variables)
+            self.hessian_all = self.hessian(self.variables, self.variables)
 
     @classmethod
     def start(cls, get_row: Callable[[int], np.ndarray], diag: np.ndarray, y: np.ndarray,
@@ -120,51 +122,30 @@ class DualState:
             block[r] = self.get_row(i)
         return block
 
-    def kernel_block(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-        """``Kt[left][:, right]``, shape (len(left), len(right))."""
-        if self.gram is not None:
-            block = self.gram.take(left, axis=0).take(right, axis=1)
-        else:
-            unique, inverse = np.unique(left, return_inverse=True)
-            block = self.kernel_rows(unique).take(right, axis=1).take(inverse, axis=0)
-        block += 1.0
-        return block
-
     def hessian(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-        """``H[left][:, right]`` for flat variable indices (a new array)."""
-        if self.hessian_all is not None:
-            return self.hessian_all.take(self.position.take(left), axis=0).take(
-                self.position.take(right), axis=1)
-        return self._kernel_hessian(left, right)
+        """``H[left][:, right]`` for flat variable indices: ``Kt_ij (e_{y_i} - e_l)'(e_{y_j} -
+        e_m)`` (a new array).
 
-    def _kernel_hessian(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-        """``H[left][:, right]`` from the kernel: ``Kt_ij (e_{y_i} - e_l)'(e_{y_j} - e_m)``."""
-        rows_l, columns_l = np.divmod(left, len(self.eye))
-        rows_r, columns_r = np.divmod(right, len(self.eye))
-        block = self.kernel_block(rows_l, rows_r)
-        return np.multiply(block, self._directions(rows_l, columns_l)
-                           @ self._directions(rows_r, columns_r).T, out=block)
-
-    def _directions(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
-        """``e_{y_i} - e_l`` of the variables ``alpha_il``, shape (len(rows), c)."""
-        directions = self.eye.take(self.y.take(rows), axis=0)
-        directions -= self.eye.take(columns, axis=0)
-        return directions
-
-    def active_sets(self, alpha: np.ndarray, grad: np.ndarray) -> tuple[np.ndarray, ...]:
-        """The active-set guess at ``alpha``: masks ``lower``, ``upper`` and ``free``.
-
-        With ``z = alpha - grad``, a variable ``alpha_il`` (``l != y_i``) is guessed at its
-        lower bound where ``z <= 0``, at its upper bound where ``z >= U``, free elsewhere.
+        Computed in one compiled pass over the kernel rows
+        (:func:`mixlib.svm._all_together_loop.hessian_block`): the full Gram matrix's, or the
+        rows of ``left`` read once each from the cache.
         """
-        z = alpha - grad
-        lower = self.other & (z <= 0.0)
-        upper = self.other & (z >= self.ub) & ~lower
-        return lower, upper, self.other & ~lower & ~upper
+        rows_l, columns_l = np.divmod(left, self.alpha.shape[1])
+        rows_r, columns_r = np.divmod(right, self.alpha.shape[1])
+        if self.gram is not None:
+            rows, store_left = self.gram, rows_l
+        else:
+            unique, store_left = np.unique(rows_l, return_inverse=True)
+            rows = self.kernel_rows(unique)
+        block = np.empty((len(left), len(right)))
+        _loop.hessian_block(rows, store_left, self.y_codes.take(rows_l), columns_l, rows_r,
+                            self.y_codes.take(rows_r), columns_r, self.alpha.shape[1], block)
+        return block
 
     def count_guessed_free(self) -> int:
         """Number of free variables of the active-set guess at the current point."""
-        return int(np.count_nonzero(self.active_sets(self.alpha, self.grad)[2]))
+        return _loop.guess_active_sets(self.alpha, self.grad, self.ub, self.other,
+                                       np.empty(self.alpha.shape, dtype=np.int8))
 
     def gradient_change(self, delta: np.ndarray) -> np.ndarray:
         """Change of ``grad`` when ``alpha`` changes by ``delta`` (0 at ``l = y_i``).

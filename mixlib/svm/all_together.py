@@ -15,7 +15,6 @@ from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import check_kernel_params
 from mixlib.core.validation import check_sample_weight, check_X_y, encode_labels
-from mixlib.svm._all_together_solver import all_together_fit
 from mixlib.svm.svc import check_svm_params, support_kernel
 
 
@@ -111,6 +110,9 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
         sample_weight : ndarray of shape (n_samples,), optional
             Per-sample multipliers of ``C`` (weight 2 is the same as a duplicated row).
         """
+        # numba (the compiled descent): loaded by the processes that fit
+        from mixlib.svm._all_together_solver import all_together_fit
+
         X, y = check_X_y(X, y)
         check_kernel_params(self.kernel, self.degree, self.sigma)
         max_iter = check_svm_params(self.C, self.tol, self.max_iter, self.cache_size)
