@@ -183,7 +183,7 @@ def test_block_subproblem_is_solved_exactly(seed):
     g, k = rng.normal(size=c), 0.5 + rng.random()
     lo, hi = -rng.random(c), rng.random(c)
     lo[1] = hi[1] = 0.0  # the fixed variable alpha_{i y_i}
-    step = np.array(solve_block(g.tolist(), k, lo.tolist(), hi.tolist()))
+    step = solve_block(g, k, lo, hi)
 
     def q(d):
         return g @ d + 0.5 * k * (d.sum() ** 2 + d @ d)
