@@ -50,8 +50,8 @@ from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
 from mixlib.semi_supervised import (
     IterativeClassifier,
     iterative_classification,
+    iterative_classification_finishes,
     prior_probability_classification,
-    stack_labelled,
 )
 
 METHODS = ("labelled_only", "iterative", "prior")
@@ -94,11 +94,9 @@ def _fit_iterative_finishes(data: dict[str, RoleData], n_components: int, em: EM
     """The iterative method under both finishes from one fit
     (:meth:`~mixlib.semi_supervised.IterativeClassifier.fit_finishes`): ``{"argmax": ...,
     "stop": ...}``, each what :func:`_fit_method` gives with that ``settings.finish``."""
-    X, y = stack_labelled(*data["labelled"], data["unlabelled"].X)
-    wrapper = IterativeClassifier(seeded_classifier(n_components, em, rng),
-                                  threshold=settings.threshold, unlabelled_label=None,
-                                  **_given(max_iter=settings.max_rounds))
-    return wrapper.fit_finishes(X, y, callback=callback)
+    return iterative_classification_finishes(
+        *data["labelled"], data["unlabelled"].X, estimator=seeded_classifier(n_components, em, rng),
+        threshold=settings.threshold, callback=callback, **_given(max_iter=settings.max_rounds))
 
 
 def _check_inputs(data: RepeatData) -> dict[str, RoleData]:

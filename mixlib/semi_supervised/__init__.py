@@ -22,8 +22,12 @@ with :func:`label_errors` under the unclassifiable rules of :mod:`~mixlib.semi_s
 labelled and unlabelled examples as separate arrays.
 """
 
-from mixlib.semi_supervised.base import RoundCallback, RoundState, stack_labelled, unlabelled_mask
-from mixlib.semi_supervised.iterative import IterativeClassifier, iterative_classification
+from mixlib.semi_supervised.base import RoundCallback, RoundState, unlabelled_mask
+from mixlib.semi_supervised.iterative import (
+    IterativeClassifier,
+    iterative_classification,
+    iterative_classification_finishes,
+)
 from mixlib.semi_supervised.prior import PriorProbabilityClassifier, prior_probability_classification
 from mixlib.semi_supervised.scoring import (
     UNCLASSIFIABLE_RULES,
@@ -40,9 +44,9 @@ __all__ = [
     "ScoredExamples",
     "UNCLASSIFIABLE_RULES",
     "iterative_classification",
+    "iterative_classification_finishes",
     "label_errors",
     "prior_probability_classification",
-    "stack_labelled",
     "unclassifiable_mask",
     "unlabelled_mask",
 ]

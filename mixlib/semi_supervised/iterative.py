@@ -317,3 +317,31 @@ def iterative_classification(
     clf = IterativeClassifier(estimator, threshold=threshold, max_iter=max_iter, finish=finish,
                               unlabelled_label=None, random_state=random_state)
     return clf.fit(X, y, callback=callback)
+
+
+def iterative_classification_finishes(
+    X_labelled: np.ndarray,
+    y_labelled: np.ndarray,
+    X_unlabelled: np.ndarray,
+    *,
+    estimator: MixtureClassifier | None = None,
+    threshold: float = 0.75,
+    max_iter: int | None = 10,
+    random_state=None,
+    callback: RoundCallback | None = None,
+) -> dict[str, IterativeClassifier]:
+    """:func:`iterative_classification` under both finishes, from one fit.
+
+    Parameters are those of :func:`iterative_classification` but ``finish``; ``callback`` sees
+    the rounds of the ``"argmax"`` fit (:meth:`IterativeClassifier.fit_finishes`).
+
+    Returns
+    -------
+    fits : dict of str to IterativeClassifier
+        ``{"argmax": ..., "stop": ...}``, each what :func:`iterative_classification` returns
+        with that ``finish``.
+    """
+    X, y = stack_labelled(X_labelled, y_labelled, X_unlabelled)
+    clf = IterativeClassifier(estimator, threshold=threshold, max_iter=max_iter,
+                              unlabelled_label=None, random_state=random_state)
+    return clf.fit_finishes(X, y, callback=callback)
