@@ -82,7 +82,7 @@ def _pack_neighbors(
     return distances, indices, np.isfinite(distances)
 
 
-def _exact_rows(X: np.ndarray, bits: int) -> np.ndarray:
+def _exact_rows(X: np.ndarray, bits: int, sq_norms: np.ndarray | None = None) -> np.ndarray:
     """Rows whose squared distances to one another are computed exactly in a floating-point
     format of ``bits`` significand bits (53: float64, 24: float32).
 
@@ -92,9 +92,12 @@ def _exact_rows(X: np.ndarray, bits: int) -> np.ndarray:
     ``||x||^2 - 2 x.z + ||z||^2`` (or of ``sum_j (x_j - z_j)^2``) is an integer of magnitude at
     most ``2 (||x||^2 + ||z||^2) <= 4 max(||x||^2, ||z||^2) < 2**bits``, so both the BLAS
     formula and the coordinate differences give the exact value, bit for bit.
+    ``sq_norms``: the rows' squared norms ``||x||^2``, when already computed.
     """
+    if sq_norms is None:
+        sq_norms = np.einsum("ij,ij->i", X, X)
     integral = np.all(X == np.round(X), axis=1)
-    return integral & (4.0 * np.einsum("ij,ij->i", X, X) < 2.0**bits)
+    return integral & (4.0 * sq_norms < 2.0**bits)
 
 
 def _is_integral(X: np.ndarray, other_sq_norm: float) -> bool:
@@ -108,3 +111,30 @@ def _sort_neighbors(distances: np.ndarray, indices: np.ndarray) -> tuple[np.ndar
     """Sort each row by increasing distance, then by increasing index (ties)."""
     order = np.lexsort((indices, distances), axis=-1)
     return (np.take_along_axis(distances, order, axis=1), np.take_along_axis(indices, order, axis=1))
+
+
+def _tie_lists(
+    distances: np.ndarray, indices: np.ndarray, k: int, rtol: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``k`` nearest points of each query and every point tied with the k-th, from its
+    candidates.
+
+    Row ``i`` of ``distances`` and ``indices`` (n_queries, n_candidates) holds the exact
+    distances and training indices of the candidates of query ``i`` in increasing index
+    order, padded with NaN; the candidates include the ``k`` nearest points. With ``d_(k)``
+    the k-th smallest distance of the row, the points kept are those with
+    ``d <= r = d_(k) (1 + rtol)``, sorted by distance, then index (a stable sort of the
+    row), in padded arrays of the largest count's width (distance ``inf``, index 0), with
+    the mask of the finite distances.
+    """
+    radius = np.partition(distances, k - 1, axis=1)[:, k - 1] * (1.0 + rtol)
+    kept = distances <= radius[:, None]  # NaN padding is never kept
+    counts = np.count_nonzero(kept, axis=1)
+    width = int(counts.max())
+    masked = np.where(kept, distances, np.nan)  # sorted last
+    flat = np.argsort(masked, axis=1, kind="stable")[:, :width]
+    flat += np.arange(0, masked.size, masked.shape[1])[:, None]
+    distances, indices = masked.ravel()[flat], indices.ravel()[flat]
+    dropped = np.arange(width) >= counts[:, None]
+    distances[dropped], indices[dropped] = np.inf, 0
+    return distances, indices, np.isfinite(distances)
