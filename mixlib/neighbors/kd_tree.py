@@ -223,10 +223,17 @@ class KDTree:
         set can differ from brute force. :meth:`query_trace` follows the notes' one-query,
         depth-first search step by step.
         """
+        return self._nearest(*self._check_queries(X, k))
+
+    def _check_queries(self, X: ArrayLike, k: int) -> tuple[np.ndarray, int]:
+        """Validated queries (as many features as the training rows) and ``k``."""
         X = check_array(X)
         if X.shape[1] != self.data_.shape[1]:
             raise ValueError(f"X has {X.shape[1]} features, the tree was built on {self.data_.shape[1]}.")
-        k = _check_k(k, self.data_.shape[0])
+        return X, _check_k(k, self.data_.shape[0])
+
+    def _nearest(self, X: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`query` on validated queries and ``k``."""
         return self._query(X, k, self._leaf_bounds(X))
 
     def _leaf_bounds(self, X: np.ndarray) -> np.ndarray:
@@ -292,10 +299,11 @@ class KDTree:
         more pass over the buckets collects, for every query, all the points within
         ``d_k (1 + rtol)``, examining a bucket only when its bounding box is that close.
         """
-        X = check_array(X)
-        if X.shape[1] != self.data_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features, the tree was built on {self.data_.shape[1]}.")
-        k = _check_k(k, self.data_.shape[0])
+        return self._nearest_ties(*self._check_queries(X, k), rtol)
+
+    def _nearest_ties(self, X: np.ndarray, k: int,
+                      rtol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`query_ties` on validated queries and ``k``."""
         bounds = self._leaf_bounds(X)
         distances, _ = self._query(X, k, bounds)
         radius = distances[:, k - 1] * (1.0 + rtol)

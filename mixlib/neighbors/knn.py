@@ -185,15 +185,15 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         distances, indices : ndarray of shape (n_queries, n_neighbors_)
         """
         X = check_fitted_input(self, X, attribute="index_")
-        return self.index_.query(X, self.n_neighbors_)
+        return self.index_._nearest(X, self.n_neighbors_)
 
     def _query(self, X: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(self.index_, BruteForceNeighbors):
             # Uniform votes under ties="index" only need the order of the distances: skip the
             # exact recomputation; ties="all" compares distances, so it needs them exact.
             exact = self.weights == "distance" or self.ties == "all"
-            return self.index_.query(X, k, exact=exact)
-        return self.index_.query(X, k)
+            return self.index_._nearest(X, k, exact=exact)
+        return self.index_._nearest(X, k)
 
     def _voters(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Neighbours that vote: distances, indices, mask and counted sample weights, each
@@ -208,7 +208,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             return self._weighted_voters(X)
         k = self.n_neighbors_
         if self.ties == "all":
-            distances, indices, mask = self.index_.query_ties(X, k, _TIE_RTOL)
+            distances, indices, mask = self.index_._nearest_ties(X, k, _TIE_RTOL)
         else:
             distances, indices = self._query(X, k)
             mask = np.ones(distances.shape, dtype=bool)
@@ -222,7 +222,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         k, n_train = self.n_neighbors_, self._sample_weight.shape[0]
         width = min(k, n_train)
         while True:
-            distances, indices, mask = self.index_.query_ties(X, width, _TIE_RTOL)
+            distances, indices, mask = self.index_._nearest_ties(X, width, _TIE_RTOL)
             weight = np.where(mask, self._sample_weight[indices], 0.0)
             reached = np.cumsum(weight, axis=1) >= k * (1 - _VOTE_RTOL)
             if width == n_train or reached.any(axis=1).all():
