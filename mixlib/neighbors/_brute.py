@@ -28,22 +28,27 @@ def _kth_upper_bound(matrix: np.ndarray, k: int) -> np.ndarray:
     Rounding to float32 (to nearest) is monotone, so the k-th smallest float32 value of a row
     is the float32 rounding ``r`` of its k-th value ``v``, and ``v <= nextafter(r, inf)`` (the
     next float32: ``v`` is at most half a float32 spacing from ``r``; ``inf`` when ``v``
-    overflows float32). Partitioning float32 rows costs half as much as float64 ones.
+    overflows float32). The bit patterns of non-negative float32 numbers (``-0.0`` made
+    ``+0.0`` by adding 0), read as uint32, are in the order of the numbers, NaN last as in
+    numpy's sort (``inf - inf`` of overflowing norms), and numpy partitions uint32 rows
+    faster than float32 ones (splice's 1064 x 2126 distances, copy included: 4.8 ms
+    against 6.2 ms; float64: 21 ms).
     """
     with np.errstate(over="ignore"):
-        single = matrix.astype(np.float32, copy=False)
-    rounded = np.partition(single, k - 1, axis=1)[:, k - 1]
+        keys = np.add(matrix, np.float32(0.0), dtype=np.float32).view(np.uint32)
+    keys.partition(k - 1, axis=1)
+    rounded = keys[:, k - 1].view(np.float32)
     return np.nextafter(rounded, np.float32(np.inf)).astype(np.float64)
 
 
 def _pairs_below(matrix: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The pairs ``(i, j)`` with ``matrix[i, j] <= limit[i]`` of a C-ordered 2-d ``matrix``, row
-    by row (as ``numpy.nonzero`` gives them), and their values: through the flat positions and
-    one ``divmod``, about 2.5 times faster than ``numpy.nonzero`` on a block of the distance
-    matrix."""
+    by row (as ``numpy.nonzero`` gives them), and their values: through the flat positions
+    ``f = i n + j`` (``n`` columns; ``i = f // n``, ``j = f - i n``), about 3 times faster
+    than ``numpy.nonzero`` on a block of the distance matrix."""
     flat = np.flatnonzero(matrix <= limit[:, None])
-    row, col = np.divmod(flat, matrix.shape[1])
-    return row, col, matrix.ravel()[flat]
+    row = flat // matrix.shape[1]
+    return row, flat - row * matrix.shape[1], matrix.ravel()[flat]
 
 
 def _padded_candidates(
@@ -84,16 +89,20 @@ class BruteForceNeighbors:
         cache are faster than one large matrix), counted in the precision the block is
         computed in: float32 for :meth:`query_ties` when most rows are exact in float32
         (twice as many queries per block), float64 otherwise.
+    check_input : bool, default=True
+        Validate ``X`` (:func:`mixlib.core.validation.check_array`); ``False`` when the caller
+        already did (the classifier), which saves a pass over ``X``.
     """
 
     def __init__(
-        self, X: ArrayLike, metric: str = "euclidean", p: float = 2, block_bytes: int = 2**21
+        self, X: ArrayLike, metric: str = "euclidean", p: float = 2, block_bytes: int = 2**21,
+        check_input: bool = True,
     ) -> None:
         self._exponent = _check_metric(metric, p)
         self.metric = metric
         self.p = p
         self.block_bytes = int(block_bytes)
-        self.data_ = check_array(X)
+        self.data_ = check_array(X) if check_input else X
         self._sq_norms = np.einsum("ij,ij->i", self.data_, self.data_)
 
     @cached_property

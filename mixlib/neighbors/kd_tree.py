@@ -46,6 +46,9 @@ class KDTree:
     metric : {"euclidean", "manhattan", "chebyshev", "minkowski"}, default="euclidean"
     p : float, default=2
         Exponent of the Minkowski metric (used only when ``metric="minkowski"``).
+    check_input : bool, default=True
+        Validate ``X`` (:func:`mixlib.core.validation.check_array`); ``False`` when the caller
+        already did (the classifier), which saves a pass over ``X``.
 
     Attributes
     ----------
@@ -74,14 +77,14 @@ class KDTree:
     linear-time selection (``numpy.argpartition``).
     """
 
-    def __init__(self, X: ArrayLike, leaf_size: int = 30, metric: str = "euclidean", p: float = 2) -> None:
+    def __init__(self, X: ArrayLike, leaf_size: int = 30, metric: str = "euclidean", p: float = 2,
+                 check_input: bool = True) -> None:
         check_int(leaf_size, "leaf_size", min_value=1)
         self._exponent = _check_metric(metric, p)
         self.leaf_size = int(leaf_size)
         self.metric = metric
         self.p = p
-        X = check_array(X)
-        self._build(X)
+        self._build(check_array(X) if check_input else X)
 
     def _build(self, X: np.ndarray) -> None:
         """Median splits, depth first, into the flat node arrays (node 0 is the root)."""

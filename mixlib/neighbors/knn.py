@@ -168,9 +168,10 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, self._y_codes = np.unique(y, return_inverse=True)
         self.n_features_in_ = X.shape[1]
         if self.algorithm == "kd_tree":
-            self.index_ = KDTree(X, leaf_size=self.leaf_size, metric=self.metric, p=self.p)
+            self.index_ = KDTree(X, leaf_size=self.leaf_size, metric=self.metric, p=self.p,
+                                 check_input=False)
         else:
-            self.index_ = BruteForceNeighbors(X, metric=self.metric, p=self.p)
+            self.index_ = BruteForceNeighbors(X, metric=self.metric, p=self.p, check_input=False)
         return self
 
     def kneighbors(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
