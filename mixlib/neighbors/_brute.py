@@ -15,10 +15,13 @@ from mixlib.neighbors._common import (
     _check_metric,
     _exact_rows,
     _reduced_distances,
+    _row_differences,
     _sort_neighbors,
     _tie_lists,
 )
 from mixlib.core.validation import check_array
+
+_EPS = float(np.finfo(np.float64).eps)
 
 
 def _kth_upper_bound(matrix: np.ndarray, k: int) -> np.ndarray:
@@ -104,6 +107,7 @@ class BruteForceNeighbors:
         self.block_bytes = int(block_bytes)
         self.data_ = check_array(X) if check_input else X
         self._sq_norms = np.einsum("ij,ij->i", self.data_, self.data_)
+        self._max_sq_norm = float(self._sq_norms.max())
 
     @cached_property
     def _exact_rows(self) -> np.ndarray:
@@ -161,7 +165,7 @@ class BruteForceNeighbors:
         return cdist(queries, self.data_, metric=_CDIST_NAMES[self.metric], **kwargs)
 
     def _rounded_matrix(self, queries: np.ndarray, q_sq: np.ndarray,
-                        exact: np.ndarray) -> np.ndarray:
+                        exact: np.ndarray | None) -> np.ndarray:
         """Squared Euclidean distances of a block of queries, rounded to float32.
 
         ``D[i, j]`` is the float32 rounding of a value ``b_ij`` with ``|b_ij - d_ij^2|`` at most
@@ -172,11 +176,13 @@ class BruteForceNeighbors:
         [-2 z, 1, ||z||^2] = ||x - z||^2``: each of its terms and partial sums is an integer
         of magnitude at most ``2 (||x||^2 + ||z||^2) < 2**24``. The other pairs (the few
         non-integer rows of splice) get a float64 product. Without enough exact training rows
-        (:attr:`_single` is ``None``), all pairs take the float64 product.
+        (:attr:`_single` is ``None``, ``exact`` then ``None``), all pairs take the float64
+        product.
         """
         if self._single is None:
+            matrix = squared_euclidean(queries, self.data_, X_sq=q_sq, Y_sq=self._sq_norms)
             with np.errstate(over="ignore"):  # float32 roundings: inf beyond its range
-                return self._distance_block(queries).astype(np.float32)
+                return matrix.astype(np.float32)
         train, inexact_cols, inexact_rows, inexact_sq = self._single
         n_features = queries.shape[1]
         single = np.empty((len(queries), n_features + 2), dtype=np.float32)
@@ -195,23 +201,26 @@ class BruteForceNeighbors:
         return matrix
 
     def _exact_distances(
-        self, queries: np.ndarray, exact_queries: np.ndarray, squares: np.ndarray,
+        self, queries: np.ndarray, exact_queries: np.ndarray | None, squares: np.ndarray,
         row: np.ndarray, col: np.ndarray,
     ) -> np.ndarray:
         """Euclidean distances of the pairs (``queries[row]``, ``data_[col]``), exact.
 
         ``squares`` holds the pairs' BLAS squared distances (float64, or float32 from
         :meth:`_rounded_matrix`), ``row`` and ``col`` are 1-d, ``exact_queries`` flags the
-        queries whose values with the training rows exact in float32 are exact. A pair of
-        such rows keeps its BLAS value, which is exact; the other pairs are recomputed as
-        ``sum_j (x_j - z_j)^2``. Either way the value is the one the recomputation of every
-        pair would give, bit for bit, and the gather of ``n_features`` coordinates is paid
-        only for the pairs that need it (on splice, 2 % of the candidates).
+        queries whose values with the training rows exact in float32 are exact (``None``:
+        none is). A pair of such rows keeps its BLAS value, which is exact; the other pairs
+        are recomputed as ``sum_j (x_j - z_j)^2``. Either way the value is the one the
+        recomputation of every pair would give, bit for bit, and the gather of
+        ``n_features`` coordinates is paid only for the pairs that need it (on splice, 2 %
+        of the candidates).
         """
+        if exact_queries is None:
+            return np.sqrt(_reduced_distances(_row_differences(queries, self.data_, row, col), 2.0))
         squares = squares.astype(np.float64)
         inexact = np.flatnonzero(~(exact_queries[row] & self._exact_rows[col]))
         if inexact.size:
-            diff = queries[row[inexact]] - self.data_[col[inexact]]
+            diff = _row_differences(queries, self.data_, row[inexact], col[inexact])
             squares[inexact] = _reduced_distances(diff, 2.0)
         return np.sqrt(squares)
 
@@ -320,12 +329,10 @@ class BruteForceNeighbors:
             row, col, values = _pairs_below(matrix, _kth_upper_bound(matrix, k) * (1.0 + 4.0 * rtol))
             return row + offset, col, values
         q_sq = np.einsum("ij,ij->i", queries, queries)
-        exact = _exact_rows(queries, 24, q_sq)
+        exact = None if self._single is None else _exact_rows(queries, 24, q_sq)
         matrix = self._rounded_matrix(queries, q_sq, exact)
-        if self._single is None:
-            exact[:] = False  # float64 products: recompute every pair
         kth = _kth_upper_bound(matrix, k)
-        band = 2.0 * (queries.shape[1] + 2) * np.finfo(float).eps * (q_sq + self._sq_norms.max())
+        band = (2.0 * (queries.shape[1] + 2) * _EPS) * (q_sq + self._max_sq_norm)
         if self._integral:
             band[exact] = 0.0  # every pair of these rows is exact
         limit = (kth + band) * (1.0 + 4.0 * rtol) + band

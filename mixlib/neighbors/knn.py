@@ -213,7 +213,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         else:
             distances, indices = self._query(X, k)
             mask = np.ones(distances.shape, dtype=bool)
-        return distances, indices, mask, self._sample_weight[indices] * mask
+        return distances, indices, mask, self._sample_weight.take(indices) * mask
 
     def _weighted_voters(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                        np.ndarray]:
@@ -247,9 +247,9 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             has_exact = exact.any(axis=1, keepdims=True)
             inverse = np.divide(1.0, distances, out=np.zeros_like(distances), where=mask & ~exact)
             weight = weight * np.where(has_exact, exact.astype(float), inverse)
-        codes = self._y_codes[indices]
+        codes = self._y_codes.take(indices)
         n_classes = len(self.classes_)
-        cells = (np.arange(len(codes))[:, None] * n_classes + codes).ravel()
+        cells = (np.arange(0, codes.shape[0] * n_classes, n_classes)[:, None] + codes).ravel()
         votes = np.bincount(cells, weight.ravel(), minlength=len(codes) * n_classes)
         return votes.reshape(len(codes), n_classes), codes, mask
 
@@ -260,9 +260,9 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         the classes tied at the top of the vote) and the mask of those tied classes."""
         best = votes.max(axis=1, keepdims=True)
         tied = votes >= best - _VOTE_RTOL * np.abs(best)
-        rows = np.arange(votes.shape[0])
-        first = np.argmax(tied[rows[:, None], codes] & mask, axis=1)
-        return codes[rows, first], tied
+        voter_tied = tied.ravel().take(codes + np.arange(0, votes.size, votes.shape[1])[:, None])
+        first = np.argmax(voter_tied & mask, axis=1)
+        return codes.ravel().take(first + np.arange(0, codes.size, codes.shape[1])), tied
 
     def _shares(self, X: ArrayLike) -> np.ndarray:
         """Vote shares (n_queries, n_classes), the top ties leaning to the predicted class."""
