@@ -108,13 +108,6 @@ def _exact_rows(X: np.ndarray, bits: int, sq_norms: np.ndarray | None = None) ->
     return integral & (4.0 * sq_norms < 2.0**bits)
 
 
-def _is_integral(X: np.ndarray, other_sq_norm: float) -> bool:
-    """Whether squared distances between the rows of ``X`` and points of squared norm at most
-    ``other_sq_norm`` (integer coordinates too) are computed exactly in floating point: every
-    row of ``X`` passes :func:`_exact_rows` and ``4 other_sq_norm < 2**53`` (one-hot data)."""
-    return bool(_exact_rows(X, 53).all()) and 4.0 * other_sq_norm < 2.0**53
-
-
 def _sort_neighbors(distances: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sort each row by increasing distance, then by increasing index (ties)."""
     order = np.lexsort((indices, distances), axis=-1)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -22,15 +23,18 @@ from mixlib.core.distances import squared_euclidean
 from mixlib.neighbors._common import (
     _check_k,
     _check_metric,
-    _is_integral,
+    _exact_rows,
     _pack_neighbors,
     _reduced_distances,
     _reduced_to_distance,
+    _row_differences,
     _sort_neighbors,
 )
 from mixlib.core.validation import check_array, check_int
 
 _NODE_FIELDS = ("start", "end", "axis", "pivot", "split", "left", "right")
+# Memory for the gaps from the queries to a few buckets' boxes at once (KDTree._leaf_bounds).
+_BOUND_BYTES = 2**21
 
 
 class KDTree:
@@ -122,7 +126,6 @@ class KDTree:
             setattr(self, f"node_{name}_", np.asarray(values, dtype=dtype))
         # Python lists of the same arrays: scalar access in the traversal is much faster.
         self._lists = tuple(columns[name] for name in _NODE_FIELDS)
-        self._rows = list(self.data_)
         # Leaf buckets, in tree order, with their bounding boxes (for the batch search).
         leaves = np.flatnonzero(self.node_axis_ < 0)
         self._leaves = leaves[np.argsort(self.node_start_[leaves])]  # in the order of data_
@@ -133,8 +136,15 @@ class KDTree:
         self._leaf_low = np.minimum.reduceat(padded, edges, axis=0)[::2]
         self._leaf_high = np.maximum.reduceat(padded, edges, axis=0)[::2]
         self._pivots = self.node_pivot_[self.node_pivot_ >= 0]
+        self._positions = np.arange(n_samples)
         self._sq_norms = np.einsum("ij,ij->i", self.data_, self.data_)
-        self._integral = _is_integral(self.data_, 0.0)
+        self._exact_rows = _exact_rows(self.data_, 53, self._sq_norms)
+        self._integral = bool(self._exact_rows.all())
+
+    @cached_property
+    def _rows(self) -> list[np.ndarray]:
+        """The rows of ``data_`` as a Python list (scalar access in :meth:`_search` is faster)."""
+        return list(self.data_)
 
     @property
     def n_nodes(self) -> int:
@@ -237,27 +247,48 @@ class KDTree:
 
     def _nearest(self, X: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`query` on validated queries and ``k``."""
-        return self._query(X, k, self._leaf_bounds(X))
+        best, where = self._k_best(X, k, self._leaf_bounds(X), _exact_rows(X, 53))
+        return _sort_neighbors(_reduced_to_distance(best, self._exponent), self.index_[where])
 
     def _leaf_bounds(self, X: np.ndarray) -> np.ndarray:
         """Reduced distance from every query to every bucket's bounding box: shape
-        (n_queries, n_leaves)."""
-        bounds = np.empty((X.shape[0], self._leaf_start.shape[0]))
-        for leaf in range(self._leaf_start.shape[0]):
-            gap = np.maximum(self._leaf_low[leaf] - X, 0.0)
-            gap += np.maximum(X - self._leaf_high[leaf], 0.0)
-            bounds[:, leaf] = _reduced_distances(gap, self._exponent)
+        (n_leaves, n_queries).
+
+        Along coordinate ``j`` the gap from ``x`` to the box ``[l_j, h_j]`` is
+        ``x_j - clip(x_j, l_j, h_j)`` (``l_j - x_j`` below the box up to its sign, ``x_j - h_j``
+        above it, 0 inside); the reduced distance of the gaps is the bound. Buckets are
+        handled a few at a time, as many as fit a (n_buckets, n_queries, n_features) array of
+        ``_BOUND_BYTES``.
+        """
+        n_leaves = self._leaf_start.shape[0]
+        bounds = np.empty((n_leaves, X.shape[0]))
+        step = max(1, _BOUND_BYTES // (8 * X.size))
+        for lo in range(0, n_leaves, step):
+            gap = np.clip(X, self._leaf_low[lo:lo + step, None], self._leaf_high[lo:lo + step, None])
+            np.subtract(X, gap, out=gap)
+            bounds[lo:lo + step] = _reduced_distances(gap, self._exponent)
         return bounds
 
-    def _query(self, X: np.ndarray, k: int, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`query` on validated ``X``, with the :meth:`_leaf_bounds` of its rows."""
+    def _k_best(
+        self, X: np.ndarray, k: int, bounds: np.ndarray, exact_queries: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Reduced distances of the ``k`` nearest points of each query, exact, and their
+        positions in ``data_``, each (n_queries, k), unsorted: the search of :meth:`query`.
+
+        ``bounds``: :meth:`_leaf_bounds` of the queries; ``exact_queries``: the queries
+        exact in float64 (:func:`~mixlib.neighbors._common._exact_rows`, 53 bits). A bucket
+        is scanned for every query that needs it at once (``slice(None)`` when all do: no
+        copy of the queries). After a scan, the largest reduced distance of each queue is its
+        k-th column (``numpy.argpartition`` puts it there). The values found are made exact at
+        the end (:meth:`_exact_values`), unless all are exact already (integer rows).
+        """
         n_queries = X.shape[0]
         best = np.full((n_queries, k), np.inf)
         where = np.zeros((n_queries, k), dtype=np.intp)
-        exact_blas = self._integral and _is_integral(X, float(self._sq_norms.max(initial=0)))
         q_sq = np.einsum("ij,ij->i", X, X)
+        everyone = slice(None)
 
-        def scan(queries: np.ndarray, positions: np.ndarray) -> None:
+        def scan(queries: slice | np.ndarray, positions: slice | np.ndarray) -> None:
             points = self.data_[positions]
             if self._exponent == 2.0:  # ||q||^2 - 2 q.z + ||z||^2 through BLAS
                 reduced = X[queries] @ points.T
@@ -270,13 +301,12 @@ class KDTree:
             merged = np.concatenate((best[queries], reduced), axis=1)
             merged_at = np.empty(merged.shape, dtype=np.intp)
             merged_at[:, :k] = where[queries]
-            merged_at[:, k:] = positions
+            merged_at[:, k:] = self._positions[positions]
             keep = np.argpartition(merged, k - 1, axis=1)[:, :k]
-            rows = np.arange(len(queries))[:, None]  # plain indexing: cheaper than take_along_axis
-            best[queries] = merged[rows, keep]
-            where[queries] = merged_at[rows, keep]
+            keep += np.arange(0, merged.size, merged.shape[1])[:, None]  # flat positions
+            best[queries] = merged.ravel()[keep]
+            where[queries] = merged_at.ravel()[keep]
 
-        everyone = np.arange(n_queries)
         if self._pivots.size:
             scan(everyone, self._pivots)
         own = self._own_leaf(X)
@@ -284,16 +314,33 @@ class KDTree:
         edges = np.searchsorted(own[order], np.arange(self._leaf_start.shape[0] + 1))
         for leaf in np.flatnonzero(np.diff(edges)):
             scan(order[edges[leaf]:edges[leaf + 1]],
-                 np.arange(self._leaf_start[leaf], self._leaf_end[leaf]))
+                 slice(self._leaf_start[leaf], self._leaf_end[leaf]))
+        exact_blas = self._integral and bool(exact_queries.all())
         slack = 0.0 if exact_blas or self._exponent != 2.0 else 1e-12
+        worst = best[:, k - 1]  # a view: each queue's largest value, kept up to date by scan
         for leaf in range(self._leaf_start.shape[0]):
-            worst = best.max(axis=1)
-            active = np.flatnonzero((bounds[:, leaf] * (1.0 - slack) < worst) & (own != leaf))
+            active = np.flatnonzero((bounds[leaf] * (1.0 - slack) < worst) & (own != leaf))
             if active.size:
-                scan(active, np.arange(self._leaf_start[leaf], self._leaf_end[leaf]))
-        if not exact_blas:  # integer data: the BLAS values are exact already
-            best = _reduced_distances(X[:, None, :] - self.data_[where], self._exponent)
-        return _sort_neighbors(_reduced_to_distance(best, self._exponent), self.index_[where])
+                scan(everyone if active.size == n_queries else active,
+                     slice(self._leaf_start[leaf], self._leaf_end[leaf]))
+        if not exact_blas:  # every BLAS value is exact otherwise
+            row = np.repeat(np.arange(n_queries), k)
+            best = self._exact_values(X, exact_queries, row, where.ravel(), best.ravel())
+        return best.reshape(n_queries, k), where
+
+    def _exact_values(
+        self, X: np.ndarray, exact_queries: np.ndarray, row: np.ndarray, pos: np.ndarray,
+        values: np.ndarray,
+    ) -> np.ndarray:
+        """Reduced distances of the pairs (``X[row]``, ``data_[pos]``), exact, from their
+        computed ``values`` (1-d): a finite Euclidean BLAS value of two rows exact in float64
+        (``exact_queries``, ``_exact_rows``) is kept, as it is exact; every other value is
+        recomputed from the coordinate differences."""
+        if self._exponent != 2.0:
+            return _reduced_distances(_row_differences(X, self.data_, row, pos), self._exponent)
+        redo = np.flatnonzero(~(exact_queries[row] & self._exact_rows[pos]) | ~np.isfinite(values))
+        values[redo] = _reduced_distances(_row_differences(X, self.data_, row[redo], pos[redo]), 2.0)
+        return values
 
     def query_ties(self, X: ArrayLike, k: int, rtol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The ``k`` nearest training points plus every point tied with the k-th.
@@ -306,34 +353,43 @@ class KDTree:
 
     def _nearest_ties(self, X: np.ndarray, k: int,
                       rtol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:meth:`query_ties` on validated queries and ``k``."""
+        """:meth:`query_ties` on validated queries and ``k``.
+
+        The k-th distance is the largest of the ``k`` found by :meth:`_k_best`; the values
+        of the points collected are made exact by :meth:`_exact_values`.
+        """
         bounds = self._leaf_bounds(X)
-        distances, _ = self._query(X, k, bounds)
-        radius = distances[:, k - 1] * (1.0 + rtol)
+        exact_queries = _exact_rows(X, 53)
+        best, _ = self._k_best(X, k, bounds, exact_queries)
+        radius = _reduced_to_distance(best, self._exponent).max(axis=1) * (1.0 + rtol)
         reach = radius ** 2 if self._exponent == 2.0 else (
             radius if self._exponent in (1.0, math.inf) else radius ** self._exponent)
-        exact_blas = self._integral and _is_integral(X, float(self._sq_norms.max(initial=0)))
+        exact_blas = self._integral and bool(exact_queries.all())
         slack = 0.0 if exact_blas or self._exponent != 2.0 else 1e-10
+        q_sq = np.einsum("ij,ij->i", X, X)
         found = []
 
-        def collect(queries: np.ndarray, positions: np.ndarray) -> None:
+        def collect(queries: slice | np.ndarray, positions: slice | np.ndarray) -> None:
             points = self.data_[positions]
             if self._exponent == 2.0:
-                reduced = squared_euclidean(X[queries], points, Y_sq=self._sq_norms[positions])
+                reduced = squared_euclidean(X[queries], points, X_sq=q_sq[queries],
+                                            Y_sq=self._sq_norms[positions])
             else:
                 reduced = _reduced_distances(X[queries, None, :] - points, self._exponent)
             i, j = np.nonzero(reduced <= (reach[queries] * (1.0 + slack) + slack)[:, None])
-            found.append((queries[i], positions[j]))
+            rows = i if isinstance(queries, slice) else queries[i]
+            found.append((rows, self._positions[positions][j], reduced[i, j]))
 
         if self._pivots.size:
-            collect(np.arange(X.shape[0]), self._pivots)
+            collect(slice(None), self._pivots)
         for leaf in range(self._leaf_start.shape[0]):
-            active = np.flatnonzero(bounds[:, leaf] <= reach)
+            active = np.flatnonzero(bounds[leaf] <= reach)
             if active.size:
-                collect(active, np.arange(self._leaf_start[leaf], self._leaf_end[leaf]))
-        row, pos = (np.concatenate(p) for p in zip(*found))
+                collect(slice(None) if active.size == X.shape[0] else active,
+                        slice(self._leaf_start[leaf], self._leaf_end[leaf]))
+        row, pos, values = (np.concatenate(p) for p in zip(*found))
         values = _reduced_to_distance(
-            _reduced_distances(X[row] - self.data_[pos], self._exponent), self._exponent)
+            self._exact_values(X, exact_queries, row, pos, values), self._exponent)
         keep = values <= radius[row]
         return _pack_neighbors(row[keep], self.index_[pos[keep]], values[keep], X.shape[0])
 
