@@ -14,6 +14,7 @@ from mixlib.neighbors._common import (
     _check_k,
     _check_metric,
     _exact_rows,
+    _pairs_below,
     _reduced_distances,
     _row_differences,
     _sort_neighbors,
@@ -42,16 +43,6 @@ def _kth_upper_bound(matrix: np.ndarray, k: int) -> np.ndarray:
     keys.partition(k - 1, axis=1)
     rounded = keys[:, k - 1].view(np.float32)
     return np.nextafter(rounded, np.float32(np.inf)).astype(np.float64)
-
-
-def _pairs_below(matrix: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The pairs ``(i, j)`` with ``matrix[i, j] <= limit[i]`` of a C-ordered 2-d ``matrix``, row
-    by row (as ``numpy.nonzero`` gives them), and their values: through the flat positions
-    ``f = i n + j`` (``n`` columns; ``i = f // n``, ``j = f - i n``), about 3 times faster
-    than ``numpy.nonzero`` on a block of the distance matrix."""
-    flat = np.flatnonzero(matrix <= limit[:, None])
-    row = flat // matrix.shape[1]
-    return row, flat - row * matrix.shape[1], matrix.ravel()[flat]
 
 
 def _padded_candidates(

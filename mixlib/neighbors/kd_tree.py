@@ -25,6 +25,7 @@ from mixlib.neighbors._common import (
     _check_metric,
     _exact_rows,
     _pack_neighbors,
+    _pairs_below,
     _reduced_distances,
     _reduced_to_distance,
     _row_differences,
@@ -97,9 +98,7 @@ class KDTree:
         columns: dict[str, list] = {name: [] for name in _NODE_FIELDS}
 
         def new_node(lo: int, hi: int) -> int:
-            values = {"start": lo, "end": hi, "axis": -1, "pivot": -1, "split": np.nan,
-                      "left": -1, "right": -1}
-            for name, value in values.items():
+            for name, value in zip(_NODE_FIELDS, (lo, hi, -1, -1, np.nan, -1, -1)):
                 columns[name].append(value)
             return len(columns["start"]) - 1
 
@@ -247,8 +246,13 @@ class KDTree:
 
     def _nearest(self, X: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`query` on validated queries and ``k``."""
-        best, where = self._k_best(X, k, self._leaf_bounds(X), _exact_rows(X, 53))
+        best, where = self._k_best(X, k, self._leaf_bounds(X), self._exact_queries(X))
         return _sort_neighbors(_reduced_to_distance(best, self._exponent), self.index_[where])
+
+    def _exact_queries(self, X: np.ndarray) -> np.ndarray | None:
+        """The queries exact in float64 (:func:`~mixlib.neighbors._common._exact_rows`, 53
+        bits), or ``None`` when no training row is (no pair is exact then)."""
+        return _exact_rows(X, 53) if self._exact_rows.any() else None
 
     def _leaf_bounds(self, X: np.ndarray) -> np.ndarray:
         """Reduced distance from every query to every bucket's bounding box: shape
@@ -270,13 +274,13 @@ class KDTree:
         return bounds
 
     def _k_best(
-        self, X: np.ndarray, k: int, bounds: np.ndarray, exact_queries: np.ndarray,
+        self, X: np.ndarray, k: int, bounds: np.ndarray, exact_queries: np.ndarray | None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Reduced distances of the ``k`` nearest points of each query, exact, and their
         positions in ``data_``, each (n_queries, k), unsorted: the search of :meth:`query`.
 
-        ``bounds``: :meth:`_leaf_bounds` of the queries; ``exact_queries``: the queries
-        exact in float64 (:func:`~mixlib.neighbors._common._exact_rows`, 53 bits). A bucket
+        ``bounds``: :meth:`_leaf_bounds` of the queries; ``exact_queries``: their
+        :meth:`_exact_queries`. A bucket
         is scanned for every query that needs it at once (``slice(None)`` when all do: no
         copy of the queries). After a scan, the largest reduced distance of each queue is its
         k-th column (``numpy.argpartition`` puts it there). The values found are made exact at
@@ -289,18 +293,21 @@ class KDTree:
         everyone = slice(None)
 
         def scan(queries: slice | np.ndarray, positions: slice | np.ndarray) -> None:
+            def rows(a: np.ndarray) -> np.ndarray:  # numpy.take: faster than fancy indexing
+                return a if queries is everyone else a.take(queries, axis=0)
+
             points = self.data_[positions]
             if self._exponent == 2.0:  # ||q||^2 - 2 q.z + ||z||^2 through BLAS
-                reduced = X[queries] @ points.T
+                reduced = rows(X) @ points.T
                 reduced *= -2.0
-                reduced += q_sq[queries, None]
+                reduced += rows(q_sq)[:, None]
                 reduced += self._sq_norms[positions]
                 np.maximum(reduced, 0.0, out=reduced)
             else:
-                reduced = _reduced_distances(X[queries, None, :] - points, self._exponent)
-            merged = np.concatenate((best[queries], reduced), axis=1)
+                reduced = _reduced_distances(rows(X)[:, None, :] - points, self._exponent)
+            merged = np.concatenate((rows(best), reduced), axis=1)
             merged_at = np.empty(merged.shape, dtype=np.intp)
-            merged_at[:, :k] = where[queries]
+            merged_at[:, :k] = rows(where)
             merged_at[:, k:] = self._positions[positions]
             keep = np.argpartition(merged, k - 1, axis=1)[:, :k]
             keep += np.arange(0, merged.size, merged.shape[1])[:, None]  # flat positions
@@ -315,7 +322,7 @@ class KDTree:
         for leaf in np.flatnonzero(np.diff(edges)):
             scan(order[edges[leaf]:edges[leaf + 1]],
                  slice(self._leaf_start[leaf], self._leaf_end[leaf]))
-        exact_blas = self._integral and bool(exact_queries.all())
+        exact_blas = self._integral and bool(exact_queries.all())  # then not None
         slack = 0.0 if exact_blas or self._exponent != 2.0 else 1e-12
         worst = best[:, k - 1]  # a view: each queue's largest value, kept up to date by scan
         for leaf in range(self._leaf_start.shape[0]):
@@ -329,14 +336,14 @@ class KDTree:
         return best.reshape(n_queries, k), where
 
     def _exact_values(
-        self, X: np.ndarray, exact_queries: np.ndarray, row: np.ndarray, pos: np.ndarray,
+        self, X: np.ndarray, exact_queries: np.ndarray | None, row: np.ndarray, pos: np.ndarray,
         values: np.ndarray,
     ) -> np.ndarray:
         """Reduced distances of the pairs (``X[row]``, ``data_[pos]``), exact, from their
         computed ``values`` (1-d): a finite Euclidean BLAS value of two rows exact in float64
         (``exact_queries``, ``_exact_rows``) is kept, as it is exact; every other value is
         recomputed from the coordinate differences."""
-        if self._exponent != 2.0:
+        if self._exponent != 2.0 or exact_queries is None:
             return _reduced_distances(_row_differences(X, self.data_, row, pos), self._exponent)
         redo = np.flatnonzero(~(exact_queries[row] & self._exact_rows[pos]) | ~np.isfinite(values))
         values[redo] = _reduced_distances(_row_differences(X, self.data_, row[redo], pos[redo]), 2.0)
@@ -359,7 +366,7 @@ class KDTree:
         of the points collected are made exact by :meth:`_exact_values`.
         """
         bounds = self._leaf_bounds(X)
-        exact_queries = _exact_rows(X, 53)
+        exact_queries = self._exact_queries(X)
         best, _ = self._k_best(X, k, bounds, exact_queries)
         radius = _reduced_to_distance(best, self._exponent).max(axis=1) * (1.0 + rtol)
         reach = radius ** 2 if self._exponent == 2.0 else (
@@ -367,18 +374,22 @@ class KDTree:
         exact_blas = self._integral and bool(exact_queries.all())
         slack = 0.0 if exact_blas or self._exponent != 2.0 else 1e-10
         q_sq = np.einsum("ij,ij->i", X, X)
+        limit = reach * (1.0 + slack) + slack
         found = []
 
         def collect(queries: slice | np.ndarray, positions: slice | np.ndarray) -> None:
+            def rows(a: np.ndarray) -> np.ndarray:  # numpy.take: faster than fancy indexing
+                return a if isinstance(queries, slice) else a.take(queries, axis=0)
+
             points = self.data_[positions]
             if self._exponent == 2.0:
-                reduced = squared_euclidean(X[queries], points, X_sq=q_sq[queries],
+                reduced = squared_euclidean(rows(X), points, X_sq=rows(q_sq),
                                             Y_sq=self._sq_norms[positions])
             else:
-                reduced = _reduced_distances(X[queries, None, :] - points, self._exponent)
-            i, j = np.nonzero(reduced <= (reach[queries] * (1.0 + slack) + slack)[:, None])
-            rows = i if isinstance(queries, slice) else queries[i]
-            found.append((rows, self._positions[positions][j], reduced[i, j]))
+                reduced = _reduced_distances(rows(X)[:, None, :] - points, self._exponent)
+            i, j, values = _pairs_below(reduced, rows(limit))
+            found.append((i if isinstance(queries, slice) else queries[i],
+                          self._positions[positions][j], values))
 
         if self._pivots.size:
             collect(slice(None), self._pivots)
