@@ -14,6 +14,7 @@ from mixlib.neighbors._common import (
     _check_k,
     _check_metric,
     _exact_rows,
+    _pad_rows,
     _pairs_below,
     _reduced_distances,
     _row_differences,
@@ -45,21 +46,6 @@ def _kth_upper_bound(matrix: np.ndarray, k: int) -> np.ndarray:
     return np.nextafter(rounded, np.float32(np.inf)).astype(np.float64)
 
 
-def _padded_candidates(
-    row: np.ndarray, col: np.ndarray, values: np.ndarray, n_queries: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Candidate pairs (``row``, ``col``, ``values``), ordered by (row, col) as
-    :func:`_pairs_below` gives them, as padded arrays (n_queries, width): row ``i`` holds the
-    values and columns of its candidates in the order of ``col``, then NaN and 0."""
-    counts = np.bincount(row, minlength=n_queries)
-    starts = np.cumsum(counts) - counts
-    slot = np.arange(row.shape[0]) - starts[row]
-    distances = np.full((n_queries, int(counts.max())), np.nan)
-    indices = np.zeros(distances.shape, dtype=np.intp)
-    distances[row, slot], indices[row, slot] = values, col
-    return distances, indices
-
-
 class BruteForceNeighbors:
     """Exhaustive k-NN search: one distance matrix per block of queries.
 
@@ -70,8 +56,7 @@ class BruteForceNeighbors:
     keep their BLAS value, which is exact, and the others are recomputed from the coordinate
     differences, so the returned distances carry no cancellation error. :meth:`query_ties`
     (the classifier's default tie rule) runs the products between integer rows in float32,
-    exact for them and twice as fast, and needs no more than a few exact distances per
-    query. Other metrics use :func:`scipy.spatial.distance.cdist`.
+    exact for them and twice as fast. Other metrics use :func:`scipy.spatial.distance.cdist`.
 
     Parameters
     ----------
@@ -309,7 +294,7 @@ class BruteForceNeighbors:
         parts = [self._candidates(X[lo:lo + block], k, rtol, lo)
                  for lo in range(0, X.shape[0], block)]
         row, col, values = (np.concatenate(p) for p in zip(*parts)) if len(parts) > 1 else parts[0]
-        return _tie_lists(*_padded_candidates(row, col, values, X.shape[0]), k, rtol)
+        return _tie_lists(*_pad_rows(row, col, values, X.shape[0], np.nan), k, rtol)
 
     def _candidates(self, queries: np.ndarray, k: int, rtol: float,
                     offset: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -75,24 +75,32 @@ def _pairs_below(matrix: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.
     return row, flat - row * matrix.shape[1], matrix.ravel()[flat]
 
 
+def _pad_rows(
+    row: np.ndarray, index: np.ndarray, distance: np.ndarray, n_queries: int, fill: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Entries (query ``row``, training ``index``, ``distance``) grouped by increasing row as
+    padded arrays of shape (n_queries, width), ``width`` the largest count of a row: row
+    ``i`` holds its entries in their order, then distance ``fill`` and index 0 (entry ``e``
+    goes to position ``row[e] * width + slot``, ``slot`` its rank within its row)."""
+    counts = np.bincount(row, minlength=n_queries)
+    width = int(counts.max(initial=1))
+    flat = np.arange(row.shape[0]) + (row * width - (np.cumsum(counts) - counts)[row])
+    distances = np.full(n_queries * width, fill)
+    indices = np.zeros(n_queries * width, dtype=np.intp)
+    distances[flat], indices[flat] = distance, index
+    return distances.reshape(n_queries, width), indices.reshape(n_queries, width)
+
+
 def _pack_neighbors(
     row: np.ndarray, index: np.ndarray, distance: np.ndarray, n_queries: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Variable-length neighbour lists (one entry per (query ``row``, training ``index``,
     ``distance``)) as padded arrays of shape (n_queries, width), each row sorted by
-    distance then index, padded with distance inf (index 0); plus the mask of the finite
-    distances. One lexsort orders the entries by (row, distance, index), and each entry
-    goes to position ``row * width + slot``, ``slot`` its rank within its row."""
+    distance then index (one lexsort of the entries by row, distance, index), padded with
+    distance inf (index 0); plus the mask of the finite distances."""
     order = np.lexsort((index, distance, row))
-    row, index, distance = row[order], index[order], distance[order]
-    counts = np.bincount(row, minlength=n_queries)
-    width = int(counts.max(initial=1))
-    flat = np.arange(row.shape[0]) + (row * width - (np.cumsum(counts) - counts)[row])
-    distances = np.full(n_queries * width, np.inf)
-    indices = np.zeros(n_queries * width, dtype=np.intp)
-    distances[flat], indices[flat] = distance, index
-    distances = distances.reshape(n_queries, width)
-    return distances, indices.reshape(n_queries, width), np.isfinite(distances)
+    distances, indices = _pad_rows(row[order], index[order], distance[order], n_queries, np.inf)
+    return distances, indices, np.isfinite(distances)
 
 
 def _exact_rows(X: np.ndarray, bits: int, sq_norms: np.ndarray | None = None) -> np.ndarray:
@@ -135,7 +143,7 @@ def _tie_lists(
     """
     radius = np.partition(distances, k - 1, axis=1)[:, k - 1] * (1.0 + rtol)
     kept = distances <= radius[:, None]  # NaN padding is never kept
-    counts = np.count_nonzero(kept, axis=1)
+    counts = kept.sum(axis=1)
     width = int(counts.max())
     masked = np.where(kept, distances, np.nan)  # sorted last
     flat = np.argsort(masked, axis=1, kind="stable")[:, :width]
