@@ -38,6 +38,12 @@ _NODE_FIELDS = ("start", "end", "axis", "pivot", "split", "left", "right")
 _BOUND_BYTES = 2**21
 
 
+def _rows(a: np.ndarray, queries: slice | np.ndarray) -> np.ndarray:
+    """``a[queries]`` along the first axis: ``a`` itself for ``slice(None)`` (every query),
+    else through ``numpy.take`` (about 3 times faster than fancy indexing on small arrays)."""
+    return a[queries] if isinstance(queries, slice) else a.take(queries, axis=0)
+
+
 class KDTree:
     """kd-tree with median splits along cycling coordinates (supervised-learning notes, section 1.1).
 
@@ -229,7 +235,8 @@ class KDTree:
         tree), then the other buckets in tree order; a bucket is scanned for all the
         queries that need it with one distance computation (one matrix product for the
         Euclidean metric) and merged into their queues with ``numpy.argpartition``. The
-        distances of the ``k`` found are finally recomputed from coordinate differences.
+        distances of the ``k`` found are finally made exact: recomputed from coordinate
+        differences, unless both rows are integer rows (their BLAS value is exact then).
         Among training points exactly as far as the k-th neighbour, the search keeps some of
         them (which ones depends on the visiting order), so under exact ties the returned
         set can differ from brute force. :meth:`query_trace` follows the notes' one-query,
@@ -273,6 +280,17 @@ class KDTree:
             bounds[lo:lo + step] = _reduced_distances(gap, self._exponent)
         return bounds
 
+    def _reduced_block(self, X: np.ndarray, q_sq: np.ndarray,
+                       positions: slice | np.ndarray) -> np.ndarray:
+        """Reduced distances from the queries ``X`` (squared norms ``q_sq``) to the points
+        ``data_[positions]``: Euclidean ones ``||x||^2 - 2 x.z + ||z||^2`` through BLAS
+        (:func:`mixlib.core.distances.squared_euclidean`), the others from the coordinate
+        differences."""
+        points = self.data_[positions]
+        if self._exponent == 2.0:
+            return squared_euclidean(X, points, X_sq=q_sq, Y_sq=self._sq_norms[positions])
+        return _reduced_distances(X[:, None, :] - points, self._exponent)
+
     def _k_best(
         self, X: np.ndarray, k: int, bounds: np.ndarray, exact_queries: np.ndarray | None,
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -280,34 +298,22 @@ class KDTree:
         positions in ``data_``, each (n_queries, k), unsorted: the search of :meth:`query`.
 
         ``bounds``: :meth:`_leaf_bounds` of the queries; ``exact_queries``: their
-        :meth:`_exact_queries`. A bucket
-        is scanned for every query that needs it at once (``slice(None)`` when all do: no
-        copy of the queries). After a scan, the largest reduced distance of each queue is its
-        k-th column (``numpy.argpartition`` puts it there). The values found are made exact at
-        the end (:meth:`_exact_values`), unless all are exact already (integer rows).
+        :meth:`_exact_queries`. A bucket is scanned for every query that needs it at once
+        (``slice(None)`` when all do: no copy of the queries). After a scan, the largest
+        reduced distance of each queue is its k-th column (``numpy.argpartition`` puts it
+        there). The values found are made exact at the end (:meth:`_exact_values`), unless
+        all are exact already (integer rows).
         """
         n_queries = X.shape[0]
         best = np.full((n_queries, k), np.inf)
         where = np.zeros((n_queries, k), dtype=np.intp)
         q_sq = np.einsum("ij,ij->i", X, X)
-        everyone = slice(None)
 
         def scan(queries: slice | np.ndarray, positions: slice | np.ndarray) -> None:
-            def rows(a: np.ndarray) -> np.ndarray:  # numpy.take: faster than fancy indexing
-                return a if queries is everyone else a.take(queries, axis=0)
-
-            points = self.data_[positions]
-            if self._exponent == 2.0:  # ||q||^2 - 2 q.z + ||z||^2 through BLAS
-                reduced = rows(X) @ points.T
-                reduced *= -2.0
-                reduced += rows(q_sq)[:, None]
-                reduced += self._sq_norms[positions]
-                np.maximum(reduced, 0.0, out=reduced)
-            else:
-                reduced = _reduced_distances(rows(X)[:, None, :] - points, self._exponent)
-            merged = np.concatenate((rows(best), reduced), axis=1)
+            reduced = self._reduced_block(_rows(X, queries), _rows(q_sq, queries), positions)
+            merged = np.concatenate((_rows(best, queries), reduced), axis=1)
             merged_at = np.empty(merged.shape, dtype=np.intp)
-            merged_at[:, :k] = rows(where)
+            merged_at[:, :k] = _rows(where, queries)
             merged_at[:, k:] = self._positions[positions]
             keep = np.argpartition(merged, k - 1, axis=1)[:, :k]
             keep += np.arange(0, merged.size, merged.shape[1])[:, None]  # flat positions
@@ -315,7 +321,7 @@ class KDTree:
             where[queries] = merged_at.ravel()[keep]
 
         if self._pivots.size:
-            scan(everyone, self._pivots)
+            scan(slice(None), self._pivots)
         own = self._own_leaf(X)
         order = np.argsort(own, kind="stable")
         edges = np.searchsorted(own[order], np.arange(self._leaf_start.shape[0] + 1))
@@ -328,7 +334,7 @@ class KDTree:
         for leaf in range(self._leaf_start.shape[0]):
             active = np.flatnonzero((bounds[leaf] * (1.0 - slack) < worst) & (own != leaf))
             if active.size:
-                scan(everyone if active.size == n_queries else active,
+                scan(slice(None) if active.size == n_queries else active,
                      slice(self._leaf_start[leaf], self._leaf_end[leaf]))
         if not exact_blas:  # every BLAS value is exact otherwise
             row = np.repeat(np.arange(n_queries), k)
@@ -378,16 +384,8 @@ class KDTree:
         found = []
 
         def collect(queries: slice | np.ndarray, positions: slice | np.ndarray) -> None:
-            def rows(a: np.ndarray) -> np.ndarray:  # numpy.take: faster than fancy indexing
-                return a if isinstance(queries, slice) else a.take(queries, axis=0)
-
-            points = self.data_[positions]
-            if self._exponent == 2.0:
-                reduced = squared_euclidean(rows(X), points, X_sq=rows(q_sq),
-                                            Y_sq=self._sq_norms[positions])
-            else:
-                reduced = _reduced_distances(rows(X)[:, None, :] - points, self._exponent)
-            i, j, values = _pairs_below(reduced, rows(limit))
+            reduced = self._reduced_block(_rows(X, queries), _rows(q_sq, queries), positions)
+            i, j, values = _pairs_below(reduced, _rows(limit, queries))
             found.append((i if isinstance(queries, slice) else queries[i],
                           self._positions[positions][j], values))
 
