@@ -116,7 +116,7 @@ class KDTree:
                 continue  # leaf bucket
             j = depth % n_features
             block = index[lo:hi]
-            index[lo:hi] = block[np.argpartition(X[block, j], size // 2)]
+            index[lo:hi] = block.take(np.argpartition(X[:, j].take(block), size // 2))
             mid = lo + size // 2
             columns["axis"][node], columns["pivot"][node] = j, mid
             columns["split"][node] = float(X[index[mid], j])
@@ -125,7 +125,7 @@ class KDTree:
                     columns[side][node] = child = new_node(child_lo, child_hi)
                     stack.append((child, child_lo, child_hi, depth + 1))
         self.index_ = index
-        self.data_ = np.ascontiguousarray(X[index])
+        self.data_ = X.take(index, axis=0)
         for name, values in columns.items():
             dtype = np.float64 if name == "split" else np.intp
             setattr(self, f"node_{name}_", np.asarray(values, dtype=dtype))
