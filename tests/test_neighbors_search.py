@@ -75,7 +75,7 @@ def _assert_same_arrays(got, expected):
 @pytest.mark.parametrize("block_bytes", [2**21, 3000])
 def test_brute_ties_are_the_exhaustive_search(data, block_bytes):
     """query_ties gives the exhaustive search's lists bit for bit (padding included), with
-    one block or many (3000 bytes: 4 to 7 queries per block, a shorter last block)."""
+    one block or many (3000 bytes: 2 to 18 queries per block, a shorter last block)."""
     X, Q = DATA[data](0)
     searcher = BruteForceNeighbors(X, block_bytes=block_bytes)
     if data == "one_hot_mixed":
