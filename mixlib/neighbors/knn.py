@@ -213,7 +213,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         else:
             distances, indices = self._query(X, k)
             mask = np.ones(distances.shape, dtype=bool)
-        return distances, indices, mask, self._sample_weight.take(indices) * mask
+        return distances, indices, mask, mask.astype(np.float64)  # every row weighs 1
 
     def _weighted_voters(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                        np.ndarray]:
