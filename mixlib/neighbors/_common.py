@@ -57,32 +57,53 @@ def _reduced_distances(diff: np.ndarray, exponent: float) -> np.ndarray:
     return np.power(absolute, exponent).sum(axis=-1)
 
 
+def _row_differences(
+    X: np.ndarray, Z: np.ndarray, row: np.ndarray, col: np.ndarray,
+) -> np.ndarray:
+    """Differences ``X[row] - Z[col]`` of pairs of rows, shape (n_pairs, n_features)
+    (``numpy.take`` gathers rows about 3 times faster than fancy indexing on small arrays)."""
+    return X.take(row, axis=0) - Z.take(col, axis=0)
+
+
+def _pairs_below(matrix: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs ``(i, j)`` with ``matrix[i, j] <= limit[i]`` of a C-ordered 2-d ``matrix``, row
+    by row (as ``numpy.nonzero`` gives them), and their values: through the flat positions
+    ``f = i n + j`` (``n`` columns; ``i = f // n``, ``j = f - i n``), about 3 times faster
+    than ``numpy.nonzero`` and a gather on a block of the distance matrix."""
+    flat = np.flatnonzero(matrix <= limit[:, None])
+    row = flat // matrix.shape[1]
+    return row, flat - row * matrix.shape[1], matrix.ravel()[flat]
+
+
+def _pad_rows(
+    row: np.ndarray, index: np.ndarray, distance: np.ndarray, n_queries: int, fill: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Entries (query ``row``, training ``index``, ``distance``) grouped by increasing row as
+    padded arrays of shape (n_queries, width), ``width`` the largest count of a row: row
+    ``i`` holds its entries in their order, then distance ``fill`` and index 0 (entry ``e``
+    goes to position ``row[e] * width + slot``, ``slot`` its rank within its row)."""
+    counts = np.bincount(row, minlength=n_queries)
+    width = int(counts.max(initial=1))
+    flat = np.arange(row.shape[0]) + (row * width - (np.cumsum(counts) - counts)[row])
+    distances = np.full(n_queries * width, fill)
+    indices = np.zeros(n_queries * width, dtype=np.intp)
+    distances[flat], indices[flat] = distance, index
+    return distances.reshape(n_queries, width), indices.reshape(n_queries, width)
+
+
 def _pack_neighbors(
     row: np.ndarray, index: np.ndarray, distance: np.ndarray, n_queries: int,
-    grouped: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Variable-length neighbour lists (one entry per (query ``row``, training ``index``,
     ``distance``)) as padded arrays of shape (n_queries, width), each row sorted by
-    distance then index, padded with distance inf; plus the mask of the real entries.
-
-    ``grouped``: the entries are already ordered by (row, index), as ``numpy.nonzero``
-    gives them; otherwise they are sorted so first. A stable sort of each padded row by
-    distance then keeps equal distances in index order."""
-    if not grouped:
-        order = np.lexsort((index, row))
-        row, index, distance = row[order], index[order], distance[order]
-    counts = np.bincount(row, minlength=n_queries)
-    slot = np.arange(row.shape[0]) - np.repeat(np.cumsum(counts) - counts, counts)
-    distances = np.full((n_queries, int(counts.max(initial=1))), np.inf)
-    indices = np.zeros(distances.shape, dtype=np.intp)
-    distances[row, slot], indices[row, slot] = distance, index
-    order = np.argsort(distances, axis=1, kind="stable")
-    distances = np.take_along_axis(distances, order, axis=1)
-    indices = np.take_along_axis(indices, order, axis=1)
+    distance then index (one lexsort of the entries by row, distance, index), padded with
+    distance inf (index 0); plus the mask of the finite distances."""
+    order = np.lexsort((index, distance, row))
+    distances, indices = _pad_rows(row[order], index[order], distance[order], n_queries, np.inf)
     return distances, indices, np.isfinite(distances)
 
 
-def _exact_rows(X: np.ndarray, bits: int) -> np.ndarray:
+def _exact_rows(X: np.ndarray, bits: int, sq_norms: np.ndarray | None = None) -> np.ndarray:
     """Rows whose squared distances to one another are computed exactly in a floating-point
     format of ``bits`` significand bits (53: float64, 24: float32).
 
@@ -92,19 +113,42 @@ def _exact_rows(X: np.ndarray, bits: int) -> np.ndarray:
     ``||x||^2 - 2 x.z + ||z||^2`` (or of ``sum_j (x_j - z_j)^2``) is an integer of magnitude at
     most ``2 (||x||^2 + ||z||^2) <= 4 max(||x||^2, ||z||^2) < 2**bits``, so both the BLAS
     formula and the coordinate differences give the exact value, bit for bit.
+    ``sq_norms``: the rows' squared norms ``||x||^2``, when already computed.
     """
+    if sq_norms is None:
+        sq_norms = np.einsum("ij,ij->i", X, X)
     integral = np.all(X == np.round(X), axis=1)
-    return integral & (4.0 * np.einsum("ij,ij->i", X, X) < 2.0**bits)
-
-
-def _is_integral(X: np.ndarray, other_sq_norm: float) -> bool:
-    """Whether squared distances between the rows of ``X`` and points of squared norm at most
-    ``other_sq_norm`` (integer coordinates too) are computed exactly in floating point: every
-    row of ``X`` passes :func:`_exact_rows` and ``4 other_sq_norm < 2**53`` (one-hot data)."""
-    return bool(_exact_rows(X, 53).all()) and 4.0 * other_sq_norm < 2.0**53
+    return integral & (4.0 * sq_norms < 2.0**bits)
 
 
 def _sort_neighbors(distances: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sort each row by increasing distance, then by increasing index (ties)."""
     order = np.lexsort((indices, distances), axis=-1)
     return (np.take_along_axis(distances, order, axis=1), np.take_along_axis(indices, order, axis=1))
+
+
+def _tie_lists(
+    distances: np.ndarray, indices: np.ndarray, k: int, rtol: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``k`` nearest points of each query and every point tied with the k-th, from its
+    candidates.
+
+    Row ``i`` of ``distances`` and ``indices`` (n_queries, n_candidates) holds the exact
+    distances and training indices of the candidates of query ``i`` in increasing index
+    order, padded with NaN; the candidates include the ``k`` nearest points. With ``d_(k)``
+    the k-th smallest distance of the row, the points kept are those with
+    ``d <= r = d_(k) (1 + rtol)``, sorted by distance, then index (a stable sort of the
+    row), in padded arrays of the largest count's width (distance ``inf``, index 0), with
+    the mask of the finite distances.
+    """
+    radius = np.partition(distances, k - 1, axis=1)[:, k - 1] * (1.0 + rtol)
+    kept = distances <= radius[:, None]  # NaN padding is never kept
+    counts = kept.sum(axis=1)
+    width = int(counts.max())
+    masked = np.where(kept, distances, np.nan)  # sorted last
+    flat = np.argsort(masked, axis=1, kind="stable")[:, :width]
+    flat += np.arange(0, masked.size, masked.shape[1])[:, None]
+    distances, indices = masked.ravel()[flat], indices.ravel()[flat]
+    dropped = np.arange(width) >= counts[:, None]
+    distances[dropped], indices[dropped] = np.inf, 0
+    return distances, indices, np.isfinite(distances)

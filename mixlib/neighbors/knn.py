@@ -168,9 +168,10 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, self._y_codes = np.unique(y, return_inverse=True)
         self.n_features_in_ = X.shape[1]
         if self.algorithm == "kd_tree":
-            self.index_ = KDTree(X, leaf_size=self.leaf_size, metric=self.metric, p=self.p)
+            self.index_ = KDTree(X, leaf_size=self.leaf_size, metric=self.metric, p=self.p,
+                                 check_input=False)
         else:
-            self.index_ = BruteForceNeighbors(X, metric=self.metric, p=self.p)
+            self.index_ = BruteForceNeighbors(X, metric=self.metric, p=self.p, check_input=False)
         return self
 
     def kneighbors(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -185,15 +186,15 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         distances, indices : ndarray of shape (n_queries, n_neighbors_)
         """
         X = check_fitted_input(self, X, attribute="index_")
-        return self.index_.query(X, self.n_neighbors_)
+        return self.index_._nearest(X, self.n_neighbors_)
 
     def _query(self, X: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(self.index_, BruteForceNeighbors):
             # Uniform votes under ties="index" only need the order of the distances: skip the
             # exact recomputation; ties="all" compares distances, so it needs them exact.
             exact = self.weights == "distance" or self.ties == "all"
-            return self.index_.query(X, k, exact=exact)
-        return self.index_.query(X, k)
+            return self.index_._nearest(X, k, exact=exact)
+        return self.index_._nearest(X, k)
 
     def _voters(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Neighbours that vote: distances, indices, mask and counted sample weights, each
@@ -208,11 +209,11 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             return self._weighted_voters(X)
         k = self.n_neighbors_
         if self.ties == "all":
-            distances, indices, mask = self.index_.query_ties(X, k, _TIE_RTOL)
+            distances, indices, mask = self.index_._nearest_ties(X, k, _TIE_RTOL)
         else:
             distances, indices = self._query(X, k)
             mask = np.ones(distances.shape, dtype=bool)
-        return distances, indices, mask, self._sample_weight[indices] * mask
+        return distances, indices, mask, mask.astype(np.float64)  # every row weighs 1
 
     def _weighted_voters(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                        np.ndarray]:
@@ -222,7 +223,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         k, n_train = self.n_neighbors_, self._sample_weight.shape[0]
         width = min(k, n_train)
         while True:
-            distances, indices, mask = self.index_.query_ties(X, width, _TIE_RTOL)
+            distances, indices, mask = self.index_._nearest_ties(X, width, _TIE_RTOL)
             weight = np.where(mask, self._sample_weight[indices], 0.0)
             reached = np.cumsum(weight, axis=1) >= k * (1 - _VOTE_RTOL)
             if width == n_train or reached.any(axis=1).all():
@@ -246,9 +247,9 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             has_exact = exact.any(axis=1, keepdims=True)
             inverse = np.divide(1.0, distances, out=np.zeros_like(distances), where=mask & ~exact)
             weight = weight * np.where(has_exact, exact.astype(float), inverse)
-        codes = self._y_codes[indices]
+        codes = self._y_codes.take(indices)
         n_classes = len(self.classes_)
-        cells = (np.arange(len(codes))[:, None] * n_classes + codes).ravel()
+        cells = (np.arange(0, codes.shape[0] * n_classes, n_classes)[:, None] + codes).ravel()
         votes = np.bincount(cells, weight.ravel(), minlength=len(codes) * n_classes)
         return votes.reshape(len(codes), n_classes), codes, mask
 
@@ -259,9 +260,9 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         the classes tied at the top of the vote) and the mask of those tied classes."""
         best = votes.max(axis=1, keepdims=True)
         tied = votes >= best - _VOTE_RTOL * np.abs(best)
-        rows = np.arange(votes.shape[0])
-        first = np.argmax(tied[rows[:, None], codes] & mask, axis=1)
-        return codes[rows, first], tied
+        voter_tied = tied.ravel().take(codes + np.arange(0, votes.size, votes.shape[1])[:, None])
+        first = np.argmax(voter_tied & mask, axis=1)
+        return codes.ravel().take(first + np.arange(0, codes.size, codes.shape[1])), tied
 
     def _shares(self, X: ArrayLike) -> np.ndarray:
         """Vote shares (n_queries, n_classes), the top ties leaning to the predicted class."""
