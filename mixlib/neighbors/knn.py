@@ -84,9 +84,12 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     ties : {"all", "index"}, default="all"
         Training points exactly as far as the k-th neighbour: ``"all"`` lets every one of them
         vote (so more than ``k`` points may vote; the result does not depend on the order of
-        the training rows nor on the search algorithm), ``"index"`` keeps the lowest training
-        indices up to ``k`` (``KDTree`` keeps those its search meets first). Such ties are
-        the rule on one-hot data (most splice queries have one at the k-th distance).
+        the training rows nor on the search algorithm), ``"index"`` keeps exactly ``k``: the
+        search decides which of the tied points are kept (brute force: those
+        ``numpy.argpartition`` puts among the first ``k``, not the lowest indices; ``KDTree``:
+        those its search meets first), so the vote can depend on the algorithm and the row
+        order. Such ties are the rule on one-hot data (most splice queries have one at the
+        k-th distance), hence ``"all"`` by default.
 
     Attributes
     ----------
