@@ -3,7 +3,10 @@
 pytest collects ``tests/cluster`` and ``tests/pipeline`` before the ``test_*.py`` files of
 ``tests/`` (directories sort first), so the minutes of DAG runs would come before the
 thousand fast tests and the progress bar would sit near 0 % meanwhile. Sorting by marker
-keeps each group in its collected order.
+keeps each group in its collected order. Under pytest-xdist (the README runs ``pytest -n
+auto``; ``pyproject.toml`` hands out whole files, in this order) the slow files go first
+instead, so that the fast ones fill the other workers' time while a DAG runs, rather than
+leave one worker alone with the DAG runs at the end.
 
 No test may leave the run's provenance record in the environment: the Snakemake
 processes the pipeline tests start would inherit it, and take it for their own run's.
@@ -26,8 +29,10 @@ def _slowness(item: pytest.Item) -> int:
     return 0
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=_slowness)  # a stable sort: the collected order within each group
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    slow_first = hasattr(config, "workerinput")  # a pytest-xdist worker
+    # a stable sort: the collected order within each group
+    items.sort(key=lambda item: -_slowness(item) if slow_first else _slowness(item))
 
 
 @pytest.fixture(autouse=True)

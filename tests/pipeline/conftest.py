@@ -1,5 +1,7 @@
 """Run the Snakemake DAG in a scratch copy of the workflow."""
 
+import fcntl
+import os
 import re
 import shutil
 import subprocess
@@ -65,9 +67,36 @@ def assert_dry_run_stops_before_any_job(case, workdir: Path) -> None:
     assert not (workdir / "results").exists() and not (workdir / "resources").exists()
 
 
-@pytest.fixture(scope="session")
-def test_run(tmp_path_factory) -> Path:
-    """The whole DAG of config/test.yaml, run once per test session."""
-    workdir = copy_workflow(tmp_path_factory.mktemp("run_a"))
+def _run_test_config(workdir: Path) -> Path:
+    copy_workflow(workdir)
     snakemake(workdir, "--cores", "2", "--configfile", "config/test.yaml")
     return workdir
+
+
+@pytest.fixture(scope="session")
+def test_run(tmp_path_factory) -> Path:
+    """The whole DAG of config/test.yaml, run once per test session.
+
+    Under pytest-xdist the workers share one run: the first worker to ask for it runs the DAG
+    in the session's common temporary folder while the others wait on a lock; each worker then
+    takes its own copy (modification times kept, so Snakemake has nothing to do in it), since
+    some tests run Snakemake there (``--report``, dry runs) and two Snakemake processes cannot
+    share one working directory.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return _run_test_config(tmp_path_factory.mktemp("run_a"))
+    shared = tmp_path_factory.getbasetemp().parent  # the session's, common to its workers
+    with open(shared / "test_run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if (shared / "test_run.failed").exists():
+            pytest.fail("the DAG run of config/test.yaml failed in another worker: see its error")
+        if not (shared / "test_run.done").exists():
+            try:
+                _run_test_config(shared / "test_run")
+            except BaseException:
+                (shared / "test_run.failed").touch()
+                raise
+            (shared / "test_run.done").touch()
+    own = tmp_path_factory.mktemp("run_a") / "run"
+    shutil.copytree(shared / "test_run", own, symlinks=True)  # copy2: modification times kept
+    return own

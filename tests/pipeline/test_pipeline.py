@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib.image
@@ -110,15 +111,23 @@ def _assert_same_outputs(run: Path, other: Path) -> None:
     assert differing == []
 
 
-def test_same_config_gives_identical_results_whatever_the_cores(test_run, tmp_path):
-    other = copy_workflow(tmp_path / "run_b")
-    snakemake(other, "--cores", "1", "--configfile", "config/test.yaml")
-    _assert_same_outputs(test_run, other)
+@dataclass(frozen=True)
+class InterruptedRun:
+    """A run of config/test.yaml stopped by Ctrl-C, then resumed on one core."""
+
+    workdir: Path
+    interrupted_returncode: int
+    claims_before_resuming: bool
 
 
-def test_run_interrupted_by_ctrl_c_resumes_to_the_same_tables(test_run, tmp_path):
-    workdir = copy_workflow(tmp_path / "interrupted")
-    with open(tmp_path / "first_attempt.log", "w") as log:
+@pytest.fixture(scope="module")
+def interrupted_run(tmp_path_factory) -> InterruptedRun:
+    """config/test.yaml's DAG, interrupted by Ctrl-C once its data stages are done, then resumed
+    with ``--cores 1``: the jobs that did not finish on two cores run on one (a rule of two
+    threads gets one), so the run checks both the resumption and that the tables do not depend
+    on the cores, for the price of one run of the DAG."""
+    workdir = copy_workflow(tmp_path_factory.mktemp("interrupted"))
+    with open(workdir / "first_attempt.log", "w") as log:
         # Snakemake as started from a terminal, where Ctrl-C is delivered: a test run launched
         # in the background by a non-interactive shell inherits SIGINT ignored, and so would
         # Snakemake (a run went on to the end in such a CI launch).
@@ -133,10 +142,35 @@ def test_run_interrupted_by_ctrl_c_resumes_to_the_same_tables(test_run, tmp_path
             time.sleep(0.2)
         process.send_signal(signal.SIGINT)
         process.wait(timeout=120)
-    assert process.returncode != 0, "the run finished before it could be interrupted"
-    assert not (workdir / "results/tables/claims.tsv").exists()
-    snakemake(workdir, "--cores", "2", "--configfile", "config/test.yaml", "--rerun-incomplete")
-    _assert_same_outputs(test_run, workdir)
+    claims = (workdir / "results/tables/claims.tsv").exists()
+    snakemake(workdir, "--cores", "1", "--configfile", "config/test.yaml", "--rerun-incomplete")
+    return InterruptedRun(workdir, process.returncode, claims)
+
+
+def _threads_of(run: Path, rule: str) -> dict[str, int]:
+    """Job log name -> the threads the job had, from the first line of each log of ``rule``."""
+    threads = {}
+    for log in sorted((run / "results/logs" / rule).glob("*.log")):
+        found = re.search(r"rule \w+ .*?, (\d+) thread\(s\)", log.read_text())
+        assert found, log
+        threads[log.name] = int(found.group(1))
+    return threads
+
+
+def test_run_interrupted_by_ctrl_c_resumes_to_the_same_tables(test_run, interrupted_run):
+    assert interrupted_run.interrupted_returncode != 0, "the run finished before it could be interrupted"
+    assert not interrupted_run.claims_before_resuming
+    _assert_same_outputs(test_run, interrupted_run.workdir)
+
+
+def test_same_config_gives_identical_results_whatever_the_cores(test_run, interrupted_run):
+    # The two-thread rule ran on two threads in the test run and on one in the resumed run.
+    on_two_cores = _threads_of(test_run, "svm_grid_level")
+    on_one_core = _threads_of(interrupted_run.workdir, "svm_grid_level")
+    assert on_two_cores and on_two_cores.keys() == on_one_core.keys()
+    assert set(on_two_cores.values()) == {2}
+    assert 1 in on_one_core.values(), on_one_core
+    _assert_same_outputs(test_run, interrupted_run.workdir)
 
 
 def test_another_seed_gives_other_splits(test_run, tmp_path):
