@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mixlib.experiments.comparison_across import (
+from mixlib.analysis.comparison_across import (
     POSTERIOR_DRAWS_KEPT, chapter6_pairs, comparison_bayes, comparison_wilcoxon, dataset_errors,
 )
 from mixlib.figures.bayes_simplex import bayes_simplex_figure, simplex_points

@@ -26,7 +26,7 @@ MAX_MODULE_LINES = 450
 FAMILIES = ("mixture", "impute", "semi_supervised", "neural_network", "svm", "tree", "ensemble",
             "neighbors", "linear_model", "generative")
 LAYERS = {"core": 0, "datasets": 1, "model_selection": 1, **{family: 2 for family in FAMILIES},
-          "experiments": 3, "figures": 4, "report": 4, "pipeline": 5}
+          "experiments": 3, "analysis": 4, "figures": 4, "report": 4, "pipeline": 5}
 
 
 def module_name(path: Path) -> str:
@@ -190,3 +190,14 @@ def test_only_the_pipeline_names_the_workflow_files():
                   if isinstance(node, ast.Constant) and isinstance(node.value, str)
                   and "results/" in node.value and id(node) not in docstrings]
     assert found == []
+
+
+def test_analysis_fits_no_estimator():
+    """The analysis modules take tables in and give tables out: no estimator family, no
+    experiment stage, no pipeline glue."""
+    allowed = {"core", "model_selection", "analysis"}
+    wrong = [f"{name} -> {target}" for name, targets in GRAPH.items()
+             if package_of(name) == "analysis" for target in targets
+             if package_of(target) not in allowed
+             and target not in ("mixlib.experiments.settings", "mixlib.experiments.registry")]
+    assert not wrong, "analysis modules must read tables only:\n" + "\n".join(sorted(wrong))

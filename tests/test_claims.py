@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mixlib.experiments.claims import ABSOLUTE, CLAIMS, HIGHER, LOWER, QUALITATIVE
-from mixlib.experiments.claims_table import (
+from mixlib.analysis.claims import ABSOLUTE, CLAIMS, HIGHER, LOWER, QUALITATIVE
+from mixlib.analysis.claims_table import (
     CLAIM_COLUMNS,
     ROBUSTNESS_COLUMNS,
     build_claims,
@@ -19,7 +19,7 @@ from mixlib.experiments.claims_table import (
     expand_any,
     with_robustness,
 )
-from mixlib.experiments.verdicts import VERDICTS, row_verdict
+from mixlib.analysis.verdicts import VERDICTS, row_verdict
 from mixlib.experiments.settings import EMSettings
 
 SPLITS = ("s", "t")

@@ -11,12 +11,12 @@ import yaml
 from scipy import stats
 
 from mixlib.core.seeding import generator
-from mixlib.experiments.claims_suite import (
+from mixlib.analysis.claims_suite import (
     ACCURACY, ACCURACY_BAND, MIXTURE_VS_MLP, PROBABILISTIC_WORSE, SUITE_CLAIM_COLUMNS, family_errors,
     suite_claims,
 )
-from mixlib.experiments.comparison_across import chapter6_pairs, comparison_bayes, dataset_errors
-from mixlib.experiments.verdicts import CONTRADICTED, HOLDS, INCONCLUSIVE, row_verdict
+from mixlib.analysis.comparison_across import chapter6_pairs, comparison_bayes, dataset_errors
+from mixlib.analysis.verdicts import CONTRADICTED, HOLDS, INCONCLUSIVE, row_verdict
 from mixlib.model_selection.across_datasets import bayesian_signed_rank
 from mixlib.pipeline.suite_claims import decides_claims_across_datasets, min_signed_rank_datasets
 from tests.test_across_datasets import comparison_table

@@ -9,12 +9,12 @@ import pytest
 from scipy import stats
 
 from mixlib.core.seeding import generator
-from mixlib.experiments.claims_table import CLAIM_COLUMNS, build_claims
+from mixlib.analysis.claims_table import CLAIM_COLUMNS, build_claims
 from mixlib.experiments.comparison import (
     comparison_holdout_job, comparison_job, comparison_point, error_rows,
 )
-from mixlib.experiments.comparison_stats import comparison_pairs, comparison_ranks, fold_errors
-from mixlib.experiments.comparison_summary import comparison_summary
+from mixlib.analysis.comparison_stats import comparison_pairs, comparison_ranks, fold_errors
+from mixlib.analysis.comparison_summary import comparison_summary
 from mixlib.experiments.contract import RepeatData
 from mixlib.experiments.settings import ComparisonProtocol, EMSettings
 from mixlib.figures.comparison import best_per_family, comparison_figure

@@ -16,7 +16,7 @@ from mixlib.model_selection.evaluation import cross_val_error, stratified_folds,
 from mixlib.core.preprocessing import is_indicator_like
 from mixlib.core.vocabulary import COMPARISON_COLUMNS, SETTINGS_COLUMNS
 from mixlib.experiments.comparison import comparison_job, comparison_point
-from mixlib.experiments.comparison_summary import (
+from mixlib.analysis.comparison_summary import (
     SUMMARY_METRICS,
     comparison_summary,
     probabilistic_vs_deterministic,

@@ -123,7 +123,7 @@ def test_schema_lists_exactly_the_catalogue_classifiers():
 
 @pytest.mark.parametrize("module", ["mixlib.pipeline.checks", "mixlib.experiments.registry",
                                     "mixlib.experiments.comparison",
-                                    "mixlib.experiments.comparison_summary"])
+                                    "mixlib.analysis.comparison_summary"])
 def test_importing_the_registry_loads_no_estimator(module):
     code = (f"import sys, {module}\n"
             f"print(sorted(m for m in sys.modules if m.split('.')[:2] in "

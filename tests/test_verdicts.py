@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from mixlib.core.statistics import median_interval
-from mixlib.experiments.verdicts import (
+from mixlib.analysis.verdicts import (
     CONTRADICTED,
     HOLDS,
     INCONCLUSIVE,

@@ -5,7 +5,7 @@ the prior method restarts EM (``restart``: ``warm`` or ``fresh``) or whether the
 method forces a last argmax round (``finish``: ``argmax`` or ``stop``); the unclassifiable
 rule is a reading too (every table carries each rule). The grid runs both methods of
 :mod:`mixlib.experiments.semisupervised` at every combination, so that each chapter-5 claim
-can be judged under each reading (:mod:`mixlib.experiments.claims`):
+can be judged under each reading (:mod:`mixlib.analysis.claims`):
 
 - :func:`sensitivity_stages`: the rounds of figs. 5.1 and 5.3, one job per (split,
   threshold, floor), every finish and restart inside;

@@ -76,7 +76,7 @@ def comparison_figure(summary: pd.DataFrame) -> Figure:
     ----------
     summary : pandas.DataFrame
         The ``comparison_summary`` table
-        (:func:`mixlib.experiments.comparison_summary.comparison_summary`; any number of data
+        (:func:`mixlib.analysis.comparison_summary.comparison_summary`; any number of data
         sets, splits and models), one row per (protocol, data set, split, model): columns
         ``dataset``, ``model``, ``approach``, ``family``, ``n_folds``, ``alpha``, ``cv_error``,
         ``ci_low``, ``ci_high``, and if present ``protocol`` (``cv`` or ``holdout``),

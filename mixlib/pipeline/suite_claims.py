@@ -1,5 +1,5 @@
 """Whether a run decides the report's chapter-6 claims across the comparison's data sets
-(``suite_claims.tsv``, :mod:`mixlib.experiments.claims_suite`).
+(``suite_claims.tsv``, :mod:`mixlib.analysis.claims_suite`).
 
 It does when the comparison has enough data sets for the tests across them to be able to
 decide: a one-sided Wilcoxon signed-rank test over ``n`` data sets cannot give a p-value below

@@ -232,8 +232,8 @@ def test_user_csv_flows_through_fetch_prepare_split_and_summary(tmp_path):
 
 
 def test_claims_follow_from_their_rows_and_from_the_tables(test_run):
-    from mixlib.experiments.claims_table import CLAIM_COLUMNS, ROBUSTNESS_COLUMNS
-    from mixlib.experiments.verdicts import row_verdict
+    from mixlib.analysis.claims_table import CLAIM_COLUMNS, ROBUSTNESS_COLUMNS
+    from mixlib.analysis.verdicts import row_verdict
 
     claims = read_table(test_run / "results/tables/claims.tsv")
     readings = read_table(test_run / "results/tables/claims_readings.tsv")

@@ -1,4 +1,4 @@
-from mixlib.experiments.claims_table import claims_and_readings
+from mixlib.analysis.claims_table import claims_and_readings
 from mixlib.pipeline.io import read_tables, write_table
 from mixlib.pipeline.provenance import stamp
 from mixlib.pipeline.workflow import logged_job

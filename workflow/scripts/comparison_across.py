@@ -1,4 +1,4 @@
-from mixlib.experiments.comparison_across import comparison_bayes, comparison_wilcoxon
+from mixlib.analysis.comparison_across import comparison_bayes, comparison_wilcoxon
 from mixlib.pipeline.io import read_table, write_table
 from mixlib.pipeline.provenance import stamp
 from mixlib.pipeline.workflow import logged_job

@@ -1,4 +1,4 @@
-from mixlib.experiments.comparison_stats import comparison_pairs, comparison_ranks
+from mixlib.analysis.comparison_stats import comparison_pairs, comparison_ranks
 from mixlib.pipeline.io import read_table, write_table
 from mixlib.pipeline.provenance import stamp
 from mixlib.pipeline.workflow import logged_job

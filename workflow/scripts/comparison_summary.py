@@ -1,4 +1,4 @@
-from mixlib.experiments.comparison_summary import comparison_summary
+from mixlib.analysis.comparison_summary import comparison_summary
 from mixlib.pipeline.io import read_table, write_table
 from mixlib.pipeline.provenance import stamp
 from mixlib.pipeline.workflow import logged_job

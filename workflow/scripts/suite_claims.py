@@ -1,4 +1,4 @@
-from mixlib.experiments.claims_suite import suite_claims
+from mixlib.analysis.claims_suite import suite_claims
 from mixlib.pipeline.io import read_table, write_table
 from mixlib.pipeline.provenance import stamp
 from mixlib.pipeline.workflow import logged_job

@@ -1,6 +1,6 @@
 """The report's chapter-6 claims decided across the data sets of a suite (issue 26).
 
-The claims table (:mod:`mixlib.experiments.claims_table`) decides the chapter-6 claims on the
+The claims table (:mod:`mixlib.analysis.claims_table`) decides the chapter-6 claims on the
 study's own problems; with a comparison over enough data sets, the same questions get a test
 across data sets (Demšar 2006; Benavoli et al. 2017), one row per claim, test and reading:
 
@@ -19,14 +19,14 @@ across data sets (Demšar 2006; Benavoli et al. 2017), one row per claim, test a
 The two comparisons are decided twice. The Wilcoxon signed-rank test
 (:func:`mixlib.model_selection.across_datasets.wilcoxon_signed_rank`, one-sided both ways) on
 the band ``(0, inf)``: holds when ``p_greater < alpha``, contradicted when ``p_less < alpha``
-(:func:`mixlib.experiments.verdicts.from_one_sided_p`). The Bayesian signed-rank test
+(:func:`mixlib.analysis.verdicts.from_one_sided_p`). The Bayesian signed-rank test
 (:func:`~mixlib.model_selection.across_datasets.bayesian_signed_rank`) on the band ``(rope,
 inf)``, "worse by more than the rope": holds when ``P(b better) > 1 - alpha``, contradicted
-when ``P(b better) < alpha`` (:func:`~mixlib.experiments.verdicts.from_posterior`), so
+when ``P(b better) < alpha`` (:func:`~mixlib.analysis.verdicts.from_posterior`), so
 practical equivalence (``P(rope)`` near 1) contradicts the claim. The claims are the report's
 own, stated before the suite ran: their p-values are not adjusted over the pairs of models.
 ``alpha`` is the comparison's significance level, and every verdict follows from its row
-(:func:`mixlib.experiments.verdicts.row_verdict`).
+(:func:`mixlib.analysis.verdicts.row_verdict`).
 
 **When.** A one-sided signed-rank test over ``n`` data sets cannot go below ``2 ** -n`` (every
 data set on one side): on fewer data sets than it takes to go below ``alpha``, its verdict is
@@ -42,10 +42,10 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.seeding import generator
-from mixlib.experiments.claims import HIGHER, POINT, Band, counted
-from mixlib.experiments.comparison_across import chapter6_pairs, dataset_errors
-from mixlib.experiments.comparison_stats import table_alpha
-from mixlib.experiments.verdicts import (
+from mixlib.analysis.claims import HIGHER, POINT, Band, counted
+from mixlib.analysis.comparison_across import chapter6_pairs, dataset_errors
+from mixlib.analysis.comparison_stats import table_alpha
+from mixlib.analysis.verdicts import (
     Evidence, decide, from_one_sided_p, from_posterior, median_evidence, t_evidence,
 )
 from mixlib.model_selection.across_datasets import bayesian_signed_rank, wilcoxon_signed_rank
@@ -162,7 +162,7 @@ def suite_claims(table: pd.DataFrame, *, rope: float, prior_strength: float, n_s
     ----------
     table : pandas.DataFrame
         The stacked comparison table (``comparison.tsv``); its ``cv_error`` rows, one per
-        model and data set (:func:`mixlib.experiments.comparison_across.dataset_errors`).
+        model and data set (:func:`mixlib.analysis.comparison_across.dataset_errors`).
     rope, prior_strength, n_samples, seed
         The Bayesian signed-rank test's settings (``comparison.rope``, ...).
 

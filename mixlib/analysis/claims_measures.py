@@ -1,6 +1,6 @@
 """How each claim of chapters 3 to 5 is measured from a pipeline table, with its uncertainty.
 
-A ``measure`` of :class:`mixlib.experiments.claims.Claim` takes the rows of a table, the
+A ``measure`` of :class:`mixlib.analysis.claims.Claim` takes the rows of a table, the
 setting columns ``keys`` (the split or data set first, then the readings) and a
 :class:`Context`, and returns one row of evidence per setting: a DataFrame indexed by
 ``keys`` with the columns :data:`EVIDENCE` (estimate, interval, n, ...). Every row belongs to
@@ -26,7 +26,7 @@ import pandas as pd
 
 from mixlib.core.seeding import generator
 from mixlib.core.statistics import STUDY_ALPHA, t_half_width
-from mixlib.experiments.verdicts import CONTRADICTED, HOLDS, Evidence, decide, median_evidence, t_evidence
+from mixlib.analysis.verdicts import CONTRADICTED, HOLDS, Evidence, decide, median_evidence, t_evidence
 
 EVIDENCE = ["measured", "n", "ci_low", "ci_high", "alpha", "interval", "p_holds", "p_contradicted", "detail"]
 #: Two EM fits reach the same maximum when their final mean log-likelihoods differ by at

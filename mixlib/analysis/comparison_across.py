@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.seeding import generator
-from mixlib.experiments.comparison_stats import table_alpha
-from mixlib.experiments.comparison_summary import with_protocol
+from mixlib.analysis.comparison_stats import table_alpha
+from mixlib.analysis.comparison_summary import with_protocol
 from mixlib.model_selection.across_datasets import bayesian_signed_rank, wilcoxon_signed_rank
 from mixlib.model_selection.significance import average_ranks, holm
 

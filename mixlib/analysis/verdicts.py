@@ -2,7 +2,7 @@
 
 A claim of the report is a hypothesis ``theta in band``, the band an **open** interval
 ``(band_low, band_high)`` fixed from the report's words before anything is measured (the band
-rule is stated once, in :mod:`mixlib.experiments.claims`). Its measurement comes with the
+rule is stated once, in :mod:`mixlib.analysis.claims`). Its measurement comes with the
 ``1 - alpha`` two-sided interval ``[ci_low, ci_high]`` of ``theta``; the verdict is the two
 one-sided tests (TOST) logic:
 

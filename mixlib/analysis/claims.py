@@ -19,7 +19,7 @@ open band, fixed from the report's words and precision before anything is measur
    below 1 point, the gap (4 % against 5 %) the report calls slight. "Souvent" (often) is a
    share above one half.
 
-**The verdict** (:mod:`mixlib.experiments.verdicts`): ``holds`` when the ``1 - alpha``
+**The verdict** (:mod:`mixlib.analysis.verdicts`): ``holds`` when the ``1 - alpha``
 interval of ``theta`` (``alpha`` = :data:`~mixlib.core.statistics.STUDY_ALPHA`) lies inside
 the band, ``contradicted`` when it lies entirely outside, ``inconclusive`` otherwise: two
 one-sided tests at ``alpha / 2``. The interval is the Student-t interval over repeats, the
@@ -29,13 +29,13 @@ seeded bootstrap for a kernel count. A claim over every kernel count holds when 
 each (intervals at ``alpha / m`` over the ``m`` counts) and is contradicted when it is
 contradicted at one; its row shows the deciding count's interval. A test that gives p-values
 instead decides by them (``p_holds``, ``p_contradicted``). Each row's verdict follows from its
-own columns (:func:`~mixlib.experiments.verdicts.row_verdict`).
+own columns (:func:`~mixlib.analysis.verdicts.row_verdict`).
 
 **Kinds.** ``absolute`` claims state a number of the report's own problem (5 %, 4
 iterations, 20 % on DNA); they are tested only on the splits or data sets that stand for it
 (the config's ``claims.report_problems``, per chapter). ``qualitative`` claims (directions,
 shapes, equality) are tested on every split and data set. This module holds the catalogue,
-:data:`CLAIMS`; :mod:`mixlib.experiments.claims_table` evaluates every claim whose table the
+:data:`CLAIMS`; :mod:`mixlib.analysis.claims_table` evaluates every claim whose table the
 run produced, under the run's own reading and under every reading of the sensitivity grid
 (:mod:`mixlib.experiments.semisupervised_readings`).
 """
@@ -46,8 +46,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mixlib.experiments import claims_comparison as ch6
-from mixlib.experiments import claims_measures as m
+from mixlib.analysis import claims_comparison as ch6
+from mixlib.analysis import claims_measures as m
 
 ABSOLUTE, QUALITATIVE = "absolute", "qualitative"
 
@@ -94,7 +94,7 @@ class Claim:
     table : str or tuple of str
         The pipeline table(s) measured; with several, ``measure`` receives a dict.
     measure : callable
-        ``measure(rows, context) -> Evidence | None`` (:mod:`~mixlib.experiments.claims_measures`).
+        ``measure(rows, context) -> Evidence | None`` (:mod:`~mixlib.analysis.claims_measures`).
     unit : str or None
         The column whose values are measured apart (``split`` or ``dataset``; None: the
         table as a whole, e.g. ranks across data sets).

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.vocabulary import COMPARISON_GROUP, CV
-from mixlib.experiments.comparison_summary import with_protocol
+from mixlib.analysis.comparison_summary import with_protocol
 from mixlib.model_selection.significance import (
     average_ranks,
     nemenyi_critical_difference,

@@ -1,15 +1,15 @@
 """How the chapter-6 claims (mixture against MLP, probabilistic against deterministic) are
 measured: estimates with an interval, or a test result mapped to the same verdicts.
 
-Measures as in :mod:`mixlib.experiments.claims_measures`. The DNA sweeps (figs. 6.1, 6.2)
+Measures as in :mod:`mixlib.analysis.claims_measures`. The DNA sweeps (figs. 6.1, 6.2)
 give means over repeats with Student-t intervals; the cross-validated comparison gives fold
 errors, whose interval is Nadeau and Bengio's corrected one
 (:func:`mixlib.core.statistics.corrected_t_interval`); the tests across data sets give an
 interval (Nemenyi: the rank gap plus or minus the critical difference) or one-sided p-values
-(the permutation test), read by :func:`mixlib.experiments.verdicts.decide` like any interval.
+(the permutation test), read by :func:`mixlib.analysis.verdicts.decide` like any interval.
 A later test (a signed-rank test, a Bayesian test) enters the same way, through
-:func:`~mixlib.experiments.verdicts.from_one_sided_p` or
-:func:`~mixlib.experiments.verdicts.from_posterior`.
+:func:`~mixlib.analysis.verdicts.from_one_sided_p` or
+:func:`~mixlib.analysis.verdicts.from_posterior`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.statistics import corrected_t_interval
-from mixlib.experiments.claims_measures import Context, per_group
-from mixlib.experiments.verdicts import Evidence, from_one_sided_p, t_evidence
+from mixlib.analysis.claims_measures import Context, per_group
+from mixlib.analysis.verdicts import Evidence, from_one_sided_p, t_evidence
 from mixlib.model_selection.rank_tests import group_rank_test
 
 

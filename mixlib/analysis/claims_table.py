@@ -1,4 +1,4 @@
-"""The claims tables: every claim of :mod:`mixlib.experiments.claims` measured and judged.
+"""The claims tables: every claim of :mod:`mixlib.analysis.claims` measured and judged.
 
 :func:`build_claims` gives one row per claim, split (or data set) and setting of the run's own
 tables under its reading; :func:`build_readings` the same over the sensitivity grid, one row
@@ -15,10 +15,10 @@ import pandas as pd
 
 from mixlib.core.statistics import STUDY_ALPHA
 from mixlib.core.vocabulary import ANY
-from mixlib.experiments.claims import CLAIMS, QUALITATIVE, Claim
-from mixlib.experiments.claims_measures import EVIDENCE, Context
+from mixlib.analysis.claims import CLAIMS, QUALITATIVE, Claim
+from mixlib.analysis.claims_measures import EVIDENCE, Context
 from mixlib.experiments.settings import EMSettings
-from mixlib.experiments.verdicts import VERDICTS, Evidence, decide
+from mixlib.analysis.verdicts import VERDICTS, Evidence, decide
 
 CLAIM_COLUMNS = ["id", "chapter", "figure", "kind", "data", "reading", "statement", "band_low", "band_high",
                  "band_rule", *EVIDENCE, "verdict", "table"]
