@@ -1,6 +1,6 @@
 # mixstudy: re-run the mixture-model classification study and regenerate its report.
 # Run from the project's root: Snakemake finds this file, and its default profile
-# workflow/profiles/default, there without flags.
+# profiles/default, there without flags.
 #   snakemake --cores 4                             the whole study on the shipped data
 #   snakemake --cores 4 <target>                    one part (see README, "Run a subset")
 #   snakemake --report results/report.html          one self-contained HTML report
@@ -30,20 +30,20 @@ else:  # a key given twice or __use_yte__ in the user's file, named with its lin
         read_config_file(_path)
 
 
-report: "report/workflow.rst"
+report: "workflow/report/workflow.rst"
 
 
-include: "rules/common.smk"
-include: "rules/data.smk"
-include: "rules/impute.smk"
-include: "rules/provenance.smk"
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/impute.smk"
+include: "workflow/rules/provenance.smk"
 
 
 # Each stage whose config sections are present (mixlib/pipeline/stages.py): all of them for
 # config/config.yaml, only the comparison for config/suite.yaml.
 for _stage in STAGES_RUN:
 
-    include: f"rules/{_stage}.smk"
+    include: f"workflow/rules/{_stage}.smk"
 
 
 # Every job that runs a script depends on the mixlib modules it imports (params "code"):
@@ -54,7 +54,7 @@ try:  # e.g. results/tables left as a file: named before any job, without a trac
 except ValueError as error:
     raise SystemExit(f"Error: {error}") from None
 # Every script rule declares environment.yml as its software (what snakemake --lint asks).
-use_conda_environment(workflow.rules, Path(workflow.basedir).parent / "environment.yml")
+use_conda_environment(workflow.rules, Path(workflow.basedir) / "environment.yml")
 
 
 # Every table and figure of the study (listed in common.smk).
