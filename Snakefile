@@ -6,16 +6,22 @@
 #   snakemake --report results/report.html          one self-contained HTML report
 # The rules are in workflow/rules/, one file per stage; the logic is in the mixlib package.
 
+import time
 from pathlib import Path
 
 from snakemake.utils import min_version
 
 from mixlib.pipeline.config import STUDY_CONFIG, read_config_file
+from mixlib.pipeline.console import NameFinishedJobs
 from mixlib.pipeline.fingerprint import add_code_fingerprints
 from mixlib.pipeline.prerun_checks import check_output_folders
 from mixlib.pipeline.software import use_conda_environment
+from mixlib.pipeline.warning_summary import run_warning_summary
 
 min_version("8.0")
+
+# The logs written from now on are this run's (the warning summary at its end reads them).
+RUN_STARTED = time.time()
 
 
 # A --configfile stands on its own: config/config.yaml is read only when none is given, so a
@@ -55,6 +61,24 @@ except ValueError as error:
     raise SystemExit(f"Error: {error}") from None
 # Every script rule declares environment.yml as its software (what snakemake --lint asks).
 use_conda_environment(workflow.rules, Path(workflow.basedir) / "environment.yml")
+# A finished job's console line names its wildcards ("Finished jobid: 24 (Rule: mlp_sweep_point,
+# dataset=wine, hidden=8)").
+logger.addFilter(NameFinishedJobs(lambda: workflow.dag.jobs))
+
+
+# The end of a run, done or failed: one paragraph on the warnings of the logs it wrote.
+def _warning_summary():
+    summary = run_warning_summary("results/logs", since=RUN_STARTED)
+    if summary and workflow.is_main_process:
+        logger.warning(summary)
+
+
+onsuccess:
+    _warning_summary()
+
+
+onerror:
+    _warning_summary()
 
 
 # Every table and figure of the study (listed in common.smk).
