@@ -61,8 +61,8 @@ except ValueError as error:
     raise SystemExit(f"Error: {error}") from None
 # Every script rule declares environment.yml as its software (what snakemake --lint asks).
 use_conda_environment(workflow.rules, Path(workflow.basedir) / "environment.yml")
-# A finished job's console line names its wildcards ("Finished jobid: 24 (Rule: mlp_sweep_point,
-# dataset=wine, hidden=8)").
+# A finished job's console line names its wildcards: "Finished jobid: 24 (Rule:
+# mlp_sweep_point, split=dna_mlp, regime=plain, hidden=8)".
 logger.addFilter(NameFinishedJobs(lambda: workflow.dag.jobs))
 
 

@@ -1,4 +1,4 @@
-"""The shape of the house (issue 13): module sizes, import layers, no cycles, no importlib.
+"""The shape of the house: module sizes, import layers, no cycles, no importlib.
 
 Layers, lowest first: ``core``; ``datasets`` and ``model_selection``; the estimator families;
 ``experiments``; ``figures`` and ``report`` (the report's HTML of tables); ``pipeline`` (the

@@ -114,7 +114,7 @@ def test_cluster_profile_keeps_the_default_profiles_settings_and_no_site_setting
 def test_profile_unchanged_fails_before_any_submission(tmp_path):
     """The real Snakemake with the example user profile as shipped and the cluster profile:
     stopped by the check, sbatch never called."""
-    pytest.importorskip("snakemake_executor_plugin_slurm", reason='needs pip install -e ".[slurm]"')
+    pytest.importorskip("snakemake_executor_plugin_slurm", reason='needs pip install -e ".[workflow,slurm]"')
     workdir = copy_workflow(tmp_path / "run")
     fake_bin = tmp_path / "bin"
     fake_bin.mkdir()

@@ -4,8 +4,8 @@ With the default profile's quiet console, Snakemake reports a job by one line wh
 "Finished jobid: 24 (Rule: mlp_sweep_point)", which does not say which point of the sweep
 finished. :class:`NameFinishedJobs`, a filter on Snakemake's logger (added in the Snakefile),
 appends the job's wildcards to that line: "Finished jobid: 24 (Rule: mlp_sweep_point,
-dataset=wine, hidden=8)". Nothing else of the console changes (``--quiet host`` still lists
-each job in full).
+split=dna_mlp, regime=plain, hidden=8)". Nothing else of the console changes
+(``--quiet host`` still lists each job in full).
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ def finished_line(jobid: int, rule: str, wildcards: Mapping[str, Any]) -> str:
 
     Examples
     --------
-    >>> finished_line(24, "mlp_sweep_point", {"dataset": "wine", "hidden": "8"})
-    'Finished jobid: 24 (Rule: mlp_sweep_point, dataset=wine, hidden=8)'
+    >>> finished_line(24, "mlp_sweep_point", {"split": "dna_mlp", "hidden": "8"})
+    'Finished jobid: 24 (Rule: mlp_sweep_point, split=dna_mlp, hidden=8)'
     """
     named = "".join(f", {name}={value}" for name, value in wildcards.items())
     return f"Finished jobid: {jobid} (Rule: {rule}{named})"
