@@ -16,7 +16,7 @@ from mixlib.pipeline.console import NameFinishedJobs
 from mixlib.pipeline.fingerprint import add_code_fingerprints
 from mixlib.pipeline.prerun_checks import check_output_folders
 from mixlib.pipeline.software import use_conda_environment
-from mixlib.pipeline.warning_summary import run_warning_summary
+from mixlib.pipeline.warning_summary import log_run_warnings
 
 min_version("8.0")
 
@@ -67,18 +67,12 @@ logger.addFilter(NameFinishedJobs(lambda: workflow.dag.jobs))
 
 
 # The end of a run, done or failed: one paragraph on the warnings of the logs it wrote.
-def _warning_summary():
-    summary = run_warning_summary("results/logs", since=RUN_STARTED)
-    if summary and workflow.is_main_process:
-        logger.warning(summary)
-
-
 onsuccess:
-    _warning_summary()
+    log_run_warnings(logger, "results/logs", RUN_STARTED, workflow.is_main_process)
 
 
 onerror:
-    _warning_summary()
+    log_run_warnings(logger, "results/logs", RUN_STARTED, workflow.is_main_process)
 
 
 # Every table and figure of the study (listed in common.smk).

@@ -103,3 +103,17 @@ def test_run_summary_without_warnings_says_so(tmp_path):
     _write_log(tmp_path, "split/wine.log", {})
     assert run_warning_summary(tmp_path / "logs") == \
         f"Warnings: none in the 1 log(s) under {tmp_path / 'logs'}."
+
+
+def test_the_run_summary_is_logged_once_by_the_main_process_only(tmp_path, caplog):
+    from mixlib.pipeline.warning_summary import log_run_warnings
+
+    _write_log(tmp_path, "sweep/wine.log", {"few examples": 2})
+    log = logging.getLogger("snakemake.test")
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="snakemake.test"):
+        log_run_warnings(log, tmp_path / "logs", since=0.0, main_process=False)
+        log_run_warnings(log, tmp_path / "logs", since=time.time() + 60)  # nothing written since
+        log_run_warnings(log, tmp_path / "logs", since=0.0)
+    (record,) = [record for record in caplog.records if record.name == "snakemake.test"]
+    assert record.getMessage().startswith("Warnings: 2 in 1 of the 1 log(s) this run wrote")

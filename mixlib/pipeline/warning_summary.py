@@ -184,3 +184,29 @@ def run_warning_summary(log_dir: str | Path, since: float | None = None,
     return (f"Warnings: {sum(totals.values())} in {len(per_log)} of the {written}, of "
             f"{len(totals)} kind(s): {kinds}. Each log ends with its warnings, one line per "
             f"kind with its count and first message; most are in {where}.")
+
+
+def log_run_warnings(log: logging.Logger, log_dir: str | Path, since: float,
+                     main_process: bool = True) -> None:
+    """Log :func:`run_warning_summary` of the logs written since ``since``, as one warning.
+
+    Called by the Snakefile's ``onsuccess`` and ``onerror`` handlers with Snakemake's logger,
+    so that the paragraph is the last thing a run prints. Does nothing in a Snakemake that is
+    not the run's main process (a cluster job's), or when no log was written.
+
+    Parameters
+    ----------
+    log : logging.Logger
+        Where to write the paragraph (Snakemake's ``logger`` in the Snakefile).
+    log_dir : str or Path
+        The jobs' logs (``results/logs``).
+    since : float
+        When the run started (seconds since the epoch).
+    main_process : bool, default True
+        ``workflow.is_main_process``.
+    """
+    if not main_process:
+        return
+    summary = run_warning_summary(log_dir, since=since)
+    if summary:
+        log.warning(summary)
