@@ -2,7 +2,7 @@
 # Run from the project's root: Snakemake finds this file, and its default profile
 # profiles/default, there without flags.
 #   snakemake --cores 4                             the whole study on the shipped data
-#   snakemake --cores 4 <target>                    one part (see README, "Run a subset")
+#   snakemake --cores 4 <target>                    one part (docs/usage.md, "Run a subset")
 #   snakemake --report results/report.html          one self-contained HTML report
 # The rules are in workflow/rules/, one file per stage; the logic is in the mixlib package.
 
@@ -53,7 +53,7 @@ for _stage in STAGES_RUN:
 
 
 # Every job that runs a script depends on the mixlib modules it imports (params "code"):
-# editing one reruns exactly the jobs that use it (README, "When results are rerun").
+# editing one reruns exactly the jobs that use it (docs/usage.md, "When results are rerun").
 add_code_fingerprints(workflow.rules)
 try:  # e.g. results/tables left as a file: named before any job, without a traceback
     check_output_folders(workflow.rules)

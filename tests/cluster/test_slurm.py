@@ -96,7 +96,7 @@ def _slurm_args(mode: str) -> list[str]:
             "--default-resources", f"slurm_partition={PARTITION}", "mem_mb=2000", "runtime=30"]
     if mode == "accounting":
         return args + [f"slurm_account={ACCOUNT}"]
-    # the README's keys for a cluster without accounting, and without accounts
+    # docs/cluster.md's keys for a cluster without accounting, and without accounts
     return args + ["--slurm-status-command", "squeue", "--slurm-no-account"]
 
 
