@@ -1,4 +1,4 @@
-"""Tests of two models across data sets (issue 26): the Wilcoxon signed-rank test against
+"""Tests of two models across data sets: the Wilcoxon signed-rank test against
 Demšar's (2006) worked example and scipy, the Bayesian signed-rank test against baycomp, the
 tables of every pair and the posterior figure."""
 

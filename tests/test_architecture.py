@@ -1,4 +1,4 @@
-"""The shape of the house (issue 13): module sizes, import layers, no cycles, no importlib.
+"""The shape of the house: module sizes, import layers, no cycles, no importlib.
 
 Layers, lowest first: ``core``; ``datasets`` and ``model_selection``; the estimator families;
 ``experiments``; ``figures`` and ``report`` (the report's HTML of tables); ``pipeline`` (the
@@ -139,7 +139,7 @@ DYNAMIC_IMPORT = r"importlib(?!\.metadata\b| import metadata\b)"
 
 
 def test_no_importlib_in_mixlib_or_workflow():
-    places = [*MIXLIB.rglob("*.py"), ROOT / "workflow" / "Snakefile", *(ROOT / "workflow").rglob("*.smk"),
+    places = [*MIXLIB.rglob("*.py"), ROOT / "Snakefile", *(ROOT / "workflow").rglob("*.smk"),
               *(ROOT / "workflow").rglob("*.py")]
     # importlib.metadata (installed packages' versions, for the provenance record) loads nothing
     users = [str(path.relative_to(ROOT)) for path in places
@@ -149,7 +149,7 @@ def test_no_importlib_in_mixlib_or_workflow():
 
 def workflow_imports() -> set[str]:
     """The mixlib modules the Snakefile and the rule files import when Snakemake parses them."""
-    sources = [ROOT / "workflow" / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+    sources = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
     pattern = re.compile(r"^(?:from\s+(mixlib[\w.]*)\s+import|import\s+(mixlib[\w.]*))", re.M)
     return {a or b for path in sources for a, b in pattern.findall(path.read_text(encoding="utf-8"))}
 

@@ -199,7 +199,7 @@ CASES = [
          config=lambda c: c["datasets"].update(mnist={"source": "bundled"})),
     Case("encoding on numeric data", r"datasets.people.encoding: only sequence data",
          config=people(encoding="onehot")),
-    # Issue 14: splits fixed by the data (role_column, rows), named by key, column, value, line.
+    # Splits fixed by the data (role_column, rows), named by key, column, value, line.
     Case("role cell that is not a role",
          r"splits.people_fixed.role_column: column 'role' of datasets.people \(data/people.csv\) holds "
          r"'dev' at line 11, which is not a role",
@@ -283,7 +283,7 @@ CASES = [
          config=lambda c: c["comparison"]["models"].append("svdd")),
     Case("study naming an unknown data set", r"imputation_study.datasets: unknown data set 'heart'",
          config=lambda c: c["imputation_study"].update(datasets=["heart"])),
-    # Issue 25 defect 4: a value given twice in a list.
+    # A value given twice in a list.
     Case("kernel count given twice", r"\[2, 2, 8\] has non-unique elements",
          config=lambda c: c["kernel_sweep"].update(n_components=[2, 2, 8])),
     Case("hidden size given twice", r"\[4, 4\] has non-unique elements",

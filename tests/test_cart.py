@@ -1,4 +1,4 @@
-"""CART's cost-complexity pruning (issue 26): the weakest-link sequence and the pruned trees
+"""CART's cost-complexity pruning: the weakest-link sequence and the pruned trees
 against scikit-learn's ``cost_complexity_pruning_path`` and ``ccp_alpha``, the
 one-standard-error rule, and the estimator's contract."""
 

@@ -1,4 +1,4 @@
-"""The chapter-6 claims across the data sets of a suite (issue 26 item 4): hand-built error
+"""The chapter-6 claims across the data sets of a suite: hand-built error
 tables whose verdicts are known, p-values against scipy, posteriors against the Bayesian
 signed-rank test of the comparison's table, and when the pipeline builds the table."""
 

@@ -19,7 +19,9 @@ from mixlib.pipeline.cluster import (
 from tests.pipeline.conftest import copy_workflow
 
 ROOT = Path(__file__).resolve().parents[1]
-PROFILE = ROOT / "workflow/profiles/slurm/config.yaml"
+PROFILE = ROOT / "docs/slurm-profile/config.yaml"      # the site's settings: a user profile
+WORKFLOW_PROFILE = ROOT / "profiles/slurm/config.yaml"  # the workflow's cluster settings
+DEFAULT_PROFILE = ROOT / "profiles/default/config.yaml"
 
 
 def _workflow(executor: str | None, jobs: list[tuple[str, dict]], no_account: bool = False):
@@ -70,7 +72,7 @@ def test_check_names_the_key_and_where_to_set_it():
     message = str(error.value)
     assert "slurm_partition is '<your-partition>' (rules: split)" in message
     assert "slurm_account is" not in message
-    assert "workflow/profiles/slurm/config.yaml" in message
+    assert "docs/slurm-profile/config.yaml" in message
     assert "--default-resources slurm_partition=PARTITION" in message
     assert "no job was submitted" in message
 
@@ -90,12 +92,29 @@ def test_shipped_profile_holds_the_placeholders_the_check_knows():
     resources = profile["default-resources"]
     assert is_placeholder(resources["slurm_account"])
     assert is_placeholder(resources["slurm_partition"])
+    # the study's defaults for jobs whose rule declares none, in the same (replaced-as-a-whole) list
+    assert yaml.safe_load(DEFAULT_PROFILE.read_text())["default-resources"].items() \
+        <= resources.items()
+
+
+def test_cluster_profile_keeps_the_default_profiles_settings_and_no_site_settings():
+    """--workflow-profile profiles/slurm replaces profiles/default: the scheduler, the quiet
+    console and the report settings come along; the site's resources stay in the user profile,
+    which a workflow profile's default-resources would replace."""
+    default = yaml.safe_load(DEFAULT_PROFILE.read_text())
+    cluster = yaml.safe_load(WORKFLOW_PROFILE.read_text())
+    local_only = {"cores", "default-resources"}
+    assert {key: cluster.get(key) for key in default if key not in local_only} == \
+        {key: value for key, value in default.items() if key not in local_only}
+    assert "default-resources" not in cluster and cluster["executor"] == "slurm"
+    assert not any(is_placeholder(value) for value in cluster.values())
 
 
 @pytest.mark.pipeline
 def test_profile_unchanged_fails_before_any_submission(tmp_path):
-    """The real Snakemake with the SLURM profile: stopped by the check, sbatch never called."""
-    pytest.importorskip("snakemake_executor_plugin_slurm", reason='needs pip install -e ".[slurm]"')
+    """The real Snakemake with the example user profile as shipped and the cluster profile:
+    stopped by the check, sbatch never called."""
+    pytest.importorskip("snakemake_executor_plugin_slurm", reason='needs pip install -e ".[workflow,slurm]"')
     workdir = copy_workflow(tmp_path / "run")
     fake_bin = tmp_path / "bin"
     fake_bin.mkdir()
@@ -108,7 +127,8 @@ def test_profile_unchanged_fails_before_any_submission(tmp_path):
     env = dict(os.environ, PATH=f"{fake_bin}{os.pathsep}{os.environ['PATH']}")
     env.pop("SLURM_CONF", None)
     result = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--workflow-profile", "workflow/profiles/slurm",
+        [sys.executable, "-m", "snakemake", "--profile", str(PROFILE.parent),
+         "--workflow-profile", "profiles/slurm",
          "--configfile", "config/test.yaml"],
         cwd=workdir, env=env, capture_output=True, text=True, timeout=300,
     )

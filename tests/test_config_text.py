@@ -1,4 +1,4 @@
-"""The config checker refuses what YAML or Snakemake would accept silently (issue 25 item 9)."""
+"""The config checker refuses what YAML or Snakemake would accept silently."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Messages in the user's words (issue 25 item 8): text that is not UTF-8, a byte-order mark,
+"""Messages in the user's words: text that is not UTF-8, a byte-order mark,
 and wildcard patterns that accept every value the schema accepts."""
 
 import re

@@ -35,7 +35,7 @@ def test_figure_modules_import_no_experiment_or_estimator(module):
 
 def test_no_importlib_in_the_figure_path():
     files = [*FIGURES.glob("*.py"), *(ROOT / "mixlib" / "pipeline").glob("*.py"), *(ROOT / "workflow").rglob("*.py"),
-             *(ROOT / "workflow").rglob("*.smk"), ROOT / "workflow" / "Snakefile"]
+             *(ROOT / "workflow").rglob("*.smk"), ROOT / "Snakefile"]
     assert [str(path) for path in files if re.search(DYNAMIC_IMPORT, path.read_text())] == []
 
 

@@ -1,4 +1,5 @@
-"""Code fingerprints of the jobs (mixlib.pipeline.fingerprint; issue 25 defect 2)."""
+"""Code fingerprints of the jobs (mixlib.pipeline.fingerprint): an edited module reruns
+exactly the jobs that import it."""
 
 from pathlib import Path
 

@@ -14,6 +14,8 @@ def test_snakemake_lint_passes(tmp_path):
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "Lints for" not in output and "good condition" in output
+    # from the root, Snakemake finds the top-level Snakefile and loads profiles/default itself
+    assert "Using workflow specific profile profiles/default" in output
 
 
 class _Rule:

@@ -18,18 +18,40 @@ from packaging.utils import canonicalize_name
 from tests.lockfile import LOCKS, PROJECT, ROOT, header_command, read_lock
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-#: The extras each lock installs besides the runtime requirements.
-EXTRAS = {"run": [], "test": ["test"]}
+#: The extras each lock installs besides the estimators' own requirements.
+EXTRAS = {"run": ["workflow"], "test": ["test"]}
 #: The options every lock is compiled with (requirements/update).
 OPTIONS = "--generate-hashes --universal --python-version 3.11 --fork-strategy fewest"
 
 
 def requirements(lock: str) -> list[Requirement]:
+    """The requirements a lock installs: the core ones, then its extras', with an extra that
+    names the project itself (``mixstudy[workflow]``) replaced by that extra's requirements."""
     project = PYPROJECT["project"]
-    specs = list(project["dependencies"])
-    for extra in EXTRAS[lock]:
-        specs += project["optional-dependencies"][extra]
-    return [Requirement(spec) for spec in specs]
+    found, extras, seen = list(project["dependencies"]), list(EXTRAS[lock]), set()
+    while extras:
+        extra = extras.pop()
+        if extra in seen:
+            continue
+        seen.add(extra)
+        for spec in project["optional-dependencies"][extra]:
+            requirement = Requirement(spec)
+            if canonicalize_name(requirement.name) == canonicalize_name(project["name"]):
+                extras += sorted(requirement.extras)
+            else:
+                found.append(spec)
+    return [Requirement(spec) for spec in found]
+
+
+def test_the_estimators_need_neither_the_workflow_nor_its_tables():
+    """``pip install mixstudy`` is the library: Snakemake, pandas and matplotlib come with the
+    [workflow] extra, which the run lock and (through [test]) the test lock install."""
+    core = {canonicalize_name(Requirement(spec).name)
+            for spec in PYPROJECT["project"]["dependencies"]}
+    assert core == {"numpy", "scipy", "numba"}
+    for lock in LOCKS:
+        names = {canonicalize_name(requirement.name) for requirement in requirements(lock)}
+        assert {"snakemake", "pandas", "matplotlib"} <= names, lock
 
 
 @pytest.mark.parametrize("lock", sorted(LOCKS))
@@ -87,13 +109,21 @@ def test_run_lock_can_build_the_report():
     assert "pygments" in {pin.name for pin in read_lock(LOCKS["run"])}
 
 
-def test_environment_yml_installs_the_test_lock():
+#: conda's name of a pip package of the run lock, where the two differ.
+CONDA_NAMES = {"matplotlib-base": "matplotlib", "snakemake-minimal": "snakemake"}
+
+
+def test_environment_yml_is_the_run_lock_at_its_versions_without_test_tools():
+    """environment.yml pins each direct requirement of the run lock (the estimators, the
+    workflow and the report's pygments) at the lock's version, and nothing of the tests."""
     env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
-    conda, pip = [], None
-    for item in env["dependencies"]:
-        if isinstance(item, dict):
-            pip = item["pip"]
-        else:
-            conda.append(item)
-    assert conda == ["python=3.11", "pip"]
-    assert pip == ["--requirement requirements/test.txt"]
+    assert all(isinstance(item, str) for item in env["dependencies"]), "no pip section"
+    pins = dict(item.split("=", 1) for item in env["dependencies"] if "=" in item)
+    assert pins.pop("python") == "3.11"
+    conda = {CONDA_NAMES.get(name, name): version for name, version in pins.items()}
+    run = {pin.name: pin.version for pin in read_lock(LOCKS["run"])}
+    wanted = {canonicalize_name(requirement.name) for requirement in requirements("run")}
+    assert set(conda) == wanted | {"pygments"}
+    assert {name: run[name] for name in conda} == conda
+    test_only = {canonicalize_name(requirement.name) for requirement in requirements("test")}
+    assert not (set(conda) & (test_only - wanted))

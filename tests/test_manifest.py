@@ -1,5 +1,5 @@
 """Integrity between stages: a table changed after its job ended stops its consumer, naming the
-file and the producing rule (mixlib.pipeline.manifest; issue 25 defect 3)."""
+file and the producing rule (mixlib.pipeline.manifest)."""
 
 import json
 from types import SimpleNamespace

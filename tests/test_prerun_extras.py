@@ -1,4 +1,4 @@
-"""Pre-run checks outside the config values (issue 25 defect 4 and item 8): grid values get
+"""Pre-run checks outside the config values: grid values get
 exact file names, and an output folder that is a file is named before any job."""
 
 import re

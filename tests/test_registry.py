@@ -242,7 +242,7 @@ def test_no_rule_file_repeats_a_default_of_the_schema():
     """A key the schema defines is read as ``config[...]`` (the schema filled it), never with
     a second default as ``.get(key, default)``."""
     found = []
-    for path in sorted((ROOT / "workflow").rglob("*.smk")) + [ROOT / "workflow" / "Snakefile"]:
+    for path in sorted((ROOT / "workflow").rglob("*.smk")) + [ROOT / "Snakefile"]:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             for match in re.finditer(r"\.get\(\s*[\"'](\w+)[\"']\s*,", line):
                 found.append(f"{path.name}:{number} {match.group(1)}")

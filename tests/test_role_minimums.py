@@ -1,5 +1,5 @@
 """The minimums of :mod:`mixlib.pipeline.role_minimums` are those of the stages' own code:
-the checks reject exactly the settings whose jobs fail (issue 25 defect 6). The messages, by
+the checks reject exactly the settings whose jobs fail. The messages, by
 split, role, class and key, are cases of ``tests/test_bad_inputs.py``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The config schema's lists of allowed values are the library's own (issue 13).
+"""The config schema's lists of allowed values are the library's own.
 
 Rules take their wildcard constraints from the same constants, so a method added to the
 library is allowed by the schema and matched by the rules, or this test says where it is not.

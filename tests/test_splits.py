@@ -144,7 +144,7 @@ def test_comparison_with_grouped_duplicates_no_longer_flatters_nearest_neighbour
     assert error(True) > 0.3
 
 
-# --- Splits fixed by the data (issue 14) ------------------------------------------------------
+# --- Splits fixed by the data (role column, row ranges) ------------------------------------------------------
 
 
 def test_split_kind_is_read_from_the_one_key_that_defines_the_split():

@@ -1,4 +1,4 @@
-"""A config runs the stages whose sections it has (issue 26: the suite runs the comparison
+"""A config runs the stages whose sections it has (the suite runs the comparison
 alone)."""
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""config/suite.yaml (issue 26): valid, 20+ data sets, only the comparison, and a Nemenyi
+"""config/suite.yaml: valid, 20+ data sets, only the comparison, and a Nemenyi
 critical difference under 5 ranks for its models."""
 
 from pathlib import Path

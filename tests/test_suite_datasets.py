@@ -1,4 +1,4 @@
-"""The suite's shipped data sets (issue 26): checksums, shapes, the layouts of their original
+"""The suite's shipped data sets: checksums, shapes, the layouts of their original
 files, categorical features through the pipeline, and the url source of the originals."""
 
 import gzip

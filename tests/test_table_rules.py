@@ -1,4 +1,4 @@
-"""Every table of the study has a rule whose ``output:`` names it (issue 24, item 5).
+"""Every table of the study has a rule whose ``output:`` names it.
 
 A reader who greps a table's file name in ``workflow/`` finds the rule that makes it: no rule
 writes ``results/tables/{table}.tsv`` for a table looked up elsewhere.

@@ -1,4 +1,4 @@
-"""The report's chapter-6 claims decided across the data sets of a suite (issue 26).
+"""The report's chapter-6 claims decided across the data sets of a suite.
 
 The claims table (:mod:`mixlib.analysis.claims_table`) decides the chapter-6 claims on the
 study's own problems; with a comparison over enough data sets, the same questions get a test

@@ -13,6 +13,7 @@ repeats of a split: it loops over the repeats, seeds each one, and assembles one
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
@@ -21,6 +22,8 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.seeding import generator
+
+logger = logging.getLogger(__name__)
 
 
 class RoleData(NamedTuple):
@@ -118,6 +121,13 @@ class Stage:
         if self.n_repeats is not None and self.n_repeats < 1:
             raise ValueError(f"n_repeats must be None or an int >= 1, got {self.n_repeats!r}.")
 
+    def describe(self) -> str:
+        """The stage's function and its setting, for a log: label columns and scalar params."""
+        setting = {**self.leading, **self.trailing,
+                   **{key: value for key, value in self.params.items()
+                      if isinstance(value, (str, int, float, bool)) or value is None}}
+        return f"{self.function.__name__} {', '.join(f'{k}={v}' for k, v in setting.items())}"
+
     def run_one(self, data: RepeatData, seed: int | None) -> pd.DataFrame:
         """The function's table on one repeat, with its ``repeat`` column (no label columns)."""
         kwargs = dict(self.params)
@@ -137,8 +147,9 @@ def run_stages(stages: Stage | Sequence[Stage], repeats: Sequence[RepeatData], *
                seed: int | None = None) -> pd.DataFrame:
     """Run stages on the repeats of a split; one tidy table.
 
-    Each stage runs on its repeats in order (:meth:`Stage.run_one`), its tables are stacked,
-    and its ``leading`` and ``trailing`` columns are added; the tables of the stages are then
+    Each stage runs on its repeats in order (:meth:`Stage.run_one`), each announced in the log
+    as "repeat k of N" with the stage's setting (:meth:`Stage.describe`); its tables are
+    stacked, and its ``leading`` and ``trailing`` columns are added; the tables of the stages are then
     stacked in the order of ``stages``.
 
     Parameters
@@ -162,7 +173,12 @@ def run_stages(stages: Stage | Sequence[Stage], repeats: Sequence[RepeatData], *
     tables = []
     for stage in stages:
         chosen = repeats if stage.n_repeats is None else repeats[:stage.n_repeats]
-        table = pd.concat([stage.run_one(data, seed) for data in chosen], ignore_index=True)
+        parts = []
+        for k, data in enumerate(chosen, start=1):  # a long job's progress, with its setting
+            logger.info("repeat %d of %d (split repeat %d): %s", k, len(chosen), data.repeat,
+                        stage.describe())
+            parts.append(stage.run_one(data, seed))
+        table = pd.concat(parts, ignore_index=True)
         for position, (column, value) in enumerate(stage.leading.items()):
             table.insert(position, column, value)
         for column, value in stage.trailing.items():

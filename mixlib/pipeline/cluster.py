@@ -1,8 +1,8 @@
 """Checks of a cluster run's settings, made before Snakemake submits any job.
 
-The SLURM profile (``workflow/profiles/slurm/config.yaml``) ships with placeholders for the
-account and the partition. Left as they are, ``sbatch`` rejects every job only after the run
-has started; :func:`check_slurm_workflow` stops the run before the first submission instead,
+The example user profile for SLURM sites (``docs/slurm-profile/config.yaml``) ships with
+placeholders for the account and the partition. Left as they are in a copy, ``sbatch`` rejects
+every job only after the run has started; :func:`check_slurm_workflow` stops the run before the first submission instead,
 with a message naming the resource to set and where to set it.
 """
 
@@ -15,7 +15,8 @@ from typing import Any
 #: The resources the SLURM executor turns into ``sbatch --account`` and ``--partition``.
 SLURM_PLACEHOLDER_KEYS: tuple[str, ...] = ("slurm_account", "slurm_partition")
 
-PROFILE = "workflow/profiles/slurm/config.yaml"
+#: The example user profile whose copy holds a site's account and partition.
+PROFILE = "docs/slurm-profile/config.yaml"
 
 _PLACEHOLDER = re.compile(r"\s*<[^<>]*>\s*")
 
@@ -96,10 +97,10 @@ def placeholder_message(placeholders: Mapping[str, Mapping[str, list[str]]]) -> 
     keys = list(placeholders)
     example = " ".join(f"{key}={key.removeprefix('slurm_').upper()}" for key in keys)
     lines += [
-        f"Set {' and '.join(keys)} under default-resources in {PROFILE},",
-        f"or on the command line: --default-resources {example} (this replaces the",
-        "profile's default-resources). On a cluster without accounts, set slurm-no-account: true",
-        "in the profile instead of an account. See the README, \"Run on a SLURM cluster\".",
+        f"Set {' and '.join(keys)} under default-resources in your copy of {PROFILE}",
+        f"(the --profile of this run), or on the command line: --default-resources {example}",
+        "(this replaces the profile's default-resources). On a cluster without accounts, set",
+        "slurm-no-account: true in that profile instead of an account. See docs/cluster.md.",
     ]
     return "\n".join(lines)
 

@@ -79,7 +79,7 @@ _STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 _START = re.compile(r"^(?:local)?rule (\w+):$")
 _JOBID = re.compile(r"^\s+jobid: (\d+)$")
 _END = re.compile(r"^Finished jobid: (\d+)")
-_QUIET_END = re.compile(r"^Finished jobid: \d+ \(Rule: \w+\)")
+_QUIET_END = re.compile(r"^Finished jobid: \d+ \(Rule: \w+[,)]")  # wildcards may follow
 
 
 def job_seconds_from_log(path: str | Path) -> pd.DataFrame:

@@ -11,12 +11,11 @@ def use_conda_environment(rules: Iterable[Any], environment_file: Path) -> None:
     """Declare ``environment_file`` as the conda environment of every rule that runs a script.
 
     The declaration documents, on each rule, the software its jobs need (what
-    ``snakemake --lint`` asks of every rule). Without ``--sdm conda`` (the README's way)
-    Snakemake ignores it: jobs run in the Python that runs Snakemake, and no job reruns
-    because of it. ``--sdm conda`` is not supported: Snakemake would create the environment
-    from a copy of the file under ``.snakemake/conda``, where its ``pip --requirement
-    requirements/test.txt`` line does not resolve, and mixlib itself needs the editable
-    install the file's header describes.
+    ``snakemake --lint`` asks of every rule): the file lists the run lock's packages at its
+    versions. Snakemake ignores it unless asked to deploy it: jobs run in the Python that runs
+    Snakemake, and no job reruns because of it. ``--sdm conda`` is not supported: the
+    environments Snakemake would build from the file do not hold mixlib itself, which the
+    README installs from the checkout (``pip install --no-deps -e .``).
 
     Parameters
     ----------

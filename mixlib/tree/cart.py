@@ -10,7 +10,7 @@ from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.validation import (
     check_choice, check_float, check_int, check_random_state, check_sample_weight, check_X_y,
 )
-from mixlib.model_selection.evaluation import stratified_folds
+from mixlib.model_selection.resampling import stratified_folds
 from mixlib.tree.decision_tree import DecisionTreeClassifier, FittedTreeMixin
 from mixlib.tree.pruning import RISKS, cost_complexity_path, prune, pruned_leaves
 

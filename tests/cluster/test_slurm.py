@@ -3,7 +3,7 @@
 Run as root on a Debian-like machine: ``MIXSTUDY_CLUSTER_TESTS=1 pytest -m cluster``.
 ``slurm_single_node.sh`` installs and starts munge, MariaDB, slurmdbd, slurmctld and slurmd
 on 127.0.0.1 (without accounting: munge, slurmctld and slurmd only); the test config then runs
-through ``workflow/profiles/slurm``. Asserted: every submission completed (``sacct``, or the
+through ``profiles/slurm``. Asserted: every submission completed (``sacct``, or the
 controller's log without accounting); every job of the run ran inside one of those SLURM jobs
 (its log names the job); every table equals a local run's (timings aside); and the wall time
 SLURM adds per submission stays under the floor measured on the same node just before the
@@ -92,11 +92,11 @@ def _submitted_job_ids(output: str) -> list[str]:
 
 def _slurm_args(mode: str) -> list[str]:
     """The profile with this cluster's partition, and the account keys of ``mode``."""
-    args = ["--workflow-profile", "workflow/profiles/slurm", "--configfile", "config/test.yaml",
+    args = ["--workflow-profile", "profiles/slurm", "--configfile", "config/test.yaml",
             "--default-resources", f"slurm_partition={PARTITION}", "mem_mb=2000", "runtime=30"]
     if mode == "accounting":
         return args + [f"slurm_account={ACCOUNT}"]
-    # the README's keys for a cluster without accounting, and without accounts
+    # docs/cluster.md's keys for a cluster without accounting, and without accounts
     return args + ["--slurm-status-command", "squeue", "--slurm-no-account"]
 
 

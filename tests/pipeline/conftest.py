@@ -18,13 +18,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def copy_workflow(destination: Path) -> Path:
-    """Copy what a run needs (workflow/ with its Snakefile and profiles, config/, and the
-    environment.yml its rules name) into ``destination``."""
+    """Copy what a run needs (the Snakefile, workflow/ with its rules, profiles/, config/, and
+    the environment.yml its rules name) into ``destination``."""
     destination.mkdir(parents=True, exist_ok=True)
-    for folder in ("workflow", "config"):
+    for folder in ("workflow", "profiles", "config"):
         shutil.copytree(ROOT / folder, destination / folder,
                         ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy2(ROOT / "environment.yml", destination / "environment.yml")
+    for file in ("Snakefile", "environment.yml"):
+        shutil.copy2(ROOT / file, destination / file)
     return destination
 
 

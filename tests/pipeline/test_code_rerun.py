@@ -1,5 +1,5 @@
 """Code provenance: editing a mixlib module reruns exactly the jobs whose scripts import it, and
-the jobs that read their outputs (issue 25 defect 2)."""
+the jobs that read their outputs."""
 
 import os
 import shutil

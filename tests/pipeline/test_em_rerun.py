@@ -1,5 +1,5 @@
 """One EM section for every mixture: changing an EM setting reruns exactly the jobs that fit a
-mixture, and the jobs that read their outputs, and no other (issue 13 item 1)."""
+mixture, and the jobs that read their outputs, and no other."""
 
 import re
 import shutil

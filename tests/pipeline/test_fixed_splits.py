@@ -1,4 +1,4 @@
-"""Splits fixed by the data (issue 14): every stage that takes a split runs on a fixed one.
+"""Splits fixed by the data (a role column or row ranges): every stage that takes a split runs on a fixed one.
 
 The test config with a user's CSV whose two role columns are declared with ``role_column``
 (``role``: train/test, ``ssl``: labelled/unlabelled/test) and a ``rows`` split of the shipped
@@ -59,7 +59,7 @@ def _write_project(workdir) -> None:
     config["mlp"]["split"] = "dna_rows"
     config["svm"]["splits"] = ["people_fixed"]
     config["ensembles"]["splits"] = ["people_fixed"]
-    # the comparison's hold-out protocol on the user's own train/test rows (issue 14)
+    # the comparison's hold-out protocol on the user's own train/test rows
     config["comparison"]["holdout_splits"] = ["people_fixed"]
     (workdir / "config/fixed.yaml").write_text(yaml.safe_dump(config))
 

@@ -1,4 +1,4 @@
-"""The suite's DAG decides the chapter-6 claims across its data sets (issue 26 item 4); the
+"""The suite's DAG decides the chapter-6 claims across its data sets; the
 study's DAG, on 3 data sets, plans no such job."""
 
 import re

@@ -46,7 +46,7 @@ logger.info(describe_config_source(workflow.overwrite_configfiles))
 with stop_on_config_error():
     SETTINGS = validate_study_config(
         config,
-        schema=Path(workflow.basedir) / "schemas" / "config.schema.yaml",
+        schema=Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml",
         base_dir=".",
         read_data=workflow.is_main_process,
         warn=logger.warning,

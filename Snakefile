@@ -1,21 +1,27 @@
 # mixstudy: re-run the mixture-model classification study and regenerate its report.
 # Run from the project's root: Snakemake finds this file, and its default profile
-# workflow/profiles/default, there without flags.
+# profiles/default, there without flags.
 #   snakemake --cores 4                             the whole study on the shipped data
-#   snakemake --cores 4 <target>                    one part (see README, "Run a subset")
+#   snakemake --cores 4 <target>                    one part (docs/usage.md, "Run a subset")
 #   snakemake --report results/report.html          one self-contained HTML report
 # The rules are in workflow/rules/, one file per stage; the logic is in the mixlib package.
 
+import time
 from pathlib import Path
 
 from snakemake.utils import min_version
 
 from mixlib.pipeline.config import STUDY_CONFIG, read_config_file
+from mixlib.pipeline.console import NameFinishedJobs
 from mixlib.pipeline.fingerprint import add_code_fingerprints
 from mixlib.pipeline.prerun_checks import check_output_folders
 from mixlib.pipeline.software import use_conda_environment
+from mixlib.pipeline.warning_summary import log_run_warnings
 
 min_version("8.0")
+
+# The logs written from now on are this run's (the warning summary at its end reads them).
+RUN_STARTED = time.time()
 
 
 # A --configfile stands on its own: config/config.yaml is read only when none is given, so a
@@ -30,31 +36,43 @@ else:  # a key given twice or __use_yte__ in the user's file, named with its lin
         read_config_file(_path)
 
 
-report: "report/workflow.rst"
+report: "workflow/report/workflow.rst"
 
 
-include: "rules/common.smk"
-include: "rules/data.smk"
-include: "rules/impute.smk"
-include: "rules/provenance.smk"
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/impute.smk"
+include: "workflow/rules/provenance.smk"
 
 
 # Each stage whose config sections are present (mixlib/pipeline/stages.py): all of them for
 # config/config.yaml, only the comparison for config/suite.yaml.
 for _stage in STAGES_RUN:
 
-    include: f"rules/{_stage}.smk"
+    include: f"workflow/rules/{_stage}.smk"
 
 
 # Every job that runs a script depends on the mixlib modules it imports (params "code"):
-# editing one reruns exactly the jobs that use it (README, "When results are rerun").
+# editing one reruns exactly the jobs that use it (docs/usage.md, "When results are rerun").
 add_code_fingerprints(workflow.rules)
 try:  # e.g. results/tables left as a file: named before any job, without a traceback
     check_output_folders(workflow.rules)
 except ValueError as error:
     raise SystemExit(f"Error: {error}") from None
 # Every script rule declares environment.yml as its software (what snakemake --lint asks).
-use_conda_environment(workflow.rules, Path(workflow.basedir).parent / "environment.yml")
+use_conda_environment(workflow.rules, Path(workflow.basedir) / "environment.yml")
+# A finished job's console line names its wildcards: "Finished jobid: 24 (Rule:
+# mlp_sweep_point, split=dna_mlp, regime=plain, hidden=8)".
+logger.addFilter(NameFinishedJobs(lambda: workflow.dag.jobs))
+
+
+# The end of a run, done or failed: one paragraph on the warnings of the logs it wrote.
+onsuccess:
+    log_run_warnings(logger, "results/logs", RUN_STARTED, workflow.is_main_process)
+
+
+onerror:
+    log_run_warnings(logger, "results/logs", RUN_STARTED, workflow.is_main_process)
 
 
 # Every table and figure of the study (listed in common.smk).
