@@ -13,7 +13,8 @@ import pandas as pd
 from mixlib.datasets.checks import check_raw_table, check_role_column_names
 from mixlib.datasets.download import DownloadLimits, FetchError, download
 from mixlib.datasets.layouts import LAYOUTS, ORIGINS
-from mixlib.datasets.parsers import parse_uci, parse_user_csv, read_normalised_csv
+from mixlib.datasets.parsers import parse_uci, read_normalised_csv
+from mixlib.datasets.user_csv import parse_user_csv
 from mixlib.datasets.text import decode_text
 from mixlib.datasets.registry import BUNDLED, CLASS_COLUMN, bundled_dataset
 
