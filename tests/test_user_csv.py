@@ -53,3 +53,76 @@ def test_a_message_lists_at_most_ten_column_names():
     with pytest.raises(ValueError, match=r"class_column names 'kind', which is not a column of "
                                          r"\['f0', .*'f9'\] and 21 more columns\.$"):
         parse_user_csv(text, "kind")
+
+
+# --- Inputs recognised by their first bytes ------------------------------------------------
+
+PEOPLE = "height,weight,kind\n" + "".join(
+    f"{150 + i},{50 + (i * 7) % 30},{'tall' if i % 3 else 'short'}\n" for i in range(12))
+SPEC = {"source": "csv", "path": "people.csv", "class_column": "kind"}
+
+
+def xlsx_bytes() -> bytes:
+    """A zip archive as a spreadsheet program writes an .xlsx (its first bytes are PK 03 04)."""
+    import io
+    import zipfile
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/worksheets/sheet1.xml", "<worksheet/>")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("encode", [
+    lambda text: __import__("gzip").compress(text.encode()),
+    lambda text: text.encode("utf-16"),                     # with its byte-order mark, LE
+    lambda text: b"\xfe\xff" + text.encode("utf-16-be"),
+    lambda text: text.encode("utf-32"),
+    lambda text: b"\xef\xbb\xbf" + text.encode(),
+    lambda text: __import__("gzip").compress(text.encode("utf-16")),
+], ids=["gzip", "utf-16-le", "utf-16-be", "utf-32", "utf-8-bom", "gzip-of-utf-16"])
+def test_gzip_utf16_and_utf32_csvs_are_read_as_the_plain_csv(tmp_path, encode):
+    (tmp_path / "people.csv").write_text(PEOPLE)
+    plain = load_source("people", SPEC, tmp_path)
+    (tmp_path / "people.csv").write_bytes(encode(PEOPLE))
+    again = load_source("people", SPEC, tmp_path)
+    pd.testing.assert_frame_equal(again, plain)
+    assert again.attrs["lines"] == plain.attrs["lines"]
+
+
+@pytest.mark.parametrize("content, message", [
+    (xlsx_bytes(), r"the file is an Excel workbook or zip archive, not a CSV; save it as CSV "
+                   r"\(UTF-8\) and give that file\."),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(100), r"the file is an old Excel workbook \(\.xls\)"),
+    (__import__("bz2").compress(PEOPLE.encode()), r"the file is a bzip2 archive, not a CSV"),
+    (PEOPLE.encode("utf-16-le"), r"line 1 holds a zero byte, which no CSV text has: the file is "
+                                 r"UTF-16 or UTF-32 text without a byte-order mark"),
+    (b"\xff\xfe" + PEOPLE.encode("utf-16-le")[:-1], r"the file starts with a UTF-16 byte-order mark but "
+                                                     r"byte \d+ is not UTF-16 text"),
+    (__import__("gzip").compress(PEOPLE.encode())[:30], r"the file is gzip-compressed but cannot be decompressed"),
+    (__import__("gzip").compress(__import__("gzip").compress(PEOPLE.encode())),
+     r"the file is gzip-compressed twice"),
+], ids=["xlsx", "xls", "bzip2", "utf-16-without-bom", "utf-16-cut", "gzip-cut", "gzip-twice"])
+def test_a_file_that_is_no_csv_text_is_refused_naming_its_format(tmp_path, content, message):
+    (tmp_path / "people.csv").write_bytes(content)
+    with pytest.raises(ValueError, match=r"^datasets\.people \(people\.csv\): " + message) as caught:
+        load_source("people", SPEC, tmp_path)
+    assert "iconv" not in str(caught.value) and "Latin-1" not in str(caught.value)
+
+
+def test_a_downloaded_gzip_file_is_read_and_a_downloaded_workbook_refused(tmp_path):
+    import gzip
+    import hashlib
+    wine = "".join(f"{1 + i % 2},{13 + i / 10},1.7,2.4,15.6,127,2.8,3.06,.28,2.29,5.64,1.04,3.92,"
+                   f"{1000 + i}\n" for i in range(6))
+    for name, content in (("wine.data.gz", gzip.compress(wine.encode())), ("wine.xlsx", xlsx_bytes())):
+        (tmp_path / name).write_bytes(content)
+    spec = {"source": "url", "format": "uci_wine", "url": f"file://{tmp_path}/wine.data.gz",
+            "sha256": hashlib.sha256((tmp_path / "wine.data.gz").read_bytes()).hexdigest()}
+    table = load_source("w", spec)
+    assert table.shape == (6, 14) and table["proline"].tolist() == [1000.0 + i for i in range(6)]
+    spec.update(url=f"file://{tmp_path}/wine.xlsx",
+                sha256=hashlib.sha256((tmp_path / "wine.xlsx").read_bytes()).hexdigest())
+    with pytest.raises(ValueError, match=r"^datasets\.w \(file://.*wine\.xlsx\): the file is an "
+                                         r"Excel workbook or zip archive, not a CSV"):
+        load_source("w", spec)

@@ -80,7 +80,8 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
             paths = [download(url, digest, Path(folder) / f"download{index}", limits,
                               where=f"datasets.{name}")
                      for index, (url, digest) in enumerate(zip(urls, digests))]
-            text = "\n".join(decode_text(path.read_bytes(), f"datasets.{name} ({url})")
+            text = "\n".join(decode_text(path.read_bytes(), f"datasets.{name} ({url})",
+                                          max_bytes=limits.max_bytes)
                              for path, url in zip(paths, urls))
         frame = parse_uci(text, format)
         where = f"datasets.{name} ({', '.join(urls)})"
