@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -103,6 +104,29 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
             categorical_columns=spec.get("categorical_columns", []),
         )
     raise ValueError(f"datasets.{name}.source: unknown source {source!r}; expected bundled, url or csv.")
+
+
+def file_sha256(path: Path | str) -> str:
+    """The SHA-256 hex digest of a file's bytes, read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def with_content_checksum(spec: Mapping[str, Any], base_dir: Path | str = ".") -> dict[str, Any]:
+    """A data set's source keys plus, for a user's CSV, the SHA-256 of its bytes (``file_sha256``).
+
+    The ``fetch`` job takes this as its parameter: Snakemake reruns a job whose parameters
+    changed, so an edited CSV is read again even when its modification time was restored
+    (``cp -p``, ``rsync -t``, a checkout). Other sources, and a CSV not found (which the
+    pre-run check reports), are returned unchanged.
+    """
+    spec = dict(spec)
+    if spec.get("source") == "csv" and (Path(base_dir) / spec["path"]).is_file():
+        spec["file_sha256"] = file_sha256(Path(base_dir) / spec["path"])
+    return spec
 
 
 def url_source(name: str, spec: dict[str, Any]) -> tuple[list[str], list[str], str]:

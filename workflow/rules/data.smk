@@ -1,6 +1,15 @@
 # Data stages: fetch -> prepare (parse, encode) -> split (seeded roles, or roles fixed by the
 # data), and summaries of the data sets and of the splits.
 
+from mixlib.datasets.sources import with_content_checksum
+
+
+def fetch_spec(wildcards):
+    """The `fetch` job's parameter: the data set's source keys and, for a user's CSV, the
+    SHA-256 of its content, so that the file's content, not only its time stamp, decides
+    whether the data set is read again."""
+    return with_content_checksum(source_spec(wildcards))
+
 
 rule fetch:
     input:
@@ -10,7 +19,7 @@ rule fetch:
     log:
         "results/logs/fetch/{dataset}.log",
     params:
-        spec=source_spec,
+        spec=fetch_spec,
     resources:
         runtime=15,
     script:

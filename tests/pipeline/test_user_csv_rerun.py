@@ -1,0 +1,36 @@
+"""A user's CSV is judged by its content: edited, then given back its old modification time
+(as ``cp -p``, ``rsync -t`` or a checkout do), it is read again."""
+
+import os
+
+import pytest
+import yaml
+
+from tests.test_bad_inputs import people_config, people_rows
+
+from .conftest import copy_workflow, snakemake
+
+pytestmark = pytest.mark.pipeline
+
+FETCHED = "resources/data/people.csv"
+
+
+def test_an_edited_csv_with_its_old_time_stamp_is_fetched_again(tmp_path):
+    workdir = copy_workflow(tmp_path / "project")
+    csv = workdir / "data" / "people.csv"
+    csv.parent.mkdir()
+    csv.write_text("\n".join(people_rows()) + "\n")
+    (workdir / "config" / "people.yaml").write_text(yaml.safe_dump(people_config()))
+    run = ("--cores", "1", "--configfile", "config/people.yaml")
+    snakemake(workdir, FETCHED, *run)  # the fetch job alone
+    unchanged = snakemake(workdir, FETCHED, "-n", *run)
+    assert "Nothing to be done" in unchanged.stdout + unchanged.stderr
+
+    stamp = csv.stat()
+    csv.write_text(csv.read_text().replace("150.7", "151.7"))  # one cell, same size
+    os.utime(csv, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert csv.stat().st_mtime_ns == stamp.st_mtime_ns
+    dry = snakemake(workdir, FETCHED, "-n", *run)
+    output = dry.stdout + dry.stderr
+    assert "Nothing to be done" not in output
+    assert "Rules with provenance triggered jobs: fetch" in output, output[-3000:]
