@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from mixlib.datasets.checks import check_raw_table, check_role_column_names
-from mixlib.datasets.download import DownloadLimits, FetchError, download
+from mixlib.datasets.download import DownloadLimits, FetchError, download, redact
 from mixlib.datasets.layouts import LAYOUTS, ORIGINS
 from mixlib.datasets.parsers import parse_uci, read_normalised_csv
 from mixlib.datasets.user_csv import parse_user_csv
@@ -81,11 +81,11 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
             paths = [download(url, digest, Path(folder) / f"download{index}", limits,
                               where=f"datasets.{name}")
                      for index, (url, digest) in enumerate(zip(urls, digests))]
-            text = "\n".join(decode_text(path.read_bytes(), f"datasets.{name} ({url})",
+            text = "\n".join(decode_text(path.read_bytes(), f"datasets.{name} ({redact(url)})",
                                           max_bytes=limits.max_bytes)
                              for path, url in zip(paths, urls))
         frame = parse_uci(text, format)
-        where = f"datasets.{name} ({', '.join(urls)})"
+        where = f"datasets.{name} ({redact(', '.join(urls))})"
         check_role_column_names(list(frame.columns), wanted, CLASS_COLUMN, where)
         check_raw_table(frame, where, frame.attrs["lines"], sequence_column(name, spec),
                         categorical_columns(name, spec))

@@ -84,9 +84,9 @@ def _check_named_columns(header: list[str], named: list[tuple[str, str]], source
             raise ValueError(f"{source}: {role} names {name!r}, which is not a column of "
                              f"{describe_columns(header)}.")
         raise ValueError(
-            f"{source}: {role} names {name!r}, which is not a column: the first line holds "
-            f"{len(header)} field{'s' if len(header) != 1 else ''} that do not look like a CSV "
-            "header (not quoted here). Is the path that of your CSV, with a header row?")
+            f"{source}: {role} names {name!r}, which is not a column: the file's first line, of "
+            f"{len(header)} field{'s' if len(header) != 1 else ''}, does not look like a CSV "
+            "header (it is not quoted here). Is the path that of your CSV, with a header row?")
     duplicated = sorted(name for name, count in Counter(header).items() if count > 1)
     if duplicated:
         raise ValueError(f"{source}: the header names columns {duplicated} more than once.")
