@@ -1,5 +1,6 @@
 """A user's CSV is judged by its content: edited, then given back its old modification time
-(as ``cp -p``, ``rsync -t`` or a checkout do), it is read again."""
+(as ``cp -p``, ``rsync -t`` or a checkout do), it is read again. The fetch job's log warns of
+rows that share their features but not their class."""
 
 import os
 
@@ -19,10 +20,15 @@ def test_an_edited_csv_with_its_old_time_stamp_is_fetched_again(tmp_path):
     workdir = copy_workflow(tmp_path / "project")
     csv = workdir / "data" / "people.csv"
     csv.parent.mkdir()
-    csv.write_text("\n".join(people_rows()) + "\n")
+    rows = people_rows()
+    conflicting = rows[2].rsplit(",", 1)[0] + ",short"  # line 3 again (s1, tall), as short
+    csv.write_text("\n".join([*rows, conflicting]) + "\n")
     (workdir / "config" / "people.yaml").write_text(yaml.safe_dump(people_config()))
     run = ("--cores", "1", "--configfile", "config/people.yaml")
     snakemake(workdir, FETCHED, *run)  # the fetch job alone
+    log = (workdir / "results" / "logs" / "fetch" / "people.log").read_text()
+    assert ("WARNING" in log and "datasets.people: 1 feature row appears with different classes "
+            "(lines 3 and 42)" in log), log
     unchanged = snakemake(workdir, FETCHED, "-n", *run)
     assert "Nothing to be done" in unchanged.stdout + unchanged.stderr
 
