@@ -4,13 +4,6 @@
 from mixlib.datasets.sources import with_content_checksum
 
 
-def fetch_spec(wildcards):
-    """The `fetch` job's parameter: the data set's source keys and, for a user's CSV, the
-    SHA-256 of its content, so that the file's content, not only its time stamp, decides
-    whether the data set is read again."""
-    return with_content_checksum(source_spec(wildcards))
-
-
 rule fetch:
     input:
         user_csv,
@@ -19,7 +12,9 @@ rule fetch:
     log:
         "results/logs/fetch/{dataset}.log",
     params:
-        spec=fetch_spec,
+        # the source keys and, for a user's CSV, its content's SHA-256: the file's content,
+        # not only its time stamp, decides whether the data set is read again
+        spec=lambda wildcards: with_content_checksum(source_spec(wildcards)),
     resources:
         runtime=15,
     script:
