@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from pandas.errors import PerformanceWarning
 
+from mixlib.datasets import prepare_table
 from mixlib.datasets.sources import load_source
 from mixlib.datasets.user_csv import parse_user_csv
 
@@ -32,6 +33,15 @@ def test_a_wide_csv_is_read_whole_without_a_fragmentation_warning():
     expected = np.array([[float(cell) for cell in line.split(",")[:-1]]
                          for line in text.splitlines()[1:]])
     np.testing.assert_array_equal(frame.drop(columns="class").to_numpy(), expected)
+
+
+def test_a_wide_table_is_prepared_without_a_fragmentation_warning():
+    raw = parse_user_csv(wide_csv(2000), "label")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PerformanceWarning)
+        prepared = prepare_table(raw)
+    assert list(prepared.columns) == ["row_id", *raw.columns]
+    np.testing.assert_array_equal(prepared.iloc[:, 1:-1].to_numpy(), raw.iloc[:, :-1].to_numpy())
 
 
 def test_the_table_is_built_in_one_step_whatever_its_width(monkeypatch):
