@@ -146,7 +146,7 @@ def _check_url(url: str, where: str) -> None:
     if parts.scheme == "file" and (parts.netloc not in ("", "localhost") or not parts.path.startswith("/")):
         raise FetchError(
             f"{where}: {redact(url)!r} is not a file URL of an absolute path: write file:///absolute/path "
-            f"(three slashes), e.g. file://{Path.cwd() / (parts.netloc + parts.path)}."
+            f"(three slashes), e.g. file://{Path.cwd() / (parts.netloc.rpartition('@')[2] + parts.path)}."
         )
 
 
