@@ -10,8 +10,9 @@ import pytest
 from mixlib.datasets import BUNDLED, encode_sequences, load_bundled, load_source, load_xy, prepare_table
 from mixlib.datasets.parsers import (
     CLEVELAND_COLUMNS, WINE_COLUMNS, parse_uci, parse_uci_cleveland, parse_uci_splice,
-    parse_uci_wine, parse_user_csv, read_normalised_csv,
+    parse_uci_wine, read_normalised_csv,
 )
+from mixlib.datasets.user_csv import parse_user_csv
 
 # SHA-256 of the normalised copies as documented in mixlib/datasets/data/PROVENANCE.md.
 PROVENANCE_SHA256 = {

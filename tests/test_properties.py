@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from mixlib.datasets import feature_matrix, prepare_table
 from mixlib.datasets.checks import MAX_MAGNITUDE, MIN_CLASS_SIZE
-from mixlib.datasets.parsers import parse_user_csv
+from mixlib.datasets.user_csv import parse_user_csv
 from mixlib.core.preprocessing import standardise
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,7 +14,8 @@ import yaml
 from mixlib.datasets import BUNDLED, load_bundled, load_source, load_xy, prepare_table
 from mixlib.datasets.encoders import category_order, encode_categorical
 from mixlib.datasets.layouts import LAYOUTS, ORIGINS
-from mixlib.datasets.parsers import PARSERS, parse_layout, parse_user_csv, read_normalised_csv
+from mixlib.datasets.parsers import PARSERS, parse_layout, read_normalised_csv
+from mixlib.datasets.user_csv import parse_user_csv
 from mixlib.datasets import uses_standardisation
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -29,6 +29,8 @@ ROLE_VALUES = (*ROLES, UNUSED)
 """What a cell of a role column may hold (besides an empty cell, which means ``unused``)."""
 
 _SHOWN = 5  # how many offending lines a message lists
+SHOWN_COLUMNS = 10
+"""How many column names a message lists (a wide file has thousands)."""
 
 
 def describe_lines(lines: Sequence[int]) -> str:
@@ -37,6 +39,14 @@ def describe_lines(lines: Sequence[int]) -> str:
     shown = ", ".join(str(line) for line in lines[:_SHOWN])
     more = f" and {len(lines) - _SHOWN} more" if len(lines) > _SHOWN else ""
     return f"line{'s' if len(lines) > 1 else ''} {shown}{more}"
+
+
+def describe_columns(columns: Sequence[str]) -> str:
+    """``"['a', 'b']"``, or the first :data:`SHOWN_COLUMNS` names and how many more there are."""
+    columns = [str(column) for column in columns]
+    if len(columns) <= SHOWN_COLUMNS:
+        return str(columns)
+    return f"{columns[:SHOWN_COLUMNS]} and {len(columns) - SHOWN_COLUMNS:,} more columns"
 
 
 def default_lines(n_rows: int) -> np.ndarray:
@@ -174,7 +184,7 @@ def check_role_column_names(columns: Sequence[str], wanted: Mapping[str, str], c
             )
         if column not in columns:
             raise ValueError(
-                f"{where}: {source} has no column {column!r} (its columns: {list(columns)}); "
+                f"{where}: {source} has no column {column!r} (its columns: {describe_columns(columns)}); "
                 "a role column must be a column of the data set's file."
             )
 

@@ -15,10 +15,12 @@ waits at most the remaining time rounded up to the read timeout.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import logging
 import os
+import re
 import signal
 import tempfile
 import threading
@@ -41,6 +43,37 @@ DEFAULT_MAX_DOWNLOAD_MB = 100.0
 DEFAULT_DOWNLOAD_DEADLINE_S = 600.0
 #: Progress is logged every this many bytes.
 PROGRESS_BYTES = 8 << 20
+
+
+_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^/?#@\s:\"']*)"
+                       r"(?P<password>:[^/?#@\s\"']*)?@")
+
+
+def redact(text: str) -> str:
+    """``text`` with the credentials of every URL in it hidden.
+
+    ``http://alice:s3cret@host/x`` becomes ``http://alice:***@host/x``; a user part without a
+    password, often a token (``https://TOKEN@host/x``), becomes ``***``. Logs, messages and
+    the provenance record show URLs only through this function.
+    """
+    return _USERINFO.sub(lambda match: match["scheme"] + (
+        f"{match['user']}:***@" if match["password"] is not None else "***@"), text)
+
+
+def _request(url: str) -> str | urllib.request.Request:
+    """What to open for ``url``: an ``http(s)`` URL with a user part is sent without it, its
+    user and password going in an ``Authorization: Basic`` header that a redirect does not
+    carry to another address."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.username is None or parts.scheme not in ("http", "https"):
+        return url
+    bare = urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+    credentials = (f"{urllib.parse.unquote(parts.username)}:"
+                   f"{urllib.parse.unquote(parts.password or '')}")
+    request = urllib.request.Request(bare)
+    request.add_unredirected_header(
+        "Authorization", "Basic " + base64.b64encode(credentials.encode()).decode())
+    return request
 
 
 class FetchError(RuntimeError):
@@ -112,21 +145,23 @@ def _check_url(url: str, where: str) -> None:
     parts = urllib.parse.urlsplit(url)
     if parts.scheme == "file" and (parts.netloc not in ("", "localhost") or not parts.path.startswith("/")):
         raise FetchError(
-            f"{where}: {url!r} is not a file URL of an absolute path: write file:///absolute/path "
-            f"(three slashes), e.g. file://{Path.cwd() / (parts.netloc + parts.path)}."
+            f"{where}: {redact(url)!r} is not a file URL of an absolute path: write file:///absolute/path "
+            f"(three slashes), e.g. file://{Path.cwd() / (parts.netloc.rpartition('@')[2] + parts.path)}."
         )
 
 
 def _open(url: str, timeout: float, where: str):
+    shown = redact(url)
     try:
-        return urllib.request.urlopen(url, timeout=timeout)
+        return urllib.request.urlopen(_request(url), timeout=timeout)
     except urllib.error.HTTPError as exc:
-        raise FetchError(f"{where}: download of {url} failed: HTTP {exc.code} {exc.reason}.") from exc
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
+        raise FetchError(f"{where}: download of {shown} failed: HTTP {exc.code} "
+                         f"{redact(str(exc.reason))}.") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = redact(str(getattr(exc, "reason", exc)))
         if urllib.parse.urlsplit(url).scheme == "file":
-            raise FetchError(f"{where}: cannot read {url}: {reason}.") from exc
-        raise FetchError(f"{where}: download of {url} failed: {reason}. Are you online?") from exc
+            raise FetchError(f"{where}: cannot read {shown}: {reason}.") from None
+        raise FetchError(f"{where}: download of {shown} failed: {reason}. Are you online?") from None
 
 
 def _stream(response, handle, limits: DownloadLimits, started: float, url: str,
@@ -195,8 +230,9 @@ def download(url: str, sha256: str, destination: str | Path, limits: DownloadLim
         behind, neither ``destination`` nor the temporary file.
     """
     _check_url(url, where)
+    shown = redact(url)
     destination = Path(destination)
-    log.info("%s: downloading %s (cap %s, deadline %g s)", where, url,
+    log.info("%s: downloading %s (cap %s, deadline %g s)", where, shown,
              _megabytes(limits.max_bytes), limits.deadline_s)
     descriptor, partial = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".part",
                                            dir=destination.parent)
@@ -205,17 +241,17 @@ def download(url: str, sha256: str, destination: str | Path, limits: DownloadLim
         with os.fdopen(descriptor, "wb") as handle, _interrupt_at(limits.deadline_s):
             response = _open(url, min(limits.read_timeout_s, limits.deadline_s), where)
             with response:
-                size, digest = _stream(response, handle, limits, started, url, where)
+                size, digest = _stream(response, handle, limits, started, shown, where)
         if digest != sha256.lower():
             raise FetchError(
-                f"{where}: checksum mismatch for {url}: expected sha256 {sha256}, got {digest}. "
+                f"{where}: checksum mismatch for {shown}: expected sha256 {sha256}, got {digest}. "
                 "The file changed upstream or the config's sha256 is wrong; nothing was written."
             )
         os.replace(partial, destination)
     except _DeadlinePassed:
         os.unlink(partial)
         raise FetchError(
-            f"{where}: download of {url} did not finish within its deadline of "
+            f"{where}: download of {shown} did not finish within its deadline of "
             f"{limits.deadline_s:g} s (download_deadline_s); nothing was kept."
         ) from None
     except BaseException:

@@ -6,18 +6,14 @@ sequence column, and the class label, as a string, in the last column ``class``.
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from mixlib.datasets.checks import (
-    check_raw_table, check_role_column_names, describe_lines, read_role_column,
-)
+from mixlib.datasets.checks import describe_lines
 from mixlib.datasets.layouts import LAYOUTS, FileLayout
-from mixlib.datasets.registry import CLASS_COLUMN, ROLE_PREFIX, ROW_ID_COLUMN, prefixed_role_columns
+from mixlib.datasets.registry import CLASS_COLUMN, prefixed_role_columns
 
 CLEVELAND_COLUMNS = [
     "age", "sex", "cp", "trestbps", "chol", "fbs", "restecg",
@@ -225,151 +221,3 @@ def read_normalised_csv(source, sequence_column: str | None = None,
     for column in prefixed_role_columns(frame.columns):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)
     return frame
-
-
-def _csv_records(text: str, source: str) -> tuple[list[str], list[list[str]], list[int]]:
-    """The header, the data records and the file line each record starts on (blank lines skipped)."""
-    reader = csv.reader(io.StringIO(text))
-    header: list[str] | None = None
-    records, lines = [], []
-    next_line = 1
-    try:
-        for record in reader:
-            start, next_line = next_line, reader.line_num + 1
-            if not any(cell.strip() for cell in record):
-                continue
-            if header is None:
-                header = [cell.strip() for cell in record]
-                continue
-            if len(record) != len(header):
-                raise ValueError(
-                    f"{source}: line {start} has {len(record)} fields but the header (line 1) "
-                    f"has {len(header)}."
-                )
-            records.append([cell.strip() for cell in record])
-            lines.append(start)
-    except csv.Error as exc:
-        raise ValueError(f"{source}: line {reader.line_num}: {exc}.") from None
-    if header is None:
-        raise ValueError(f"{source}: the file is empty (no header row).")
-    duplicated = sorted({name for name in header if header.count(name) > 1})
-    if duplicated:
-        raise ValueError(f"{source}: the header names columns {duplicated} more than once.")
-    if not records:
-        raise ValueError(f"{source}: the file has a header but no data row.")
-    return header, records, lines
-
-
-_NAN_TEXTS = {"nan", "+nan", "-nan"}
-
-
-def parse_user_csv(
-    text: str,
-    class_column: str,
-    missing_values: Sequence[str] = (),
-    drop_columns: Sequence[str] = (),
-    source: str = "CSV",
-    role_columns: Mapping[str, str] | None = None,
-    categorical_columns: Sequence[str] = (),
-) -> pd.DataFrame:
-    """Read a user's CSV into the normalised raw table, and check its values.
-
-    Parameters
-    ----------
-    text : str
-        The CSV text, with a header row.
-    class_column : str
-        Column holding the class label (moved to the end and renamed ``class``).
-    missing_values : sequence of str
-        Strings that mark a missing value, besides an empty cell.
-    drop_columns : sequence of str
-        Columns to leave out (identifiers, free text).
-    source : str
-        Name used in error messages (the config key and path).
-    role_columns : mapping column -> config key, optional
-        Columns holding each row's role for a split (``splits.<name>.role_column``, the key
-        used in messages). They are not features: they skip the numeric checks and are kept
-        as text in ``role:<column>`` (``""`` where empty or a missing marker), after checking
-        that every cell is a role (:func:`mixlib.datasets.checks.read_role_column`).
-    categorical_columns : sequence of str
-        Features whose values are categories (text such as ``red``, or codes): kept as text
-        (``None`` where empty or a missing marker) for the ``prepare`` stage to encode.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Features (numeric ones float64 with NaN where missing, categorical ones text), the
-        role columns, then ``class``.
-        ``frame.attrs["lines"]`` holds the file line of each row (the header is line 1; blank
-        lines are skipped but counted).
-
-    Raises
-    ------
-    ValueError
-        If a named column is absent, a row is ragged, a feature is not numeric, not finite or
-        huge, a column is entirely empty, a class label is missing, a class has one example
-        (see :mod:`mixlib.datasets.checks`), a role column is the class column or a role cell
-        is not a role. Messages name the column or class and file lines.
-    """
-    header, records, lines = _csv_records(text, source)
-    lines = np.asarray(lines)
-    named = ([(class_column, "class_column")] + [(c, "drop_columns") for c in drop_columns]
-             + [(c, "categorical_columns") for c in categorical_columns])
-    for name, role in named:
-        if name not in header:
-            raise ValueError(f"{source}: {role} names {name!r}, which is not a column of {header}.")
-    role_columns = dict(role_columns or {})
-    check_role_column_names(header, role_columns, class_column, source)
-    cells = pd.DataFrame(records, columns=header)
-    missing = {""} | {marker.strip() for marker in missing_values}
-    labels = cells[class_column]
-    empty = labels.isin(missing).to_numpy()
-    if empty.any():
-        raise ValueError(
-            f"{source}: the class column {class_column!r} is empty (or a missing marker) at "
-            f"{describe_lines(lines[empty])}; every row needs a class."
-        )
-    features = cells.drop(columns=list(dict.fromkeys([class_column, *drop_columns, *role_columns])))
-    if features.shape[1] == 0:
-        raise ValueError(f"{source}: no feature column is left besides {class_column!r}.")
-    reserved = [name for name in features.columns
-                if name in (CLASS_COLUMN, ROW_ID_COLUMN) or name.startswith(ROLE_PREFIX)]
-    if reserved:
-        raise ValueError(
-            f"{source}: a feature column is named {reserved[0]!r}, a name the pipeline uses "
-            "for its own columns; rename it (or list it in drop_columns)."
-        )
-    numeric = pd.DataFrame(index=features.index)
-    for column in features.columns:
-        text_cells = features[column]
-        is_missing = text_cells.isin(missing).to_numpy()
-        if column in categorical_columns:
-            numeric[column] = text_cells.astype(object).where(~is_missing, None)
-            continue
-        values = pd.to_numeric(text_cells.where(~is_missing), errors="coerce").to_numpy(np.float64)
-        nan_text = text_cells.str.lower().isin(_NAN_TEXTS).to_numpy() & ~is_missing
-        if nan_text.any():
-            raise ValueError(
-                f"{source}: column {column!r} holds {text_cells[nan_text].iloc[0]!r} at "
-                f"{describe_lines(lines[nan_text])}; values must be finite numbers (list the "
-                "marker in missing_values if it means a missing value)."
-            )
-        bad = np.isnan(values) & ~is_missing
-        if bad.any():
-            raise ValueError(
-                f"{source}: column {column!r} is not numeric: {text_cells[bad].iloc[0]!r} at "
-                f"{describe_lines(lines[bad])}; list the column in categorical_columns if its "
-                "values are categories, in drop_columns if it is no feature, add the marker to "
-                "missing_values, or, if it holds each row's role (train, test, ...), name it "
-                "in a split's role_column."
-            )
-        numeric[column] = values
-    for column, where in role_columns.items():
-        text_cells = cells[column].where(~cells[column].isin(missing), "")
-        read_role_column(text_cells.to_numpy(), lines, column=column, where=where, source=source)
-        numeric[ROLE_PREFIX + column] = text_cells.to_numpy()
-    numeric[CLASS_COLUMN] = labels.to_numpy()
-    numeric = numeric.reset_index(drop=True)
-    check_raw_table(numeric, source, lines, categorical_columns=categorical_columns)
-    numeric.attrs["lines"] = lines.tolist()
-    return numeric

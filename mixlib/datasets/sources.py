@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -11,9 +12,10 @@ from typing import Any
 import pandas as pd
 
 from mixlib.datasets.checks import check_raw_table, check_role_column_names
-from mixlib.datasets.download import DownloadLimits, FetchError, download
+from mixlib.datasets.download import DownloadLimits, FetchError, download, redact
 from mixlib.datasets.layouts import LAYOUTS, ORIGINS
-from mixlib.datasets.parsers import parse_uci, parse_user_csv, read_normalised_csv
+from mixlib.datasets.parsers import parse_uci, read_normalised_csv
+from mixlib.datasets.user_csv import parse_user_csv
 from mixlib.datasets.text import decode_text
 from mixlib.datasets.registry import BUNDLED, CLASS_COLUMN, bundled_dataset
 
@@ -79,10 +81,11 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
             paths = [download(url, digest, Path(folder) / f"download{index}", limits,
                               where=f"datasets.{name}")
                      for index, (url, digest) in enumerate(zip(urls, digests))]
-            text = "\n".join(decode_text(path.read_bytes(), f"datasets.{name} ({url})")
+            text = "\n".join(decode_text(path.read_bytes(), f"datasets.{name} ({redact(url)})",
+                                          max_bytes=limits.max_bytes)
                              for path, url in zip(paths, urls))
         frame = parse_uci(text, format)
-        where = f"datasets.{name} ({', '.join(urls)})"
+        where = f"datasets.{name} ({redact(', '.join(urls))})"
         check_role_column_names(list(frame.columns), wanted, CLASS_COLUMN, where)
         check_raw_table(frame, where, frame.attrs["lines"], sequence_column(name, spec),
                         categorical_columns(name, spec))
@@ -101,6 +104,29 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
             categorical_columns=spec.get("categorical_columns", []),
         )
     raise ValueError(f"datasets.{name}.source: unknown source {source!r}; expected bundled, url or csv.")
+
+
+def file_sha256(path: Path | str) -> str:
+    """The SHA-256 hex digest of a file's bytes, read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def with_content_checksum(spec: Mapping[str, Any], base_dir: Path | str = ".") -> dict[str, Any]:
+    """A data set's source keys plus, for a user's CSV, the SHA-256 of its bytes (``file_sha256``).
+
+    The ``fetch`` job takes this as its parameter: Snakemake reruns a job whose parameters
+    changed, so an edited CSV is read again even when its modification time was restored
+    (``cp -p``, ``rsync -t``, a checkout). Other sources, and a CSV not found (which the
+    pre-run check reports), are returned unchanged.
+    """
+    spec = dict(spec)
+    if spec.get("source") == "csv" and (Path(base_dir) / spec["path"]).is_file():
+        spec["file_sha256"] = file_sha256(Path(base_dir) / spec["path"])
+    return spec
 
 
 def url_source(name: str, spec: dict[str, Any]) -> tuple[list[str], list[str], str]:

@@ -25,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from mixlib.datasets.download import redact
 from mixlib.pipeline.io import PROVENANCE_COLUMN, write_text
 
 #: Environment variable that hands the record from the Snakemake process to its jobs, so every
@@ -137,9 +138,11 @@ def collect_provenance(config: Mapping[str, Any], config_files: list[str],
     filled in) from the workflow in ``workflow_directory``.
 
     ``hash`` is the first 12 hex digits of SHA-256 over the canonical JSON of every other
-    field; ``config_sha256`` the SHA-256 of the config alone.
+    field; ``config_sha256`` the SHA-256 of the config alone. The password of a URL in the
+    config is recorded as ``***`` (:func:`mixlib.datasets.download.redact`).
     """
-    resolved = json.loads(json.dumps(dict(config), default=str))
+    # credentials in a data set's url are hidden (http://alice:***@host/...)
+    resolved = json.loads(redact(json.dumps(dict(config), default=str)))
     record = {
         "code": code_state(checkout_directory(workflow_directory)),
         "config_files": [_relative(path) for path in config_files],

@@ -8,7 +8,8 @@ controller's log without accounting); every job of the run ran inside one of tho
 (its log names the job); every table equals a local run's (timings aside); and the wall time
 SLURM adds per submission stays under the floor measured on the same node just before the
 run: what one job alone adds when it goes through the profile instead of running locally.
-Every daemon the script started is stopped again, by PID, whatever happens. The wall times,
+Every daemon the script started is stopped again, by PID, however the test ends (an error, a
+time-out, SIGINT, SIGTERM or SIGHUP from outside, or its process killed: ``teardown.py``). The wall times,
 the floor and the ``sacct`` records or controller's job records of each mode are written to
 ``$MIXSTUDY_CLUSTER_REPORT_DIR`` (default: the test's temporary directory).
 """
@@ -27,6 +28,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from tests.cluster.teardown import stopped_however_it_ends
 from tests.pipeline.conftest import copy_workflow, without_timings
 
 SCRIPT = Path(__file__).with_name("slurm_single_node.sh")
@@ -77,13 +79,13 @@ def report_dir(tmp_path_factory) -> Path:
 
 @contextmanager
 def slurm_cluster(state: Path, mode: str) -> Iterator[dict[str, str]]:
-    """A running single-node SLURM; yields the environment its clients need, then stops it."""
+    """A running single-node SLURM; yields the environment its clients need, then stops it,
+    however the test ends (:func:`tests.cluster.teardown.stopped_however_it_ends`: an error,
+    a time-out, SIGINT, SIGTERM, SIGHUP, or the test's process killed)."""
     env = dict(os.environ, SLURM_CONF=str(state / "etc" / "slurm.conf"))
-    try:
+    with stopped_however_it_ends(["bash", str(SCRIPT), "stop", str(state)]):
         subprocess.run(["bash", str(SCRIPT), "start", str(state), mode], check=True, timeout=900)
         yield env
-    finally:
-        subprocess.run(["bash", str(SCRIPT), "stop", str(state)], timeout=300)
 
 
 def _submitted_job_ids(output: str) -> list[str]:

@@ -1,6 +1,8 @@
 # Data stages: fetch -> prepare (parse, encode) -> split (seeded roles, or roles fixed by the
 # data), and summaries of the data sets and of the splits.
 
+from mixlib.datasets.sources import with_content_checksum
+
 
 rule fetch:
     input:
@@ -10,7 +12,9 @@ rule fetch:
     log:
         "results/logs/fetch/{dataset}.log",
     params:
-        spec=source_spec,
+        # the source keys and, for a user's CSV, its content's SHA-256: the file's content,
+        # not only its time stamp, decides whether the data set is read again
+        spec=lambda wildcards: with_content_checksum(source_spec(wildcards)),
     resources:
         runtime=15,
     script:
