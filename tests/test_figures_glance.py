@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.figures.bayes_simplex import MIN_DATASETS, bayes_simplex_figure, few_datasets_note
+from mixlib.figures.comparison import confusion_figure, confusion_shares
 
 
 def _bayes_tables(n_datasets: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -36,3 +37,42 @@ def test_bayes_posterior_on_too_few_data_sets_gives_way_to_a_note():
     assert few_datasets_note(posterior, pairs) is None
     (ax,) = bayes_simplex_figure(posterior, pairs).axes
     assert len(ax.collections) == 1 and len(ax.collections[0].get_offsets()) == 3
+
+
+def _confusion_rows(model: str, counts: np.ndarray, n_repeats: int) -> pd.DataFrame:
+    classes = ["1.0", "2.0"]
+    return pd.DataFrame([{"protocol": "cv", "dataset": "toy", "model": model,
+                          "metric": "confusion", "n_repeats": n_repeats,
+                          "true_class": classes[i], "predicted_class": classes[j],
+                          "value": float(counts[i, j])}
+                         for i in range(2) for j in range(2)])
+
+
+def test_confusion_shares_add_up_to_one_per_true_class_and_counts_are_one_repeats():
+    # 3 repeats of 2-fold CV on 10 rows (6 of class 1, 4 of class 2), pooled: 30 test rows
+    pooled = np.array([[15.0, 3.0], [2.0, 10.0]])
+    shares, counts = confusion_shares(_confusion_rows("knn", pooled, 3), 3)
+    np.testing.assert_allclose(shares.sum(axis=1), [1.0, 1.0])
+    np.testing.assert_allclose(shares.to_numpy(), [[15 / 18, 3 / 18], [2 / 12, 10 / 12]])
+    np.testing.assert_allclose(counts.to_numpy(), pooled / 3)
+    assert counts.to_numpy().sum() == 10                     # the data set's rows, once
+    np.testing.assert_allclose(counts.sum(axis=1), [6, 4])   # the class sizes
+    # a class without test rows has shares 0, not NaN
+    empty, _ = confusion_shares(_confusion_rows("knn", np.array([[0.0, 0.0], [1.0, 3.0]]), 1), 1)
+    np.testing.assert_allclose(empty.to_numpy(), [[0, 0], [0.25, 0.75]])
+
+
+def test_confusion_figure_shows_shares_and_one_repeats_counts():
+    pooled = np.array([[15.0, 3.0], [2.0, 10.0]])
+    table = _confusion_rows("knn", pooled, 3)
+    summary = pd.DataFrame({"protocol": ["cv"], "dataset": ["toy"], "split": [""],
+                            "model": ["knn"], "approach": ["deterministic"],
+                            "family": ["neighbours"], "n_folds": [2], "alpha": [0.05],
+                            "cv_error": [5 / 30], "ci_low": [0.1], "ci_high": [0.2]})
+    figure = confusion_figure(table, summary, "toy")
+    ax = figure.axes[0]
+    assert [t.get_text() for t in ax.texts] == ["83 %\n5", "17 %\n1", "17 %\n0.7", "83 %\n3.3"]
+    image = ax.get_images()[0].get_array()
+    np.testing.assert_allclose(image.sum(axis=1), [100.0, 100.0])
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["1", "2"]
+    assert "count of one repeat (mean of 3)" in figure._suptitle.get_text()
