@@ -9,6 +9,7 @@ import pandas as pd
 
 from mixlib.figures.bayes_simplex import MIN_DATASETS, bayes_simplex_figure, few_datasets_note
 from mixlib.figures.comparison import confusion_figure, confusion_shares
+from mixlib.figures.svm_grid import svm_grid
 
 
 def _bayes_tables(n_datasets: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -76,3 +77,28 @@ def test_confusion_figure_shows_shares_and_one_repeats_counts():
     np.testing.assert_allclose(image.sum(axis=1), [100.0, 100.0])
     assert [t.get_text() for t in ax.get_yticklabels()] == ["1", "2"]
     assert "count of one repeat (mean of 3)" in figure._suptitle.get_text()
+
+
+def test_svm_grid_refinement_lies_inside_the_axes():
+    # level 0: 3 x 3 points, step 1; the best point sits on its top edge, so level 1 (step
+    # 0.5) reaches half a level-0 cell past the coarse grid
+    coarse = [(c, s, 0.3 - 0.05 * s) for c in (0.0, 1.0, 2.0) for s in (0.0, 1.0, 2.0)]
+    fine = [(c, s, 0.15) for c in (0.5, 1.0, 1.5) for s in (1.5, 2.0, 2.5)]
+    grid = pd.DataFrame(
+        [{"dataset": "toy", "level": 0, "log10_C": c, "log10_sigma": s, "metric": "cv_error",
+          "value": v} for c, s, v in coarse]
+        + [{"dataset": "toy", "level": 1, "log10_C": c, "log10_sigma": s, "metric": "cv_error",
+            "value": v} for c, s, v in fine])
+    best = pd.DataFrame({"log10_C": 1.0, "log10_sigma": 2.0, "class": "all",
+                         "metric": ["cv_error", "test_error"], "value": [0.15, 0.2]})
+    ax = svm_grid(grid, best).axes[0]
+    (x_low, x_high), (y_low, y_high) = ax.get_xlim(), ax.get_ylim()
+    # the frame of level 1 (its points +/- 0.25) and every marker inside the axes
+    (frame,) = ax.patches
+    assert (frame.get_x(), frame.get_y()) == (0.25, 1.25)
+    assert (frame.get_width(), frame.get_height()) == (1.5, 1.5)
+    assert x_low <= 0.25 and 0.25 + 1.5 <= x_high and y_low <= 1.25 and 1.25 + 1.5 <= y_high
+    points = ax.collections[1].get_offsets()
+    assert points[:, 1].max() == 2.5 and y_high >= 2.75
+    # and no more than that: level 0's cells (-0.5 to 2.5) on the other sides
+    assert (x_low, x_high, y_low, y_high) == (-0.5, 2.5, -0.5, 2.75)
