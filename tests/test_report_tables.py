@@ -112,12 +112,17 @@ def test_a_page_is_a_sortable_self_contained_table_of_rounded_values():
     assert [row for row in cells.rows if row] == [
         ["x", "holds", "0.113", "0.101", "0.125", "a long sentence " * 4],
         ["y", "inconclusive", "0.20", "0.10", "0.30", "a long sentence " * 4]]
-    # sorting uses the full value, not the rounded text
-    assert float(cells.values[1][2]) == 0.11328571428571428
+    # number cells sort by the value to 6 significant digits, not by the rounded text; text
+    # cells by their own text (no data-value: nothing twice on the page)
+    assert cells.values[1] == [None, None, "0.113286", "0.1013", "0.1253", None]
     assert 'class="sortable"' in page and "addEventListener(\"click\"" in page
     assert cells.scripts == 1 and cells.links == [None]  # inline script, nothing fetched
     assert not re.search(r"https?://", page)
-    assert 'class="text verdict-holds"' in page
+    assert '<td class="verdict-holds">holds</td>' in page
+    # number columns (3 to 5) right-aligned once, in the style, not by a class on each cell
+    assert "td:nth-child(3) { text-align: right;" in page and "td:nth-child(5)" in page
+    assert "td:nth-child(2) {" not in page and 'class="number' not in page
+    assert "td:nth-child(6) { min-width: 26em; }" in page  # the sentences get room
 
 
 def test_landing_summary_counts_the_verdicts_and_rounds_like_the_table():
