@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from mixlib.figures.comparison_pairs import comparison_pairs_figure, pair_matrix
 from mixlib.report.comparison_pivot import comparison_pivot, comparison_pivot_page, error_text
 
 
@@ -66,3 +67,36 @@ def test_pivot_page_sorts_by_the_error_and_names_the_full_table():
     assert len(re.findall(r"<tr>", page)) == 4            # header and three models
     with pytest.raises(ValueError, match=r"lacks the column\(s\) \['cv_error'\]"):
         comparison_pivot(_summary().drop(columns="cv_error"))
+
+
+def _pairs() -> pd.DataFrame:
+    errors = {"knn": 0.10, "mixture": 0.20, "tree": 0.30}
+    p_holm = {("mixture", "knn"): 0.04, ("mixture", "tree"): 0.5, ("knn", "tree"): 0.0004}
+    rows = [{"protocol": "cv", "dataset": dataset, "split": "", "model_a": a, "model_b": b,
+             "error_a": errors[a], "error_b": errors[b], "p_holm": p, "alpha": 0.05}
+            for dataset in ("d1", "d2") for (a, b), p in p_holm.items()]
+    return pd.DataFrame(rows)
+
+
+def test_pair_matrix_orders_models_by_error_and_is_symmetric():
+    models, p = pair_matrix(_pairs()[lambda t: t["dataset"] == "d1"])
+    assert models == ["knn", "mixture", "tree"]
+    np.testing.assert_allclose(p, [[np.nan, 0.04, 0.0004], [0.04, np.nan, 0.5],
+                                   [0.0004, 0.5, np.nan]])
+
+
+def test_pairs_figure_is_a_p_value_matrix_per_data_set():
+    figure = comparison_pairs_figure(_pairs())
+    panels = [ax for ax in figure.axes if ax.get_visible() and ax.images]
+    assert [ax.get_title() for ax in panels] == ["d1", "d2"]
+    ax = panels[0]
+    # the lower triangle: rows are the worse model of each pair
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["mixture", "tree"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["knn", "mixture"]
+    shown = ax.images[0].get_array()
+    assert shown.mask[0, 0] and shown.mask[0, 1] and not shown.mask[1, 0]
+    # the significant pairs are printed, the others only coloured
+    assert sorted(t.get_text() for t in ax.texts) == [".040", "<.001"]
+    colour_bar = [a for a in figure.axes if a not in panels][0]
+    assert [t.get_text() for t in colour_bar.get_yticklabels()] == [
+        "< 0.001", "< 0.01", "< 0.05", ">= 0.05"]
