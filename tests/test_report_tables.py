@@ -2,6 +2,7 @@
 
 import math
 import re
+import warnings
 from html.parser import HTMLParser
 
 import numpy as np
@@ -9,6 +10,7 @@ import pandas as pd
 import pytest
 
 from mixlib.report.html_table import table_page
+from mixlib.report.snakemake_warnings import ignore_unawaited_input_sizes
 from mixlib.report.rounding import (
     format_significant,
     format_value,
@@ -140,3 +142,23 @@ def test_landing_summary_counts_the_verdicts_and_rounds_like_the_table():
     assert "<td>14.5</td><td>[12.0, 18.0]</td><td>(10.0, 30.0)</td><td>3 / 3</td>" in fragment
     assert "<td>0.081</td><td>[0.049, 0.112]</td><td>(0.022, 0.078)</td>" in fragment
     assert "<td>-3.70</td><td></td><td>(−∞, 0)</td><td></td>" in fragment
+
+
+def test_only_snakemakes_unawaited_input_sizes_warning_is_ignored():
+    message = ("coroutine 'InputFiles._predicated_size_files.<locals>.sizes' was never "
+               "awaited")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ignore_unawaited_input_sizes()
+        warnings.warn_explicit(message, RuntimeWarning, "rules.py", 1099,
+                               module="snakemake.rules")
+        assert caught == []
+        # the same message from another module, another message or category from that one
+        warnings.warn_explicit(message, RuntimeWarning, "x.py", 1, module="mixlib.report")
+        warnings.warn_explicit(message, RuntimeWarning, "x.py", 1, module="snakemake.rulesx")
+        warnings.warn_explicit("coroutine 'other' was never awaited", RuntimeWarning,
+                               "rules.py", 1, module="snakemake.rules")
+        warnings.warn_explicit(message, UserWarning, "rules.py", 1, module="snakemake.rules")
+    assert [(w.category, w.filename) for w in caught] == [
+        (RuntimeWarning, "x.py"), (RuntimeWarning, "x.py"), (RuntimeWarning, "rules.py"),
+        (UserWarning, "rules.py")]
