@@ -158,7 +158,40 @@ def page(table_html: str, title: str, note: str = "", style: str = "") -> str:
     )
 
 
-def table_page(frame: pd.DataFrame, title: str, note: str = "") -> str:
-    """A self-contained HTML page showing ``frame`` under ``title`` (and a ``note``)."""
-    table_html, style = table_rows_html(frame)
-    return page(table_html, title, note, style)
+def _constant_text(frame: pd.DataFrame, column: str) -> str:
+    return f"{column} {formatted_table(frame[[column]].head(1)).iat[0, 0] or '(empty)'}"
+
+
+def shown_columns(frame: pd.DataFrame, per: str | None = None) -> tuple[list[str], str]:
+    """The columns a page shows, and the sentence naming those it leaves out.
+
+    Left out: a column with the same value on every row (said once in the sentence, e.g.
+    ``provenance``), and, given ``per``, a column whose value is the same on every row of each
+    value of ``per`` (e.g. a claim's ``statement``, with ``per="id"``: the page of one row per
+    claim shows it). The first column and ``per`` are always shown; the TSV keeps them all.
+    """
+    keep = {frame.columns[0], per}
+    constant = [c for c in frame.columns if c not in keep and len(frame) > 1
+                and frame[c].nunique(dropna=False) == 1]
+    repeated = []
+    if per is not None:
+        counts = frame.groupby(per, sort=False, dropna=False).nunique(dropna=False)
+        repeated = [c for c in frame.columns if c not in keep and c not in constant
+                    and c in counts.columns and (counts[c] <= 1).all()]
+    sentences = []
+    if constant:
+        sentences.append("Same on every row: "
+                         + ", ".join(_constant_text(frame, c) for c in constant) + ".")
+    if repeated:
+        sentences.append(f"The same for every row of one {per}, so not repeated here: "
+                         + ", ".join(repeated) + ".")
+    dropped = set(constant) | set(repeated)
+    return [c for c in frame.columns if c not in dropped], " ".join(sentences)
+
+
+def table_page(frame: pd.DataFrame, title: str, note: str = "", per: str | None = None) -> str:
+    """A self-contained HTML page showing ``frame`` under ``title`` (and a ``note``), without
+    the columns :func:`shown_columns` leaves out (named after the note)."""
+    columns, left_out = shown_columns(frame, per)
+    table_html, style = table_rows_html(frame[columns])
+    return page(table_html, title, " ".join(part for part in (note, left_out) if part), style)

@@ -16,8 +16,10 @@ with logged_job(snakemake) as log:
         if name == "summary":
             text = comparison_pivot_page(table, path)
         else:
+            # a claim's own columns are on the claims page: each reading's row leaves them out
             text = table_page(table, title=path.rsplit("/", 1)[-1],
-                              note=NOTE.format(path=path, rows=len(table)))
+                              note=NOTE.format(path=path, rows=len(table)),
+                              per="id" if name == "readings" else None)
         write_text(text, snakemake.output[name])
         log.info("%s: %d rows -> %s", path, len(table), snakemake.output[name])
     if "landing" in snakemake.output.keys():
