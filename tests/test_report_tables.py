@@ -177,7 +177,10 @@ def test_a_page_leaves_out_what_every_row_or_every_row_of_a_claim_repeats():
     assert shown_columns(readings) == (
         ["id", "statement", "reading", "measured", "band_low"],
         "Same on every row: provenance abc, alpha 0.050.")
-    page = table_page(readings, title="claims_readings.tsv", note="3 rows.", per="id")
+    # a reading is long text, yet it says what the row is about: next to the id
+    long = readings.assign(reading=readings["reading"] + ", threshold=0.9, finish=argmax, "
+                                                         "unclassifiable=confidence")
+    page = table_page(long, title="claims_readings.tsv", note="3 rows.", per="id")
     cells = _Cells()
     cells.feed(page)
     assert cells.headers == ["id", "reading", "measured"]

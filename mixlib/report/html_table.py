@@ -82,10 +82,16 @@ def _data_value(value: object) -> str:
 LONG_TEXT = 40  # mean characters from which a text column is given room for sentences
 
 
+#: Columns that say what a row is about: right after its name and verdict, however long.
+KEY_COLUMNS = ("data", "dataset", "split", "reading", "model", "model_a", "model_b")
+
+
 def _reading_order(frame: pd.DataFrame, long_text: set[str]) -> list[str]:
     """The columns in the order a reader wants them: the row's name, its ``verdict`` if the
-    table has one, the other short columns (the numbers), then the columns of sentences."""
+    table has one, the columns saying what the row is about (:data:`KEY_COLUMNS`), the other
+    short columns (the numbers), then the columns of sentences."""
     first = [frame.columns[0]] + (["verdict"] if "verdict" in frame.columns[1:] else [])
+    first += [c for c in KEY_COLUMNS if c in frame.columns[1:] and c not in first]
     rest = [c for c in frame.columns if c not in first]
     return first + [c for c in rest if c not in long_text] + [c for c in rest if c in long_text]
 
