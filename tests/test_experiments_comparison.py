@@ -379,7 +379,8 @@ def test_confusion_figure(two_datasets, tmp_path):
     assert len(heatmaps) == len(best)
     for ax, (_, row) in zip(heatmaps, best.iterrows()):
         assert row["model"] in ax.get_title()
-        counts = sum(int(text.get_text()) for text in ax.texts)
+        # each cell: "share %" over the count of one repeat; the counts add up to the rows
+        counts = sum(float(text.get_text().split("\n")[1]) for text in ax.texts)
         assert counts == 45
     fig.savefig(tmp_path / "confusion.png")
     with pytest.raises(ValueError, match="no cv_error rows for dataset 'wine'"):

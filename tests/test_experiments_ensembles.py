@@ -78,10 +78,21 @@ def test_figure_from_repeats():
         for method in ("tree", "forest_simple", "adaboost"):
             part = ensemble_curve(data, method=method, max_members=6, rng=repeat)
             parts.append(part.assign(repeat=repeat, dataset="tiny"))
-    fig = ensemble_error_curves(pd.concat(parts, ignore_index=True), confidence_level=0.95)
+    table = pd.concat(parts, ignore_index=True)
+    fig = ensemble_error_curves(table, confidence_level=0.95)
     assert isinstance(fig, Figure)
-    ax = fig.axes[0]
-    assert ax.get_xlabel() == "number of members"
-    labels = [line.get_label() for line in ax.get_lines()]
-    assert "random forest, simple vote" in labels and "single tree" in labels
-    assert any(line.get_linestyle() == "--" for line in ax.get_lines())  # OOB curve
+    # one panel per family present (boosting, random forests), the baselines in each
+    boosting, forests = fig.axes
+    assert [ax.get_title() for ax in fig.axes] == ["tiny: boosting", "tiny: random forests"]
+    assert forests.get_xlabel() == "number of members"
+    assert any(line.get_linestyle() == "--" for line in forests.get_lines())  # OOB curve
+    # in %, and no mean clipped: the y axis reaches above every mean curve and baseline
+    tree_level = 100 * table.loc[table["method"] == "tree", "test_error"].mean()
+    assert any(np.allclose(line.get_ydata(), tree_level) for line in boosting.get_lines())
+    highest = max(float(np.max(line.get_ydata())) for ax in fig.axes for line in ax.get_lines())
+    assert boosting.get_ylim()[1] > highest > 1.0
+    # one shared key: every method and the two line styles
+    (legend,) = fig.legends
+    assert [text.get_text() for text in legend.get_texts()] == [
+        "AdaBoost (SAMME)", "random forest, simple vote", "single tree", "test error",
+        "out-of-bag error"]

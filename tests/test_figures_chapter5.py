@@ -140,35 +140,54 @@ def _labelled(ax) -> list[str]:
     return [label for label in _labels(ax) if not label.startswith("_")]
 
 
-def test_kernel_sweep_figures_draw_errors_and_kernels_fit_per_split(sweep):
+METHODS = ("labelled only", "iterative", "prior probabilities")
+
+
+def _sweep_panels(fig: Figure, s: int, i: int):
+    """The error and kernel panels of split ``s`` (sorted) and method ``i``: rows of three."""
+    return fig.axes[6 * s + i], fig.axes[6 * s + 3 + i]
+
+
+def test_kernel_sweep_figures_are_small_multiples_per_split_and_method(sweep):
     for function, metric in ((fig5_4, "train_error"), (fig5_5, "test_error")):
         fig = function(sweep, confidence_level=LEVEL)
-        assert isinstance(fig, Figure) and len(fig.axes) == 4   # per split: errors and kernels fit
+        # per split: a row of error panels and a row of kernel panels, one column per method
+        assert isinstance(fig, Figure) and len(fig.axes) == 12
         for s, (split, dataset) in enumerate(sorted(SPLITS.items())):
-            ax, ax_kernels = fig.axes[2 * s], fig.axes[2 * s + 1]
-            assert _labels(ax) == [f"{m} ({r})" for m in ("labelled only", "iterative", "prior probabilities")
-                                   for r in RULES]
-            assert [line.get_linestyle() for line in ax.get_lines()] == ["-", "--"] * 3
-            assert _labelled(ax_kernels) == ["labelled only", "iterative", "prior probabilities", "as asked"]
-            assert ax_kernels.get_xscale() == "log" and ax_kernels.get_xlabel() == "kernels per class"
-            title = ax.get_title()
-            assert f"{split} ({dataset})" in title and "restart warm" in title and "finish argmax" in title
-            assert "unequal" not in title   # every method fits the kernels asked
+            for i, method in enumerate(METHODS):
+                ax, ax_kernels = _sweep_panels(fig, s, i)
+                assert _labels(ax) == [f"{method} ({r})" for r in RULES]
+                assert [line.get_linestyle() for line in ax.get_lines()] == ["-", "--"]
+                assert len(ax.collections) == 2           # one band per rule, the method's colour
+                assert _labelled(ax_kernels) == [method, "as asked"]
+                assert ax_kernels.get_xscale() == "log"
+                assert ax.get_title().count("\n") <= 1      # titles of at most two lines
+            assert f"{split} ({dataset})" in _sweep_panels(fig, s, 0)[0].get_ylabel()
+            titles = [_sweep_panels(fig, s, i)[0].get_title() for i in range(3)]
+            assert titles == ["labelled only", "iterative\nfinish argmax",
+                              "prior probabilities\nrestart warm"]
+            ax, ax_kernels = _sweep_panels(fig, s, 2)
             chosen = sweep[(sweep["split"] == split) & (sweep["method"] == "prior") & (sweep["restart"] == "warm")]
             expected = chosen[(chosen["metric"] == metric) & (chosen["unclassifiable"] == "underflow")]
-            np.testing.assert_allclose(ax.get_lines()[5].get_ydata(),
+            np.testing.assert_allclose(ax.get_lines()[1].get_ydata(),
                                        100 * expected.groupby("n_components")["value"].mean().to_numpy())
-            # per method: the kernels fit (solid), then the collapsed ones (dotted)
-            np.testing.assert_allclose(ax_kernels.get_lines()[4].get_ydata(), [1, 2, 4, 8])
+            # the kernels fit (solid), then the collapsed ones (dotted)
+            np.testing.assert_allclose(ax_kernels.get_lines()[0].get_ydata(), [1, 2, 4, 8])
             collapsed = chosen[chosen["metric"] == "collapsed_kernels"].groupby("n_components")["value"].mean()
-            np.testing.assert_allclose(ax_kernels.get_lines()[5].get_ydata(), collapsed.to_numpy())
-            assert ax_kernels.get_lines()[5].get_linestyle() == ":"
+            np.testing.assert_allclose(ax_kernels.get_lines()[1].get_ydata(), collapsed.to_numpy())
+            assert ax_kernels.get_lines()[1].get_linestyle() == ":"
+        assert fig.axes[-1].get_xlabel() == "kernels per class"
+        # one key for the figure: no shading where every method fits the kernels asked
+        (key,) = fig.legends
+        texts = [text.get_text() for text in key.get_texts()]
+        assert texts[:2] == ["error, confidence rule", "error, underflow rule"]
+        assert "methods fit unequal kernel counts" not in texts
         _renders(fig)
 
 
 def test_kernel_sweep_figures_show_kernels_fit_per_class_and_unequal_counts(sweep):
     """A cap at 2 distinct rows for one class of the prior method: its mean fitted count falls
-    below the others' at 4 and 8 kernels, which the figure shades and names."""
+    below the others' at 4 and 8 kernels, which the figure shades in every panel of the split."""
     per_class = []
     for label in ("a", "b"):
         rows = sweep[sweep["metric"] == "effective_components"].copy()
@@ -176,11 +195,14 @@ def test_kernel_sweep_figures_show_kernels_fit_per_class_and_unequal_counts(swee
         rows.loc[capped, "value"] = np.minimum(rows.loc[capped, "value"], 2.0)
         per_class.append(rows.assign(metric=f"effective_components:{label}"))
     fig = fig5_4(pd.concat([sweep, *per_class], ignore_index=True), confidence_level=LEVEL)
-    ax, ax_kernels = fig.axes[0], fig.axes[1]
+    ax, ax_kernels = _sweep_panels(fig, 0, 2)
     prior = [ln for ln in ax_kernels.get_lines() if ln.get_label() == "prior probabilities"][0]
     np.testing.assert_allclose(prior.get_ydata(), [1, 2, 3, 5])   # mean of the two classes
-    assert "unequal kernel counts (at 4, 8)" in ax.get_title()
-    assert len(ax_kernels.collections) >= 3   # a band (classes' lowest to highest) per method
+    for panel in fig.axes[:6]:                                     # shaded at 4 and 8
+        spans = [patch.get_x() for patch in panel.patches]
+        np.testing.assert_allclose(sorted(spans), [4 / 2 ** 0.5, 8 / 2 ** 0.5])
+    assert "methods fit unequal kernel counts" in [t.get_text() for t in fig.legends[0].get_texts()]
+    assert len(ax_kernels.collections) >= 1   # a band (classes' lowest to highest)
     with pytest.raises(ValueError, match="'collapsed_kernels'"):
         fig5_4(sweep[sweep["metric"] != "collapsed_kernels"], confidence_level=LEVEL)
     with pytest.raises(ValueError, match="'test_error'"):
@@ -369,7 +391,7 @@ def test_figures_draw_the_tables_of_the_experiments():
         assert len(fig.axes) == 2
         assert all("(confidence)" in _labels(ax)[0] for ax in fig.axes)
     for fig in (fig5_4(sweep, confidence_level=LEVEL), fig5_5(sweep, confidence_level=LEVEL)):
-        assert len(fig.axes) == 4
+        assert len(fig.axes) == 12   # two splits x (errors, kernels) x three methods
     fig = semisupervised_sensitivity(grid, confidence_level=LEVEL)
     assert len([ax for ax in fig.axes if ax.axison]) == 8
     _renders(fig)

@@ -12,7 +12,9 @@ import pytest
 from matplotlib.figure import Figure
 
 from mixlib.figures import critical_difference as module
-from mixlib.figures.critical_difference import critical_difference_figure, rank_groups
+from mixlib.figures.critical_difference import (
+    critical_difference_figure, no_power_note, rank_groups,
+)
 from mixlib.model_selection.significance import rank_table
 from tests.test_significance import demsar_table
 
@@ -46,26 +48,51 @@ def test_rank_groups_edge_cases():
         rank_groups([2.0, 1.0], 1.0)
 
 
-@pytest.mark.parametrize("alpha, bars", [(0.10, 2), (0.05, 1)])
-def test_demsar_diagram(alpha, bars):
-    fig = critical_difference_figure(rank_table(demsar_table(), alpha=alpha))
+def test_demsar_diagram():
+    fig = critical_difference_figure(rank_table(demsar_table(), alpha=0.10))
     ax = fig.axes[0]
     low, high = ax.get_xlim()
     assert low > high                               # rank 1 (best) on the right
     extents = _bars(fig)
-    assert len(extents) == bars
-    if alpha == 0.10:
-        np.testing.assert_allclose(extents, [(1.964 - 0.03, 2.893 + 0.03),
-                                             (2.893 - 0.03, 3.143 + 0.03)], atol=1e-3)
+    np.testing.assert_allclose(extents, [(1.964 - 0.03, 2.893 + 0.03),
+                                         (2.893 - 0.03, 3.143 + 0.03)], atol=1e-3)
     texts = _texts(fig)
-    assert texts[f"CD = {1.12 if alpha == 0.10 else 1.25:.2f}"] == "center"
+    assert texts["CD = 1.12"] == "center"
     # the better half is labelled on the right (text starts at its line), the worse on the left
     assert texts["C4.5+m+cf (1.96)"] == texts["C4.5+m (2.00)"] == "left"
     assert texts["C4.5 (3.14)"] == texts["C4.5+cf (2.89)"] == "right"
-    assert f"alpha = {alpha:g}" in ax.get_title() and "N = 14" in ax.get_title()
+    assert "alpha = 0.1" in ax.get_title() and "N = 14" in ax.get_title()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     assert buffer.getvalue().startswith(b"\x89PNG")
+
+
+def test_a_test_without_power_gives_way_to_a_note():
+    # Demšar's example at alpha 0.05: CD 1.25 exceeds the spread 3.143 - 1.964 = 1.18, so
+    # one bar would join all four models; the figure is the note alone
+    ranks = rank_table(demsar_table(), alpha=0.05)
+    note = no_power_note(ranks)
+    assert note == ("No pair of the 4 models differs significantly: the Nemenyi CD, 1.25 "
+                    "(alpha = 0.05, N = 14 data sets), exceeds the spread of their mean ranks, "
+                    "1.96 to 3.14.")
+    fig = critical_difference_figure(ranks)
+    (ax,) = fig.axes
+    assert not ax.get_lines() and not ax.axison
+    assert " ".join(text.get_text() for text in ax.texts).split() == note.split()
+    assert fig.get_figheight() < 1.0                # a line or two of text, not a diagram
+    assert no_power_note(rank_table(demsar_table(), alpha=0.10)) is None
+
+
+def test_a_spread_of_exactly_the_critical_difference_is_drawn():
+    # |R_i - R_j| >= CD is significant: the diagram has something to show
+    table = pd.DataFrame({"model": ["a", "b", "c"], "mean_rank": [1.0, 1.5, 2.0],
+                          "critical_difference": 1.0})
+    assert no_power_note(table) is None
+    assert _bars(critical_difference_figure(table)) == [(0.97, 1.53), (1.47, 2.03)]
+    short = table.assign(critical_difference=1.39)
+    assert no_power_note(short) == ("No pair of the 3 models differs significantly: the Nemenyi "
+                                    "CD, 1.39, exceeds the spread of their mean ranks, 1.00 to "
+                                    "2.00.")
 
 
 def test_lines_do_not_cross():
@@ -82,15 +109,6 @@ def test_lines_do_not_cross():
     right = [turns[r] for r in (1.2, 2.1, 3.0)]
     left = [turns[r] for r in (5.2, 4.6, 3.9)]
     assert right == sorted(right, reverse=True) and left == sorted(left, reverse=True)
-
-
-def test_critical_difference_longer_than_the_axis_stays_visible():
-    table = pd.DataFrame({"model": ["a", "b"], "mean_rank": [1.0, 2.0],
-                          "critical_difference": 1.39})
-    fig = critical_difference_figure(table)
-    low, high = fig.axes[0].get_xlim()
-    assert high < 2 - 1.39
-    assert _bars(fig) == [(0.97, 2.03)]
 
 
 @pytest.mark.parametrize("table, match", [

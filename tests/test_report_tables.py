@@ -2,13 +2,15 @@
 
 import math
 import re
+import warnings
 from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from mixlib.report.html_table import table_page
+from mixlib.report.html_table import shown_columns, table_page
+from mixlib.report.snakemake_warnings import ignore_unawaited_input_sizes
 from mixlib.report.rounding import (
     format_significant,
     format_value,
@@ -101,7 +103,8 @@ class _Cells(HTMLParser):
 
 
 def test_a_page_is_a_sortable_self_contained_table_of_rounded_values():
-    frame = pd.DataFrame({"id": ["x", "y"], "statement": ["a long sentence " * 4] * 2,
+    frame = pd.DataFrame({"id": ["x", "y"], "statement": ["a long sentence " * 4,
+                                                          "another long sentence " * 3],
                           "measured": [0.11328571428571428, 0.2], "ci_low": [0.1013, 0.1],
                           "ci_high": [0.1253, 0.3], "verdict": ["holds", "inconclusive"]})
     page = table_page(frame, title="claims.tsv", note="results/tables/claims.tsv: 2 rows")
@@ -111,13 +114,18 @@ def test_a_page_is_a_sortable_self_contained_table_of_rounded_values():
     assert cells.headers == ["id", "verdict", "measured", "ci_low", "ci_high", "statement"]
     assert [row for row in cells.rows if row] == [
         ["x", "holds", "0.113", "0.101", "0.125", "a long sentence " * 4],
-        ["y", "inconclusive", "0.20", "0.10", "0.30", "a long sentence " * 4]]
-    # sorting uses the full value, not the rounded text
-    assert float(cells.values[1][2]) == 0.11328571428571428
+        ["y", "inconclusive", "0.20", "0.10", "0.30", "another long sentence " * 3]]
+    # number cells sort by the value to 6 significant digits, not by the rounded text; text
+    # cells by their own text (no data-value: nothing twice on the page)
+    assert cells.values[1] == [None, None, "0.113286", "0.1013", "0.1253", None]
     assert 'class="sortable"' in page and "addEventListener(\"click\"" in page
     assert cells.scripts == 1 and cells.links == [None]  # inline script, nothing fetched
     assert not re.search(r"https?://", page)
-    assert 'class="text verdict-holds"' in page
+    assert '<td class="verdict-holds">holds</td>' in page
+    # number columns (3 to 5) right-aligned once, in the style, not by a class on each cell
+    assert "td:nth-child(3) { text-align: right;" in page and "td:nth-child(5)" in page
+    assert "td:nth-child(2) {" not in page and 'class="number' not in page
+    assert "td:nth-child(6) { min-width: 26em; }" in page  # the sentences get room
 
 
 def test_landing_summary_counts_the_verdicts_and_rounds_like_the_table():
@@ -135,3 +143,47 @@ def test_landing_summary_counts_the_verdicts_and_rounds_like_the_table():
     assert "<td>14.5</td><td>[12.0, 18.0]</td><td>(10.0, 30.0)</td><td>3 / 3</td>" in fragment
     assert "<td>0.081</td><td>[0.049, 0.112]</td><td>(0.022, 0.078)</td>" in fragment
     assert "<td>-3.70</td><td></td><td>(−∞, 0)</td><td></td>" in fragment
+
+
+def test_only_snakemakes_unawaited_input_sizes_warning_is_ignored():
+    message = ("coroutine 'InputFiles._predicated_size_files.<locals>.sizes' was never "
+               "awaited")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ignore_unawaited_input_sizes()
+        warnings.warn_explicit(message, RuntimeWarning, "rules.py", 1099,
+                               module="snakemake.rules")
+        assert caught == []
+        # the same message from another module, another message or category from that one
+        warnings.warn_explicit(message, RuntimeWarning, "x.py", 1, module="mixlib.report")
+        warnings.warn_explicit(message, RuntimeWarning, "x.py", 1, module="snakemake.rulesx")
+        warnings.warn_explicit("coroutine 'other' was never awaited", RuntimeWarning,
+                               "rules.py", 1, module="snakemake.rules")
+        warnings.warn_explicit(message, UserWarning, "rules.py", 1, module="snakemake.rules")
+    assert [(w.category, w.filename) for w in caught] == [
+        (RuntimeWarning, "x.py"), (RuntimeWarning, "x.py"), (RuntimeWarning, "rules.py"),
+        (UserWarning, "rules.py")]
+
+
+def test_a_page_leaves_out_what_every_row_or_every_row_of_a_claim_repeats():
+    readings = pd.DataFrame({
+        "id": ["a", "a", "b"], "statement": ["claim a", "claim a", "claim b"],
+        "reading": ["r1", "r2", "r1"], "measured": [0.1, 0.2, 0.3],
+        "band_low": [0.0, 0.0, 0.5], "provenance": ["abc"] * 3, "alpha": [0.05] * 3})
+    columns, note = shown_columns(readings, per="id")
+    assert columns == ["id", "reading", "measured"]
+    assert note == ("Same on every row: provenance abc, alpha 0.050. The same for every row of "
+                    "one id, so not repeated here: statement, band_low.")
+    assert shown_columns(readings) == (
+        ["id", "statement", "reading", "measured", "band_low"],
+        "Same on every row: provenance abc, alpha 0.050.")
+    # a reading is long text, yet it says what the row is about: next to the id
+    long = readings.assign(reading=readings["reading"] + ", threshold=0.9, finish=argmax, "
+                                                         "unclassifiable=confidence")
+    page = table_page(long, title="claims_readings.tsv", note="3 rows.", per="id")
+    cells = _Cells()
+    cells.feed(page)
+    assert cells.headers == ["id", "reading", "measured"]
+    assert "3 rows. Same on every row: provenance abc" in page
+    # one row has nothing to compare: every column is shown
+    assert shown_columns(readings.head(1))[0] == list(readings.columns)

@@ -7,12 +7,18 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from mixlib.figures import new_figure
+from mixlib.figures import new_figure, note_figure
 
 _POSTERIOR = ("question", "model_a", "model_b", "theta_a", "theta_rope", "theta_b")
 _PAIRS = ("question", "p_a_better", "p_equivalent", "p_b_better", "rope", "n_datasets")
 #: The corners: theta_a (bottom left), theta_rope (top), theta_b (bottom right).
 _CORNERS = np.array([[0.0, 0.0], [0.5, np.sqrt(3) / 2], [1.0, 0.0]])
+#: Fewest data sets for which the triangle is drawn. With N data sets the posterior is a
+#: Dirichlet over N + 1 atoms (the data sets' differences and the prior's pseudo-observation),
+#: so with N < 5 every draw is a mix of at most 5 points, one of them the prior's: the cloud
+#: is a few clusters set as much by the prior as by the data (the frequentist signed-rank test
+#: cannot reach p < 0.05 two-sided below N = 6 either).
+MIN_DATASETS = 5
 
 
 def simplex_points(thetas: np.ndarray) -> np.ndarray:
@@ -25,6 +31,36 @@ def _check(table: pd.DataFrame, columns, name: str) -> None:
     missing = [c for c in columns if c not in table.columns]
     if missing:
         raise ValueError(f"{name} lacks the columns {missing}; it has {list(table.columns)}.")
+
+
+def few_datasets_note(posterior: pd.DataFrame, pairs: pd.DataFrame) -> str | None:
+    """The note in place of the triangles when the pairs were tested on fewer than
+    :data:`MIN_DATASETS` data sets, else ``None``.
+
+    Parameters
+    ----------
+    posterior, pairs : pandas.DataFrame
+        As for :func:`bayes_simplex_figure`.
+
+    Returns
+    -------
+    str or None
+        E.g. "Bayesian signed-rank test on 3 data sets (fewer than 5): too few to draw its
+        posterior. P(a better, equivalent, b better): mixture vs mlp 0.41, 0.20, 0.39."
+    """
+    questions = list(pd.unique(posterior["question"]))
+    rows = pairs[pairs["question"].isin(questions)]
+    n = int(rows["n_datasets"].max())
+    if n >= MIN_DATASETS:
+        return None
+    models = posterior.groupby("question", sort=False)[["model_a", "model_b"]].first()
+    probabilities = "; ".join(
+        f"{models.at[q, 'model_a']} vs {models.at[q, 'model_b']} {row['p_a_better']:.2f}, "
+        f"{row['p_equivalent']:.2f}, {row['p_b_better']:.2f}"
+        for q in questions for _, row in rows[rows["question"] == q].head(1).iterrows())
+    return (f"Bayesian signed-rank test on {n} data set{'s' * (n != 1)} (fewer than "
+            f"{MIN_DATASETS}): too few to draw its posterior. P(a better, equivalent, "
+            f"b better): {probabilities}.")
 
 
 def bayes_simplex_figure(posterior: pd.DataFrame, pairs: pd.DataFrame) -> Figure:
@@ -45,13 +81,18 @@ def bayes_simplex_figure(posterior: pd.DataFrame, pairs: pd.DataFrame) -> Figure
         One triangle per question: every draw a dot; the lines from the centre to the middle
         of each side split the triangle into the three regions where ``theta_a``,
         ``theta_rope`` or ``theta_b`` is the largest, whose shares of the draws are
-        ``P(a better)``, ``P(equivalent)`` and ``P(b better)``.
+        ``P(a better)``, ``P(equivalent)`` and ``P(b better)``. With fewer than
+        :data:`MIN_DATASETS` data sets, a one-line note in place of the triangles, naming
+        the posterior probabilities of each question's pair.
     """
     _check(posterior, _POSTERIOR, "posterior")
     _check(pairs, _PAIRS, "pairs")
     questions = list(pd.unique(posterior["question"]))
     if not questions:
         raise ValueError("the posterior table holds no chapter-6 pair to draw.")
+    note = few_datasets_note(posterior, pairs)
+    if note is not None:
+        return note_figure(note, width=10.0)
     figure, axes = new_figure(1, len(questions), figsize=(4.6 * len(questions), 4.4),
                               squeeze=False)
     centre = _CORNERS.mean(axis=0)
@@ -87,4 +128,4 @@ def bayes_simplex_figure(posterior: pd.DataFrame, pairs: pd.DataFrame) -> Figure
     return figure
 
 
-__all__ = ["bayes_simplex_figure", "simplex_points"]
+__all__ = ["MIN_DATASETS", "bayes_simplex_figure", "few_datasets_note", "simplex_points"]

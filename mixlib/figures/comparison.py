@@ -168,15 +168,62 @@ def best_per_family(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
                             kind="stable", ignore_index=True)
 
 
+def confusion_shares(cells: pd.DataFrame, n_repeats: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One model's pooled confusion rows as shares of each true class and counts of one repeat.
+
+    Parameters
+    ----------
+    cells : pandas.DataFrame
+        The model's ``confusion`` rows (``true_class``, ``predicted_class``, ``value`` = test
+        rows, pooled over the test folds of ``n_repeats`` CV repeats).
+    n_repeats : int
+        ``r``, the CV repeats pooled.
+
+    Returns
+    -------
+    shares, counts : pandas.DataFrame
+        True classes (rows) by predicted labels (columns; every class, then any other label
+        predicted): ``shares[i, j] = n_ij / sum_j n_ij``, each row adding up to 1 (0 for a class
+        without test rows); ``counts[i, j] = n_ij / r``, the count of one repeat, since each
+        repeat's folds test every row once (its rows add up to the class sizes).
+    """
+    if n_repeats < 1:
+        raise ValueError(f"n_repeats must be >= 1, got {n_repeats!r}.")
+    pooled = cells.pivot_table(index="true_class", columns="predicted_class", values="value",
+                               aggfunc="sum")
+    true = sorted(pooled.index)
+    labels = true + sorted(set(pooled.columns) - set(true))
+    pooled = pooled.reindex(index=true, columns=labels, fill_value=0).fillna(0.0).astype(float)
+    totals = pooled.sum(axis=1)
+    shares = pooled.div(totals.where(totals > 0), axis=0).fillna(0.0)
+    return shares, pooled / n_repeats
+
+
+def _count_text(count: float) -> str:
+    """A count of one repeat: whole, or to one decimal when the repeats differ."""
+    return f"{count:.0f}" if abs(count - round(count)) < 0.05 else f"{count:.1f}"
+
+
+def _class_label(label: object) -> str:
+    """A class as the reader knows it: "1", not the table's "1.0"."""
+    try:
+        number = float(label)
+    except (TypeError, ValueError):
+        return str(label)
+    return str(int(number)) if number.is_integer() else str(label)
+
+
 def confusion_figure(table: pd.DataFrame, summary: pd.DataFrame, dataset: str) -> Figure:
-    """Pooled out-of-fold confusion matrices of the best model of each family.
+    """Out-of-fold confusion matrices of the best model of each family, in shares of each
+    true class.
 
     Parameters
     ----------
     table : pandas.DataFrame
         Stacked tables of :func:`mixlib.experiments.comparison.comparison_point`, with the
         ``confusion`` rows (``dataset``, ``model``, ``metric``, ``true_class``,
-        ``predicted_class``, ``value`` = count) of ``dataset``.
+        ``predicted_class``, ``value`` = count pooled over the CV repeats, ``n_repeats``
+        (absent: 1)) of ``dataset``.
     summary : pandas.DataFrame
         The ``comparison_summary`` table (see :func:`comparison_figure`), which picks the
         best model of each family.
@@ -186,11 +233,11 @@ def confusion_figure(table: pd.DataFrame, summary: pd.DataFrame, dataset: str) -
     Returns
     -------
     matplotlib.figure.Figure
-        One annotated heat map per family (:func:`best_per_family`): rows true classes,
-        columns predicted classes, each cell its count (summed over the K test folds, so the
-        matrix adds up to ``r`` times the number of rows of the data set for ``r`` CV
-        repeats); colour = share of the true
-        class (row-normalised, so the diagonal is each class's sensitivity).
+        One heat map per family (:func:`best_per_family`): rows true classes, columns
+        predicted classes, colour and first line of each cell the share of the true class in
+        percent (rows add up to 100 %, the diagonal is each class's sensitivity), second line
+        the count of one CV repeat (:func:`confusion_shares`: pooled count / ``r``, which adds
+        up to the data set's rows).
     """
     best = best_per_family(summary, dataset)
     confusion = table[(table["dataset"] == dataset) & (table["metric"] == "confusion")]
@@ -201,25 +248,23 @@ def confusion_figure(table: pd.DataFrame, summary: pd.DataFrame, dataset: str) -
     nrows = int(np.ceil(n / ncols))
     fig, axes = new_figure(nrows, ncols, figsize=(3.0 * ncols + 0.8, 2.9 * nrows),
                            squeeze=False)
-    image = None
+    image, repeats = None, set()
     for ax, (_, row) in zip(axes.ravel(), best.iterrows()):
         cells = confusion[confusion["model"] == row["model"]]
         if cells.empty:
             raise ValueError(f"no confusion rows for model {row['model']!r} on {dataset!r}.")
-        counts = cells.pivot_table(index="true_class", columns="predicted_class",
-                                   values="value", aggfunc="sum")
-        classes = sorted(set(counts.index) | set(counts.columns))
-        counts = counts.reindex(index=sorted(counts.index), columns=classes, fill_value=0)
-        values = counts.to_numpy(dtype=float)
-        totals = values.sum(axis=1, keepdims=True)
-        shares = np.divide(values, totals, out=np.zeros_like(values), where=totals > 0)
-        image = ax.imshow(shares, cmap="Blues", vmin=0.0, vmax=1.0)
-        for i in range(values.shape[0]):
-            for j in range(values.shape[1]):
-                ax.text(j, i, f"{int(values[i, j])}", ha="center", va="center",
-                        fontsize="small", color="white" if shares[i, j] > 0.6 else "black")
-        ax.set_xticks(range(len(classes)), classes)
-        ax.set_yticks(range(len(counts.index)), list(counts.index))
+        n_repeats = int(cells["n_repeats"].iloc[0]) if "n_repeats" in cells.columns else 1
+        repeats.add(n_repeats)
+        shares, counts = confusion_shares(cells, n_repeats)
+        image = ax.imshow(100 * shares.to_numpy(), cmap="Blues", vmin=0.0, vmax=100.0)
+        for i in range(shares.shape[0]):
+            for j in range(shares.shape[1]):
+                share = 100 * shares.iat[i, j]
+                ax.text(j, i, f"{share:.0f} %\n{_count_text(counts.iat[i, j])}", ha="center",
+                        va="center", fontsize="x-small", linespacing=1.1,
+                        color="white" if share > 60 else "black")
+        ax.set_xticks(range(shares.shape[1]), [_class_label(c) for c in shares.columns])
+        ax.set_yticks(range(shares.shape[0]), [_class_label(c) for c in shares.index])
         ax.set_xlabel("predicted class")
         ax.set_ylabel("true class")
         ax.grid(False)
@@ -227,8 +272,12 @@ def confusion_figure(table: pd.DataFrame, summary: pd.DataFrame, dataset: str) -
                      fontsize="small")
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
-    fig.colorbar(image, ax=axes, label="share of the true class", shrink=0.8)
-    fig.suptitle(f"{dataset}: pooled out-of-fold confusion matrices, best model per family")
+    fig.colorbar(image, ax=axes, label="share of the true class (%)", shrink=0.8)
+    per_repeat = (f"count of one repeat (mean of {repeats.pop()})" if repeats != {1}
+                  and len(repeats) == 1 else "count" if repeats == {1}
+                  else "count of one repeat")
+    fig.suptitle(f"{dataset}: out-of-fold confusion, best model per family\n"
+                 f"each cell: share of the true class, {per_repeat}")
     return fig
 
 

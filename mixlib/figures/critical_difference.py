@@ -3,12 +3,14 @@ axis, with the models that the Nemenyi test cannot tell apart joined by thick ba
 
 from __future__ import annotations
 
+import math
+
 import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from mixlib.figures import new_figure
+from mixlib.figures import new_figure, note_figure
 
 _COLUMNS = ("model", "mean_rank", "critical_difference")
 #: Vertical distances in data units (the y axis has no scale): tick labels, CD bar, group
@@ -59,6 +61,36 @@ def _check(ranks: pd.DataFrame) -> pd.DataFrame:
     return ranks.sort_values(["mean_rank", "model"], kind="stable").reset_index(drop=True)
 
 
+def no_power_note(ranks: pd.DataFrame) -> str | None:
+    """The one-line note that replaces the diagram when the Nemenyi test separates no pair.
+
+    Parameters
+    ----------
+    ranks : pandas.DataFrame
+        As for :func:`critical_difference_figure`.
+
+    Returns
+    -------
+    str or None
+        ``None`` when some pair of mean ranks differs by at least ``CD``; otherwise (the spread
+        ``R_max - R_min`` of the mean ranks is below ``CD``, so one bar would join every model)
+        the note, e.g. "No pair of the 15 models differs significantly: the Nemenyi CD, 12.38
+        (alpha = 0.05, N = 3 data sets), exceeds the spread of their mean ranks, 1.33 to 13.67."
+    """
+    table = _check(ranks)
+    mean_ranks = table["mean_rank"].to_numpy(dtype=float)
+    cd = float(table["critical_difference"].iloc[0])
+    if mean_ranks[-1] - mean_ranks[0] >= cd:
+        return None
+    settings = [f"alpha = {float(table['alpha'].iloc[0]):g}"] if "alpha" in table.columns else []
+    if "n_datasets" in table.columns:
+        n = int(table["n_datasets"].iloc[0])
+        settings.append(f"N = {n} data set{'s' * (n != 1)}")
+    return (f"No pair of the {len(table)} models differs significantly: the Nemenyi CD, "
+            f"{cd:.2f}" + (f" ({', '.join(settings)})" if settings else "") + ", exceeds the "
+            f"spread of their mean ranks, {mean_ranks[0]:.2f} to {mean_ranks[-1]:.2f}.")
+
+
 def critical_difference_figure(ranks: pd.DataFrame) -> Figure:
     """Critical-difference diagram of the Nemenyi test (Demšar 2006, figure 1a).
 
@@ -78,7 +110,12 @@ def critical_difference_figure(ranks: pd.DataFrame) -> Figure:
         bar above the axis is one ``CD = q_alpha sqrt(k (k + 1) / (6 N))`` long; a thick bar
         under the axis joins every maximal group of models whose mean ranks differ by less
         than ``CD`` (:func:`rank_groups`): no pair inside a group differs significantly.
+        When one bar would join every model (:func:`no_power_note`), the diagram says nothing
+        the table does not: the figure is that note alone, one line of text.
     """
+    note = no_power_note(ranks)
+    if note is not None:
+        return note_figure(note, width=10.0)
     table = _check(ranks)
     k = len(table)
     mean_ranks = table["mean_rank"].to_numpy(dtype=float)
@@ -96,7 +133,7 @@ def critical_difference_figure(ranks: pd.DataFrame) -> Figure:
     bottom = first_row - _ROW_STEP * (n_rows - 1) - 0.2
     fig, ax = new_figure(figsize=(width, 0.6 + 0.9 * (top - bottom)))
     ax.set_axis_off()
-    ax.set_xlim(k + margin, min(1 - margin, k - cd - 0.05))   # a CD longer than the axis
+    ax.set_xlim(k + margin, 1 - margin)   # drawn only when CD < R_max - R_min <= k - 1
     ax.set_ylim(bottom, top)
     line = {"color": "0.15", "linewidth": 1.0}
 
@@ -132,4 +169,4 @@ def critical_difference_figure(ranks: pd.DataFrame) -> Figure:
     return fig
 
 
-__all__ = ["critical_difference_figure", "rank_groups"]
+__all__ = ["critical_difference_figure", "no_power_note", "rank_groups"]

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
 from mixlib.core.statistics import mean_t_interval
 from mixlib.figures import interval_name, new_figure
@@ -80,8 +81,29 @@ def _mark_unequal(axes, fitted: dict[str, pd.Series]) -> list[int]:
     unequal = [int(k) for k, row in frame.iterrows() if row.max() - row.min() > UNEQUAL_KERNELS]
     for k in unequal:
         for ax in axes:
-            ax.axvspan(k / 2 ** 0.5, k * 2 ** 0.5, color="0.85", zorder=0, linewidth=0)
+            ax.axvspan(k / 2 ** 0.5, k * 2 ** 0.5, color="0.88", zorder=0, linewidth=0)
     return unequal
+
+
+def _methods(own: pd.DataFrame) -> list[str]:
+    methods = [m for m in _METHOD_LABELS if m in set(own["method"])]
+    return methods + sorted(set(own["method"]) - set(methods))
+
+
+def _key(rules: list[str], shaded: bool) -> list:
+    """The figure's one key: line style = rule (errors), then the kernel panels' marks."""
+    handles = [Line2D([], [], color="0.25", linestyle=RULE_LINESTYLES.get(rule, "-"), marker="o",
+                      markersize=3, label=f"error, {rule} rule" if rule not in ("", "any")
+                      else "error") for rule in rules]
+    handles += [Patch(color="0.25", alpha=0.2, label="band: interval over repeats (errors), "
+                                                      "classes' lowest to highest (kernels)"),
+                Line2D([], [], color="0.25", linestyle=":", marker="x", markersize=3,
+                       label="kernels collapsed"),
+                Line2D([], [], color="0.5", linestyle="--", linewidth=0.8,
+                       label="kernels fit = asked")]
+    if shaded:
+        handles.append(Patch(color="0.88", label="methods fit unequal kernel counts"))
+    return handles
 
 
 def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, name: str,
@@ -89,43 +111,50 @@ def _method_figure(table: pd.DataFrame, metric: str, ylabel: str, title: str, na
     require_columns(table, ("method", "n_components", "metric", "unclassifiable", "value", "repeat"), name)
     require_metric(table, metric, name)
     groups = split_groups(table)
-    fig, axes = new_figure(2 * len(groups), 1, figsize=(6.4, 0.4 + 5.4 * len(groups)), squeeze=False,
-                           gridspec_kw={"height_ratios": [3, 1.6] * len(groups)})
+    n_methods = max(len(_methods(own)) for _, _, own in groups)
+    fig, axes = new_figure(2 * len(groups), n_methods,
+                           figsize=(2.9 * n_methods + 0.6, 0.9 + 4.0 * len(groups)),
+                           squeeze=False, sharex=True,
+                           gridspec_kw={"height_ratios": [2.2, 1] * len(groups)})
+    rules_seen, shaded = [], False
     for s, (split, panel, own) in enumerate(groups):
-        ax, ax_kernels = axes[2 * s, 0], axes[2 * s + 1, 0]
-        ax_kernels.sharex(ax)
         where = f" in split {split!r}" if split else ""
         require_metric(own, metric, name, where)
         require_metric(own, "collapsed_kernels", name, where)
-        methods = [m for m in _METHOD_LABELS if m in set(own["method"])]
-        methods += sorted(set(own["method"]) - set(methods))
-        notes, fitted = [], {}
+        methods = _methods(own)
+        kernels = np.sort(own["n_components"].unique())
+        fitted, top = {}, 0.0
         for i, method in enumerate(methods):
+            ax, ax_kernels = axes[2 * s, i], axes[2 * s + 1, i]
             rows, chosen = select_variants(own[own["method"] == method], _SWEEP_VARIANTS)
-            label = _METHOD_LABELS.get(method, method)
-            if chosen:
-                notes.append(f"{label}: {', '.join(chosen)}")
             errors = rows[rows["metric"] == metric]
             for rule in ordered_rules(errors):
-                _curve(ax, errors[errors["unclassifiable"] == rule], label + rule_suffix(rule), f"C{i}",
-                       1 - confidence_level, RULE_LINESTYLES.get(rule, "-"))
-            fitted[method] = _kernel_panel(ax_kernels, rows, label, f"C{i}")
-        kernels = np.sort(own["n_components"].unique())
-        ax_kernels.plot(kernels, kernels, color="0.5", linestyle="--", linewidth=0.8, label="as asked")
-        unequal = _mark_unequal((ax, ax_kernels), fitted)
-        if unequal:
-            notes.append(f"shaded: the methods fit unequal kernel counts (at {', '.join(map(str, unequal))})")
-        ax.set_ylabel(ylabel)
-        ax.set_ylim(bottom=0)
-        ax.tick_params(labelbottom=False)
+                _curve(ax, errors[errors["unclassifiable"] == rule], _METHOD_LABELS.get(method, method)
+                       + rule_suffix(rule), f"C{i}", 1 - confidence_level, RULE_LINESTYLES.get(rule, "-"))
+                rules_seen += [rule] if rule not in rules_seen else []
+            top = max([top] + [float(np.nanmax(line.get_ydata())) for line in ax.get_lines()])
+            fitted[method] = _kernel_panel(ax_kernels, rows, _METHOD_LABELS.get(method, method), f"C{i}")
+            ax_kernels.plot(kernels, kernels, color="0.5", linestyle="--", linewidth=0.8, label="as asked")
+            label = _METHOD_LABELS.get(method, method)
+            ax.set_title(label + (f"\n{', '.join(chosen)}" if chosen else ""), fontsize="medium")
+            _log2_axis(ax_kernels, kernels)
+            if i > 0:
+                ax.sharey(axes[2 * s, 0])
+                ax_kernels.sharey(axes[2 * s + 1, 0])
+        for ax in axes[2 * s: 2 * s + 2, len(methods):].ravel():
+            ax.set_visible(False)
+        shaded |= bool(_mark_unequal(axes[2 * s: 2 * s + 2, :len(methods)].ravel(), fitted))
+        # errors are percentages: a band of few repeats may run past 100 %, the axis does not
+        axes[2 * s, 0].set_ylim(0, min(100.0, 1.1 * max(top, 1e-9)) if np.isfinite(top) else 100.0)
         heading = f"{panel}: " * bool(panel) + f"{own['repeat'].nunique()} repeats"
-        ax.set_title(heading + ("\n" + "\n".join(notes) if notes else ""), fontsize="medium")
-        ax.legend(fontsize="small", ncol=2)
-        ax_kernels.set_ylim(bottom=0)
-        ax_kernels.set_ylabel("kernels fit\nper class", fontsize="small")
-        ax_kernels.legend(fontsize="x-small", ncol=2, title="solid: fit (band: classes), dotted x: collapsed",
-                          title_fontsize="x-small")
-        _log2_axis(ax_kernels, kernels)
+        axes[2 * s, 0].set_ylabel(f"{heading}\n{ylabel}", fontsize="small")
+        axes[2 * s + 1, 0].set_ylabel("kernels fit\nper class", fontsize="small")
+        axes[2 * s + 1, 0].set_ylim(bottom=0)
+        if s < len(groups) - 1:
+            for ax in axes[2 * s + 1]:
+                ax.set_xlabel("")
+    fig.legend(handles=_key(rules_seen, shaded), loc="outside lower center", ncols=3,
+               fontsize="small")
     fig.suptitle(f"{title} (mean and {interval_name(confidence_level)} over repeats)")
     return fig
 

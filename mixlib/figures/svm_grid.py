@@ -31,7 +31,8 @@ def svm_grid(grid: pd.DataFrame, best: pd.DataFrame) -> Figure:
     -------
     matplotlib.figure.Figure
         Level 0 as a coloured mesh of cells; each finer level as markers with the same colour
-        scale inside a rectangle showing its extent; the point chosen in ``best`` starred,
+        scale inside a dashed rectangle around its cells (its points +/- half its step); the
+        axes span every level's cells, grey where level 0 has none; the point chosen in ``best`` starred,
         labelled with its CV error; its test error in the title; colour bar in percent of
         misclassified rows.
     """
@@ -52,23 +53,31 @@ def svm_grid(grid: pd.DataFrame, best: pd.DataFrame) -> Figure:
         raise ValueError(f"best has no cv_error row of class 'all'; metrics: {sorted(overall.index)}.")
     norm = Normalize(vmin=100 * errors["value"].min(), vmax=100 * errors["value"].max())
     fig, ax = new_figure(figsize=(6.4, 5.0))
-    mesh = None
+    mesh, extents = None, []
     for level, part in errors.groupby("level"):
         log_C = np.sort(part["log10_C"].unique())
         log_sigma = np.sort(part["log10_sigma"].unique())
+        c_edges, sigma_edges = _edges(log_C), _edges(log_sigma)
+        extents.append((c_edges[0], c_edges[-1], sigma_edges[0], sigma_edges[-1]))
         values = (part.pivot_table(index="log10_sigma", columns="log10_C", values="value")
                   .reindex(index=log_sigma, columns=log_C).to_numpy() * 100)
         if level == 0:
-            mesh = ax.pcolormesh(_edges(log_C), _edges(log_sigma), values, cmap="viridis",
-                                 norm=norm, shading="flat")
+            mesh = ax.pcolormesh(c_edges, sigma_edges, values, cmap="viridis", norm=norm,
+                                 shading="flat")
             continue
         marker = _MARKERS[(int(level) - 1) % len(_MARKERS)]
         ax.scatter(part["log10_C"], part["log10_sigma"], c=100 * part["value"], cmap="viridis",
                    norm=norm, marker=marker, s=110 / level, edgecolors="white", linewidths=0.8,
                    label=f"level {int(level)}", zorder=3)
-        ax.add_patch(Rectangle((log_C[0], log_sigma[0]), log_C[-1] - log_C[0],
-                               log_sigma[-1] - log_sigma[0], fill=False, edgecolor="white",
+        ax.add_patch(Rectangle((c_edges[0], sigma_edges[0]), c_edges[-1] - c_edges[0],
+                               sigma_edges[-1] - sigma_edges[0], fill=False, edgecolor="0.35",
                                linestyle="--", linewidth=0.8, zorder=2))
+    # every level's cells inside the axes: a refinement around a best point on the edge of
+    # the coarse grid reaches past it, where the background (not evaluated at level 0) shows
+    extents = np.array(extents)
+    ax.set_xlim(extents[:, 0].min(), extents[:, 1].max())
+    ax.set_ylim(extents[:, 2].min(), extents[:, 3].max())
+    ax.set_facecolor("0.88")
     ax.plot(best["log10_C"].iloc[0], best["log10_sigma"].iloc[0], "*", color="red", markersize=14,
             markeredgecolor="white", label=f"best: {100 * overall['cv_error']:.1f} %", zorder=4)
     fig.colorbar(mesh if mesh is not None else ax.collections[0], ax=ax,

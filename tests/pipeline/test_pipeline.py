@@ -260,7 +260,9 @@ def test_claims_follow_from_their_rows_and_from_the_tables(test_run):
 
 
 def test_report_bundles_every_figure_and_the_claims(test_run):
-    snakemake(test_run, "--report", "results/report.html", "--configfile", "config/test.yaml")
+    result = snakemake(test_run, "--report", "results/report.html", "--configfile",
+                       "config/test.yaml")
+    assert "RuntimeWarning" not in result.stdout + result.stderr
     html = (test_run / "results/report.html").read_text(errors="replace")
     figures = sorted(p.name for p in (test_run / "results/figures").glob("*.png"))
     assert figures
@@ -280,6 +282,11 @@ def test_report_bundles_every_figure_and_the_claims(test_run):
     # metadata makes Snakemake open on this page, not on the rule graph ("Workflow" in the menu)
     seed = yaml.safe_load((test_run / "config/test.yaml").read_text())["seed"]
     assert f'var metadata = {{"seed": {seed}, ' in html
+    # the landing page's links open the table or figure itself, not its side panel
+    for target in ("results/report/claims.html", "results/figures/comparison.png"):
+        kind = "img" if target.endswith(".png") else "html"
+        assert (f"javascript:app.setView({{content:'{kind}',contentPath:results['{target}']"
+                f".data_uri,resultPath:'{target}'}})") in html, target
 
 
 def test_report_shows_its_tables_as_rounded_sortable_html(test_run):
@@ -287,11 +294,13 @@ def test_report_shows_its_tables_as_rounded_sortable_html(test_run):
     if not html.exists():
         snakemake(test_run, "--report", "results/report.html", "--configfile", "config/test.yaml")
     report = html.read_text(errors="replace")
-    names = ["claims", "claims_readings", "comparison_summary", "comparison_pairs",
-             "comparison_ranks"]
+    names = ["claims", "claims_readings", "comparison_summary", "comparison_ranks"]
     # the tests across data sets, with two or more cross-validated data sets in the config
     names += [name for name in ("comparison_wilcoxon", "comparison_bayes")
               if (test_run / f"results/tables/{name}.tsv").exists()]
+    # the pairs per data set: a figure, not a page of one row per pair
+    assert '"results/figures/comparison_pairs.png": {' in report
+    assert '"results/report/comparison_pairs.html": {' not in report
     for name in names:
         page_path = test_run / f"results/report/{name}.html"
         # shown inline as an HTML page (not a TSV to download), the page itself
@@ -303,18 +312,33 @@ def test_report_shows_its_tables_as_rounded_sortable_html(test_run):
         page = page_path.read_text()
         table = read_table(test_run / f"results/tables/{name}.tsv")
         headers = re.findall(r'<th scope="col">([^<]*)</th>', page)
-        assert sorted(headers) == sorted(table.columns) and 'class="sortable"' in page
-        cells = re.findall(r'<td class="number[^"]*" data-value="([^"]*)">([^<]*)</td>', page)
+        assert 'class="sortable"' in page
+        cells = re.findall(r'<td data-value="([^"]*)">([^<]*)</td>', page)
         assert cells
+        if name == "comparison_summary":  # data set x model, "error ± half-width" in %
+            columns = [c for c in pd.unique(table["dataset"].where(table["protocol"] == "cv",
+                                                                   table["split"] + " (hold-out)"))]
+            assert headers == ["model", "family", "approach", "mean rank", *columns]
+            assert len(re.findall("<tr>", page)) == table["model"].nunique() + 1
+            for full, shown in cells:
+                if "±" in shown:
+                    error = float(shown.split(" ± ")[0])
+                    assert abs(float(full) - error) <= 0.5 * 10 ** -len(shown.split(" ± ")[0].partition(".")[2]) + 1e-4
+            continue
+        # every column shown, or named in the note as the same on every row (of one claim)
+        note = re.search(r'<p class="note">(.*?)</p>', page).group(1)
+        assert set(headers) <= set(table.columns)
+        assert all(column in note for column in set(table.columns) - set(headers)), name
         for full, shown in cells:  # rounded: a few significant digits, not the float's 17
             if shown in ("", "∞", "−∞"):
                 continue
             digits = shown.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
             assert len(digits) <= 4 or float(full).is_integer(), (name, full, shown)
-            # ... and they are the value rounded to the last digit shown
+            # ... and they are the value rounded to the last digit shown (the sort key itself
+            # keeps 6 significant digits)
             mantissa, _, exponent = shown.partition("e")
             last_digit = 10.0 ** (int(exponent or 0) - len(mantissa.partition(".")[2]))
-            assert abs(float(full) - float(shown)) <= 0.5 * last_digit * (1 + 1e-9), (name, full, shown)
+            assert abs(float(full) - float(shown)) <= 0.5 * last_digit * (1 + 1e-9) + 1e-5 * abs(float(full)), (name, full, shown)
 
 
 def test_provenance_is_recorded_stamped_and_reruns_nothing(test_run):

@@ -328,7 +328,7 @@ def study_targets():
                 "results/tables/comparison_ranks.tsv",
                 "results/figures/comparison_cd.png",
                 "results/report/comparison_summary.html",
-                "results/report/comparison_pairs.html",
+                "results/figures/comparison_pairs.png",
                 "results/report/comparison_ranks.html",
             ]
             + (

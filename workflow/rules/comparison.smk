@@ -180,6 +180,24 @@ rule comparison_cd_figure:
         "../scripts/figures/comparison_cd.py"
 
 
+# The pairwise tests per data set as p-value matrices (the table has a row per pair).
+rule comparison_pairs_figure:
+    input:
+        "results/tables/comparison_pairs.tsv",
+    output:
+        png=report(
+            "results/figures/comparison_pairs.png",
+            caption="../report/comparison_pairs.rst",
+            category="Comparison",
+            labels={"figure": "pairs per data set (t-tests)", "sweep": "classifier"},
+        ),
+        svg="results/figures/comparison_pairs.svg",
+    log:
+        "results/logs/comparison_pairs_figure/all.log",
+    script:
+        "../scripts/figures/comparison_pairs.py"
+
+
 # Every pair of models across the cross-validated data sets (needs two or more): Wilcoxon
 # signed-rank tests (Holm over the pairs) and Bayesian signed-rank tests with a rope.
 rule comparison_across:
@@ -249,11 +267,11 @@ rule suite_claims:
         "../scripts/suite_claims.py"
 
 
-# The comparison tables as the report shows them: rounded, sortable HTML.
+# The comparison tables as the report shows them: rounded, sortable HTML (the summary as
+# data set x model).
 rule comparison_report_tables:
     input:
         summary="results/tables/comparison_summary.tsv",
-        pairs="results/tables/comparison_pairs.tsv",
         ranks="results/tables/comparison_ranks.tsv",
     output:
         summary=report(
@@ -261,12 +279,6 @@ rule comparison_report_tables:
             caption="../report/comparison_summary.rst",
             category="Comparison",
             labels={"table": "errors per data set"},
-        ),
-        pairs=report(
-            "results/report/comparison_pairs.html",
-            caption="../report/comparison_pairs.rst",
-            category="Comparison",
-            labels={"table": "pairs per data set (t-tests)"},
         ),
         ranks=report(
             "results/report/comparison_ranks.html",

@@ -1,3 +1,10 @@
+from mixlib.report.snakemake_warnings import ignore_unawaited_input_sizes
+
+# `snakemake --report` would print a RuntimeWarning of Snakemake's own per job (the module says
+# why): that one message, from that one module, is ignored.
+ignore_unawaited_input_sizes()
+
+
 # The claims of the report: each a band judged by an interval, under our reading (claims.tsv,
 # with how many readings give each verdict) and under every reading of the sensitivity grid
 # (claims_readings.tsv), and the figure of both.
