@@ -348,7 +348,7 @@ CASES = [
          config=lambda c: c["ensembles"].update(splits=[])),
     Case("no svm split", r"svm.splits: \[\] (should be non-empty|is too short)",
          config=lambda c: c["svm"].update(splits=[])),
-    Case("repeats beyond max_repeats", r"repeats: 100000 is above max_repeats \(1000\).* set max_repeats: 100000",
+    Case("repeats beyond their bound", r"repeats: 100,000 is above its bound 1,000: each repeat .* set limits: {repeats: 100000}",
          config=lambda c: c.update(repeats=100000)),
     # Item 5: YAML syntax, named by file, line and column.
     Case("unclosed bracket", r"config.yaml, line 3, column 1: YAML syntax error: while parsing a flow "

@@ -33,11 +33,13 @@ from mixlib.experiments.registry import CLASSIFIERS, model_spec, unknown_paramet
 from mixlib.experiments.settings import EMSettings, StudySettings, study_settings
 from mixlib.model_selection.fixed_splits import check_row_ranges, roles_from_rows, split_kind
 from mixlib.model_selection.splits import UNUSED, role_sizes
-from mixlib.pipeline.config_errors import check_schema
+from mixlib.pipeline.config_errors import check_numbers, check_schema
 from mixlib.pipeline.config_overrides import load_schema, retype_strings
 from mixlib.pipeline.datasets import dataset_source, load_dataset_table
 from mixlib.pipeline.legacy import check_legacy_keys, rename_old_model_names
+from mixlib.pipeline.limits import check_limits
 from mixlib.pipeline.prerun_checks import check_prerun
+from mixlib.pipeline.stage_params import check_stage_params
 from mixlib.pipeline.stages import check_shared_sections
 
 
@@ -77,12 +79,16 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
     # --config 'mlp={"hidden_sizes": [1, 2]}' arrives with strings inside: typed as the schema says
     loaded = load_schema(str(schema))
     retype_strings(config, loaded)
+    check_numbers(config, loaded)  # .inf, .nan, 1.0e+3 for an integer: named before the schema
     check_schema(config, loaded)  # names the key; then Snakemake's validate fills the defaults
     validate(config, schema=str(Path(schema).resolve()))
+    check_limits(config, loaded)  # before anything whose work grows with a size
     check_shared_sections(config)
+    settings = study_settings(config)  # em, comparison, semisupervised: named by their keys
     if read_data:
+        check_stage_params(config, settings.em)
         check_prerun(config, check_config(config, schema, base_dir))
-    return study_settings(config)
+    return settings
 
 
 def check_split_forms(config: Mapping[str, Any]) -> None:

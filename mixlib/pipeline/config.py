@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from mixlib.pipeline.config_text import UniqueKeyLoader, check_config_text
+from mixlib.pipeline.config_text import check_config_text, load_config_text
 
 STUDY_CONFIG = "config/config.yaml"
 """The study's own config: read only when no ``--configfile`` is given."""
@@ -30,7 +30,7 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
     """
     text = Path(path).read_text(encoding="utf-8")
     try:
-        loaded = yaml.load(text, Loader=UniqueKeyLoader)
+        loaded = load_config_text(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
@@ -42,6 +42,8 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
         raise ValueError(f"{where}: {kind}: {what}.") from None
     except yaml.YAMLError as exc:
         raise ValueError(f"{path}: YAML syntax error: {exc}.") from None
+    except ValueError as exc:  # aliases that expand beyond the bound
+        raise ValueError(f"{path}: {exc}") from None
     if not isinstance(loaded, dict):
         raise ValueError(f"{path}: expected a mapping of config keys, got {type(loaded).__name__}.")
     check_config_text(path, loaded)
