@@ -22,7 +22,7 @@ import pandas as pd
 from mixlib.datasets import CLASS_COLUMN
 from mixlib.model_selection.fixed_splits import split_kind
 from mixlib.model_selection.splits import role_sizes
-from mixlib.pipeline.stage_params import probe_data
+from mixlib.pipeline.stage_params import probe_data, relabel
 from mixlib.pipeline.role_minimums import check_cv_early_stopping, check_role_minimums
 
 #: Model parameters bounded by the number of training rows of a fold.
@@ -155,7 +155,7 @@ def check_comparison_params(config: Mapping[str, Any],
                                        em=EMSettings.from_mapping(config["em"]))
                 estimator.fit(X, y)
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"{where}: {exc} (overrides {dict(overrides)}).") from None
+            raise relabel(where, exc, {key: key for key in params}) from None
 
 
 def check_output_folders(rules: Iterable[Any], base_dir: str | Path = ".") -> None:
