@@ -53,14 +53,14 @@ def _cv_fits(config: Mapping[str, Any], value: int) -> str:
     folds, models = _n(config, "comparison", "n_folds"), _n(config, "comparison", "models")
     datasets = _n(config, "comparison", "datasets")
     return (f"{_count(value)} x {folds} folds = {_count(value * folds)} fits of each of "
-            f"{models} models on each of {datasets} data sets "
+            f"{models} models on each of {datasets} data set(s) "
             f"({_count(value * folds * models * datasets)} fits)")
 
 
 def _posterior(config: Mapping[str, Any], value: int) -> str:
     datasets = _n(config, "comparison", "datasets")
     return (f"the posterior draws of one pair of models take {_count(value)} x "
-            f"({datasets} data sets + 4) x 8 bytes = {_bytes(value * (datasets + 4) * _FLOAT)}")
+            f"({datasets} data set(s) + 4) x 8 bytes = {_bytes(value * (datasets + 4) * _FLOAT)}")
 
 
 def _grid(config: Mapping[str, Any], value: int) -> str:
