@@ -91,14 +91,35 @@ def _hint(error: Any) -> str:
     return ""
 
 
-def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any]) -> None:
-    """Raise ``ValueError`` naming the key and the rule of the first schema violation
-    (jsonschema's most relevant one), if ``config`` breaks ``schema``; the value at fault is
-    echoed cut to :data:`MAX_VALUE_CHARS` characters."""
-    from jsonschema.exceptions import best_match
-    from jsonschema.validators import validator_for
+def _filling_validator(schema: Mapping[str, Any]) -> Any:
+    """A jsonschema validator for ``schema`` that fills, in every mapping it validates, the
+    ``default`` of each property left out (as Snakemake's ``validate`` does)."""
+    from jsonschema import validators
 
-    error = best_match(validator_for(schema)(schema).iter_errors(config))
+    base = validators.validator_for(schema)
+    check_properties = base.VALIDATORS["properties"]
+
+    def properties(validator: Any, declared: Mapping[str, Any], instance: Any,
+                   node: Mapping[str, Any]) -> Iterator[Any]:
+        if isinstance(instance, dict):
+            for key, child in declared.items():
+                if isinstance(child, Mapping) and "default" in child:
+                    instance.setdefault(key, child["default"])
+        yield from check_properties(validator, declared, instance, node)
+
+    return validators.extend(base, {"properties": properties})(schema)
+
+
+def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any]) -> None:
+    """Check ``config`` against ``schema`` once, filling the schema's defaults in place.
+
+    Raises ``ValueError`` naming the key and the rule of the first violation (jsonschema's
+    most relevant one); the value at fault is echoed cut to :data:`MAX_VALUE_CHARS`
+    characters.
+    """
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_filling_validator(schema).iter_errors(config))
     if error is not None:
         message = error.message
         if len(message) > 2 * MAX_VALUE_CHARS:
