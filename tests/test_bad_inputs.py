@@ -109,6 +109,8 @@ def rare_class(n: int) -> Callable[[list[str]], list[str]]:
     return then(*(cell(line, "kind", "rare") for line in range(2, n + 2)))
 
 
+#: The message starts with the key (alone, or after Snakemake's "Error in the config: ").
+KEY_FIRST = r"(?:^|Error in the config: )"
 #: A data set or split name of 240 characters (not periodic, so Snakemake would take it).
 LONG_NAME = "".join(f"n{i}" for i in range(100))[:240]
 
@@ -385,24 +387,24 @@ CASES = [
          config=lambda c: c["splits"].update({LONG_NAME * 2: {"dataset": "wine", "roles": {"train": 10}}})),
     # Every number finite, every integer key an integer, every estimator setting checked by the
     # estimator's or the stage function's own validation before any job, named by its key.
-    Case("MKL's C infinite", r"^svm.mkl.C: .inf is not a finite number",
+    Case("MKL's C infinite", KEY_FIRST + r"svm.mkl.C: .inf is not a finite number",
          config=lambda c: c["svm"]["mkl"].update(C=float("inf"))),
-    Case("rope infinite", r"^comparison.rope: .inf is not a finite number",
+    Case("rope infinite", KEY_FIRST + r"comparison.rope: .inf is not a finite number",
          config=lambda c: c["comparison"].update(rope=float("inf"))),
-    Case("rope above 1", r"^comparison.rope: 2.0 is greater than the maximum of 1",
+    Case("rope above 1", KEY_FIRST + r"comparison.rope: 2.0 is greater than the maximum of 1",
          config=lambda c: c["comparison"].update(rope=2.0)),
-    Case("grid range reversed", r"^svm.grid.log10_C_range: grid ranges must be \(low, high\) with low < high, got \(3.0, -1.0\)",
+    Case("grid range reversed", KEY_FIRST + r"svm.grid.log10_C_range: grid ranges must be \(low, high\) with low < high, got \(3.0, -1.0\)",
          config=lambda c: c["svm"]["grid"].update(log10_C_range=[3.0, -1.0])),
-    Case("grid range beyond float64", r"^svm.grid.log10_sigma_range: the end 400 gives sigma = 10\^400 = inf, "
+    Case("grid range beyond float64", KEY_FIRST + r"svm.grid.log10_sigma_range: the end 400 gives sigma = 10\^400 = inf, "
          r"and sigma must be a finite float > 0",
          config=lambda c: c["svm"]["grid"].update(log10_sigma_range=[400, 500])),
-    Case("SVDD width whose square is 0", r"^svm.svdd: these settings fail .* ZeroDivisionError",
+    Case("SVDD width whose square is 0", KEY_FIRST + r"svm.svdd: these settings fail .* ZeroDivisionError",
          config=lambda c: c["svm"]["svdd"].update(sigma=1e-320)),
-    Case("EM tolerance .nan", r"^em.tol: .nan is not a finite number",
+    Case("EM tolerance .nan", KEY_FIRST + r"em.tol: .nan is not a finite number",
          config=lambda c: c["em"].update(tol=float("nan"))),
-    Case("EM max_iter written 1.0e+3", r"^em.max_iter: 1000.0 is a float, and this key takes an "
+    Case("EM max_iter written 1.0e+3", KEY_FIRST + r"em.max_iter: 1000.0 is a float, and this key takes an "
          r"integer: write it as the integer 1000", config=lambda c: c["em"].update(max_iter=1000.0)),
-    Case("EM tolerance written 1e-6 (text in YAML 1.1)", r"^em.tol: '1e-6' is not of type 'number'; "
+    Case("EM tolerance written 1e-6 (text in YAML 1.1)", KEY_FIRST + r"em.tol: '1e-6' is not of type 'number'; "
          r"YAML 1.1 .* takes 1e-6 for text: .* write 1.0e-6", config=lambda c: c["em"].update(tol="1e-6")),
     Case("url with a user and password", r"datasets.x.url: 'ftp://\*\*\*@host/x.data'",
          config=lambda c: c["datasets"].update(x={"source": "url", "url": "ftp://alice:s3cret@host/x.data",

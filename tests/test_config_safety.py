@@ -164,3 +164,16 @@ def test_a_bound_of_the_comparison_params_is_lifted_per_model():
         check_limits(config, SCHEMA)
     config["limits"] = {"comparison.params.bagging.n_estimators": 20_000}
     check_limits(config, SCHEMA)
+
+
+DRY_RUN_CASES = ["CV repeats of hours", "grid range beyond float64", "EM max_iter written 1.0e+3"]
+
+
+@pytest.mark.pipeline
+@pytest.mark.parametrize("case", DRY_RUN_CASES)
+def test_a_bad_config_key_stops_snakemake_dry_run_before_any_job(case, tmp_path):
+    from tests.pipeline.conftest import assert_dry_run_stops_before_any_job, copy_workflow
+    from tests.test_bad_inputs import CASES
+
+    bad = next(c for c in CASES if c.name == case)
+    assert_dry_run_stops_before_any_job(bad, copy_workflow(tmp_path / "project"))
