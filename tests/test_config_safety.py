@@ -177,3 +177,10 @@ def test_a_bad_config_key_stops_snakemake_dry_run_before_any_job(case, tmp_path)
 
     bad = next(c for c in CASES if c.name == case)
     assert_dry_run_stops_before_any_job(bad, copy_workflow(tmp_path / "project"))
+
+
+def test_a_size_beyond_float64_is_refused_with_its_order_of_magnitude():
+    config = copy.deepcopy(TEST_CONFIG)
+    config["comparison"]["cv_repeats"] = 10**400  # YAML reads 401 digits as an int
+    with pytest.raises(ValueError, match=r"^comparison.cv_repeats: about 10\^400 is above its bound"):
+        check_limits(config, SCHEMA)

@@ -24,10 +24,14 @@ _FLOAT = 8
 
 
 def _count(x: float) -> str:
+    if x >= 1e300:  # an integer beyond float64 (YAML reads 400 digits as an int)
+        return f"about 10^{len(str(int(x))) - 1}"
     return f"{x:,.0f}" if x < 1e12 else f"{x:.1e}"
 
 
 def _bytes(x: float) -> str:
+    if x >= 1e300:
+        return f"about 10^{len(str(int(x))) - 1} bytes"
     for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
         if x >= size:
             return f"{x / size:,.1f} {unit}"
@@ -180,8 +184,8 @@ def check_limits(config: Mapping[str, Any], schema: Mapping[str, Any]) -> None:
         for key, value in _values(config, pattern.split(".")):
             limit = lifted.get(key, bound)
             sizes = value if isinstance(value, list) else [value]
-            numbers = [size for size in sizes if isinstance(size, (int, float))
-                       and not isinstance(size, bool) and math.isfinite(size)]
+            numbers = [size for size in sizes if isinstance(size, int) and not isinstance(
+                size, bool) or isinstance(size, float) and math.isfinite(size)]
             if not numbers or max(numbers) <= limit:
                 continue
             size = max(numbers)
