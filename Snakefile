@@ -12,6 +12,7 @@ from pathlib import Path
 from snakemake.utils import min_version
 
 from mixlib.pipeline.config import STUDY_CONFIG, read_config_file
+from mixlib.pipeline.config_errors import stop_on_config_error
 from mixlib.pipeline.console import NameFinishedJobs
 from mixlib.pipeline.fingerprint import add_code_fingerprints
 from mixlib.pipeline.prerun_checks import check_output_folders
@@ -26,14 +27,18 @@ RUN_STARTED = time.time()
 
 # A --configfile stands on its own: config/config.yaml is read only when none is given, so a
 # key or data set left out of the user's file never comes back from the study's config.
+# Read as plain YAML first (nothing in it runs): a YAML syntax error names the file, line and
+# column; a key given twice, __use_yte__ or an alias bomb stops the run with one message.
 if not workflow.overwrite_configfiles:
-    read_config_file(STUDY_CONFIG)  # a YAML syntax error names the file, line and column
+    with stop_on_config_error():
+        read_config_file(STUDY_CONFIG)
 
     configfile: STUDY_CONFIG
 
-else:  # a key given twice or __use_yte__ in the user's file, named with its line
-    for _path in workflow.overwrite_configfiles:
-        read_config_file(_path)
+else:  # Snakemake has already read these (and run a YTE template: config/README.md)
+    with stop_on_config_error():
+        for _path in workflow.overwrite_configfiles:
+            read_config_file(_path)
 
 
 report: "workflow/report/workflow.rst"

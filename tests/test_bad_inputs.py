@@ -109,6 +109,24 @@ def rare_class(n: int) -> Callable[[list[str]], list[str]]:
     return then(*(cell(line, "kind", "rare") for line in range(2, n + 2)))
 
 
+#: The message starts with the key (alone, or after Snakemake's "Error in the config: ").
+KEY_FIRST = r"(?:^|Error in the config: )"
+#: A data set or split name of 240 characters (not periodic, so Snakemake would take it).
+LONG_NAME = "".join(f"n{i}" for i in range(100))[:240]
+
+
+def alias_bomb(levels: int = 10, width: int = 15) -> str:
+    """A YAML document of about 600 bytes whose aliases stand for ``width ** levels`` strings."""
+    names = "abcdefghijklmnopqrstuvwxyz"
+    rows = [f"{names[0]}: &{names[0]} [" + ", ".join(["lol"] * width) + "]"]
+    for level in range(1, levels):
+        rows.append(f"{names[level]}: &{names[level]} [" + ",".join([f"*{names[level - 1]}"] * width) + "]")
+    return "\n".join(rows) + f"\nseed: *{names[levels - 1]}\n"
+
+
+ALIAS_BOMB = alias_bomb()
+
+
 @dataclass
 class Case:
     """A bad input: an edit of the CSV lines, of the config, or the config file's own text."""
@@ -250,8 +268,6 @@ CASES = [
          config=lambda c: c["semisupervised"].update(unclassifiable=["tie"])),
     Case("both variance floors", r"relative_min_variance",
          config=lambda c: c["em"].update(relative_min_variance=1e-3)),
-    Case("EM settings left under mixture (their old place)", r"mixture.em: the EM settings moved to the top-level section em",
-         config=lambda c: c["mixture"].update(em=c.pop("em"))),
     Case("EM setting among the comparison's mixture overrides",
          r"comparison.params.mixture: \['tol'\] are EM settings",
          config=lambda c: c["comparison"]["params"].update(mixture={"n_components": 4, "tol": 1e-3})),
@@ -266,17 +282,6 @@ CASES = [
     Case("EM setting left out", r"'max_iter' is a required property",
          config=lambda c: c["em"].pop("max_iter")),
     Case("no variance floor", r"min_variance", config=lambda c: c["em"].pop("min_variance")),
-    Case("imputer's kernels under their old name",
-         r"impute.n_components: .* it is now impute.kernels_per_feature",
-         config=lambda c: c["impute"].update(n_components=c["impute"].pop("kernels_per_feature"))),
-    Case("imputation study's kernels under their old name",
-         r"imputation_study.n_components: .* it is now imputation_study.kernels_per_feature",
-         config=lambda c: c["imputation_study"].update(
-             n_components=c["imputation_study"].pop("kernels_per_feature"))),
-    Case("comparison.alpha (old name)", r"comparison.alpha: .* it is now comparison.significance_level",
-         config=lambda c: c["comparison"].update(alpha=c["comparison"].pop("significance_level"))),
-    Case("svm.grid.alpha (old name)", r"svm.grid.alpha: .* it is now svm.grid.significance_level",
-         config=lambda c: c["svm"]["grid"].update(alpha=c["svm"]["grid"].pop("significance_level"))),
     Case("figures' level left out", r"figures: the stage\(s\) \['mixture', .*\] read this section",
          config=lambda c: c.pop("figures")),
     Case("one-class model in the comparison", r"'svdd' is not one of \['mixture'",
@@ -293,20 +298,20 @@ CASES = [
     Case("model given twice", r"has non-unique elements",
          config=lambda c: c["comparison"].update(models=["knn", "knn", "svm"])),
     # Defect 5: comparison.params values, by the estimator's own validation.
-    Case("knn n_neighbors 0", r"comparison.params.knn: n_neighbors must be .*1",
+    Case("knn n_neighbors 0", r"comparison.params.knn.n_neighbors: n_neighbors must be .*1",
          config=lambda c: c["comparison"]["params"].update(knn={"n_neighbors": 0})),
     Case("knn n_neighbors above the training rows",
          r"comparison.params.knn.n_neighbors: 100000 is more than the \d+ training rows of data set 'wine'",
          config=lambda c: c["comparison"]["params"].update(knn={"n_neighbors": 100000})),
-    Case("svm C negative", r"comparison.params.svm: C must be",
+    Case("svm C negative", r"comparison.params.svm.C: C must be",
          config=lambda c: c["comparison"]["params"].update(svm={"C": -1})),
-    Case("tree max_depth not a number", r"comparison.params.tree_unpruned: max_depth .*'deep'",
+    Case("tree max_depth not a number", r"comparison.params.tree_unpruned.max_depth: max_depth .*'deep'",
          config=lambda c: c["comparison"]["params"].update(tree_unpruned={"max_depth": "deep"})),
     Case("max_train_rows 0", r"comparison.params.knn.max_train_rows: max_train_rows must be None or an integer >= 2, got 0",
          config=lambda c: c["comparison"]["params"].update(knn={"max_train_rows": 0})),
-    Case("random forest n_estimators 1.5", r"comparison.params.random_forest: .*1.5",
+    Case("random forest n_estimators 1.5", r"comparison.params.random_forest.n_estimators: .*1.5",
          config=lambda c: c["comparison"]["params"].update(random_forest={"n_estimators": 1.5})),
-    Case("mlp regime unknown", r"comparison.params.mlp: .*'turbo'",
+    Case("mlp regime unknown", r"comparison.params.mlp.regime: .*'turbo'",
          config=lambda c: c["comparison"]["params"].update(mlp={"regime": "turbo"})),
     # Defect 6: data that pass the value checks but no stage could use.
     Case("single-class data set", r"datasets.people: every row has the class 'tall' \(column 'kind'\); a classifier needs at least two classes",
@@ -348,8 +353,64 @@ CASES = [
          config=lambda c: c["ensembles"].update(splits=[])),
     Case("no svm split", r"svm.splits: \[\] (should be non-empty|is too short)",
          config=lambda c: c["svm"].update(splits=[])),
-    Case("repeats beyond max_repeats", r"repeats: 100000 is above max_repeats \(1000\).* set max_repeats: 100000",
+    Case("repeats beyond their bound", r"repeats: 100,000 is above its bound 1,000: each repeat .* set limits: {repeats: 100000}",
          config=lambda c: c.update(repeats=100000)),
+    # Size-like keys: each bounded before any job, the message estimating the cost and naming
+    # the key that lifts the bound.
+    Case("CV repeats of hours", r"comparison.cv_repeats: 100,000 is above its bound 1,000: .*"
+         r"\(4,500,000 fits\)\. If you mean it, lift the bound: set limits: {comparison.cv_repeats: 100000}",
+         config=lambda c: c["comparison"].update(cv_repeats=100000)),
+    Case("SVM grid of 10^10 cells", r"svm.grid.n_points: 100,000 is above its bound 100: "
+         r"20,000,000,000 grid cells .* set limits: {svm.grid.n_points: 100000}",
+         config=lambda c: c["svm"]["grid"].update(n_points=100000)),
+    Case("SVM grid levels", r"svm.grid.n_levels: 1,000 is above its bound 20: .*grid cells",
+         config=lambda c: c["svm"]["grid"].update(n_levels=1000)),
+    Case("hidden layer of 18 GiB", r"mlp.hidden_sizes: 10,000,000 is above its bound 10,000: .*"
+         r"240 features: 18.1 GiB.* set limits: {mlp.hidden_sizes: 10000000}",
+         config=lambda c: c["mlp"].update(hidden_sizes=[4, 10_000_000])),
+    Case("posterior draws of 1e10", r"comparison.bayes_samples: 10,000,000,000 is above its bound "
+         r"1,000,000: .* = 372.5 GiB", config=lambda c: c["comparison"].update(bayes_samples=10**10)),
+    Case("ensemble of a million members", r"ensembles.max_members: 1,000,000 is above its bound "
+         r"10,000: .*fits", config=lambda c: c["ensembles"].update(max_members=10**6)),
+    Case("comparison's bagging of a million trees",
+         r"comparison.params.bagging.n_estimators: 1,000,000 is above its bound 10,000: .*"
+         r"set limits: {comparison.params.bagging.n_estimators: 1000000}",
+         config=lambda c: c["comparison"]["params"].update(bagging={"n_estimators": 10**6})),
+    Case("kernel sweep of 100000 kernels", r"kernel_sweep.n_components: 100,000 is above its bound 1,000",
+         config=lambda c: c["kernel_sweep"].update(n_components=[2, 100000])),
+    Case("limit of a key that has no bound", r"limits.seed: not a bounded key; the bounded keys are",
+         config=lambda c: c.update(limits={"seed": 5})),
+    Case("data set name of 240 characters",
+         r"datasets: 'n0n1n2.*' is too long \(at most 64 characters: a name becomes part of file names",
+         config=lambda c: c["datasets"].update({LONG_NAME: {"source": "bundled", "bundled_name": "wine"}})),
+    Case("split name of 300 characters", r"splits: 'n0n1n2.*' is too long \(at most 64 characters",
+         config=lambda c: c["splits"].update({LONG_NAME * 2: {"dataset": "wine", "roles": {"train": 10}}})),
+    # Every number finite, every integer key an integer, every estimator setting checked by the
+    # estimator's or the stage function's own validation before any job, named by its key.
+    Case("MKL's C infinite", KEY_FIRST + r"svm.mkl.C: .inf is not a finite number",
+         config=lambda c: c["svm"]["mkl"].update(C=float("inf"))),
+    Case("rope infinite", KEY_FIRST + r"comparison.rope: .inf is not a finite number",
+         config=lambda c: c["comparison"].update(rope=float("inf"))),
+    Case("rope above 1", KEY_FIRST + r"comparison.rope: 2.0 is greater than the maximum of 1",
+         config=lambda c: c["comparison"].update(rope=2.0)),
+    Case("grid range reversed", KEY_FIRST + r"svm.grid.log10_C_range: grid ranges must be \(low, high\) with low < high, got \(3.0, -1.0\)",
+         config=lambda c: c["svm"]["grid"].update(log10_C_range=[3.0, -1.0])),
+    Case("grid range beyond float64", KEY_FIRST + r"svm.grid.log10_sigma_range: the end 400 gives sigma = 10\^400 = inf, "
+         r"and sigma must be a finite float > 0",
+         config=lambda c: c["svm"]["grid"].update(log10_sigma_range=[400, 500])),
+    Case("SVDD width whose square is 0", KEY_FIRST + r"svm.svdd: these settings fail .* ZeroDivisionError",
+         config=lambda c: c["svm"]["svdd"].update(sigma=1e-320)),
+    Case("EM tolerance .nan", KEY_FIRST + r"em.tol: .nan is not a finite number",
+         config=lambda c: c["em"].update(tol=float("nan"))),
+    Case("EM max_iter written 1.0e+3", KEY_FIRST + r"em.max_iter: 1000.0 is a float, and this key takes an "
+         r"integer: write it as the integer 1000", config=lambda c: c["em"].update(max_iter=1000.0)),
+    Case("EM tolerance written 1e-6 (text in YAML 1.1)", KEY_FIRST + r"em.tol: '1e-6' is not of type 'number'; "
+         r"YAML 1.1 .* takes 1e-6 for text: .* write 1.0e-6", config=lambda c: c["em"].update(tol="1e-6")),
+    Case("url with a user and password", r"datasets.x.url: 'ftp://\*\*\*@host/x.data'",
+         config=lambda c: c["datasets"].update(x={"source": "url", "url": "ftp://alice:s3cret@host/x.data",
+                                                  "sha256": "0" * 64, "format": "uci_wine"})),
+    Case("alias bomb of 600 bytes", r"config.yaml: its aliases \(\*name\) expand to more than 100,000 values",
+         yaml_text=ALIAS_BOMB),
     # Item 5: YAML syntax, named by file, line and column.
     Case("unclosed bracket", r"config.yaml, line 3, column 1: YAML syntax error: while parsing a flow "
          r"sequence expected ',' or '\]'", yaml_text="seed: 7\nrepeats: [2\n"),

@@ -188,17 +188,3 @@ def test_registry_has_cart_and_the_unpruned_tree_under_its_new_name():
     assert MODELS["tree_unpruned"].parameters["max_depth"] == "DecisionTreeClassifier"
     with pytest.raises(ValueError, match="model 'tree' is now called 'tree_unpruned'"):
         model_spec("tree")
-
-
-def test_an_old_config_naming_tree_runs_under_the_new_name_with_a_message():
-    from mixlib.pipeline.legacy import rename_old_model_names
-
-    config = {"comparison": {"models": ["knn", "tree"], "params": {"tree": {"max_depth": 3}}}}
-    messages = rename_old_model_names(config)
-    assert config["comparison"] == {"models": ["knn", "tree_unpruned"],
-                                    "params": {"tree_unpruned": {"max_depth": 3}}}
-    assert len(messages) == 2 and "'tree' is now called 'tree_unpruned'" in messages[0]
-    assert rename_old_model_names(config) == []
-    clash = {"comparison": {"params": {"tree": {}, "tree_unpruned": {}}}}
-    with pytest.raises(ValueError, match="both 'tree' and its new name"):
-        rename_old_model_names(clash)

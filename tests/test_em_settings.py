@@ -8,7 +8,6 @@ from mixlib.experiments.settings import EMSettings
 from mixlib.pipeline.checks import check_comparison_params
 from mixlib.pipeline.config import read_config_file
 from mixlib.pipeline.datasets import dataset_has_missing_values
-from mixlib.pipeline.legacy import check_legacy_keys
 from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture
 
 STUDY = read_config_file("config/config.yaml")
@@ -58,13 +57,6 @@ def test_em_parameter_is_the_section_or_none():
     em = EMSettings.from_mapping(STUDY["em"])
     assert em_if(em, True) is em
     assert em_if(em, False) is None
-
-
-def test_em_settings_under_mixture_name_their_new_place():
-    old = copy.deepcopy(STUDY)
-    old["mixture"]["em"] = old.pop("em")
-    with pytest.raises(ValueError, match=r"^mixture\.em: .*top-level section em"):
-        check_legacy_keys(old)
 
 
 def test_em_keys_in_the_comparison_mixture_overrides_are_refused():

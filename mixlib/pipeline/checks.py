@@ -1,11 +1,15 @@
 """Every check of a study config before any job: :func:`validate_study_config`.
 
 ``workflow/rules/common.smk`` and the tests call the same function, which checks, in order:
-keys the study no longer reads and models renamed since (:mod:`mixlib.pipeline.legacy`), the
-form of every split, the schema (``workflow/schemas/config.schema.yaml``: keys and types,
-``--config`` strings typed first by :mod:`mixlib.pipeline.config_overrides`, a violation
-named by its key by :func:`mixlib.pipeline.config_errors.check_schema`, and the defaults it
-fills), that every stage has all its sections or none (:mod:`mixlib.pipeline.stages`), then what no schema can say (:func:`check_config`): that
+the form of every split, the numbers (finite; integers where the schema wants them:
+:func:`mixlib.pipeline.config_errors.check_numbers`), the schema, once
+(``workflow/schemas/config.schema.yaml``: keys and types, ``--config`` strings typed first by
+:mod:`mixlib.pipeline.config_overrides`, a violation named by its key by
+:func:`mixlib.pipeline.config_errors.check_schema`, which fills the defaults), the bounds of
+size-like keys (:mod:`mixlib.pipeline.limits`), that every stage has all its sections or none
+(:mod:`mixlib.pipeline.stages`), the typed settings, every stage setting by its own
+validation (:mod:`mixlib.pipeline.stage_params`), then what no schema can say
+(:func:`check_config`): that
 names refer to things that exist, that sizes fit the data and that every split a stage reads
 has the roles the stage uses, and the checks of values that would otherwise fail inside a
 job (:func:`mixlib.pipeline.prerun_checks.check_prerun`, on the data sets it read).
@@ -18,7 +22,7 @@ sets says ``x-names: datasets``), and :func:`schema_references` reads them from 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,17 +37,17 @@ from mixlib.experiments.registry import CLASSIFIERS, model_spec, unknown_paramet
 from mixlib.experiments.settings import EMSettings, StudySettings, study_settings
 from mixlib.model_selection.fixed_splits import check_row_ranges, roles_from_rows, split_kind
 from mixlib.model_selection.splits import UNUSED, role_sizes
-from mixlib.pipeline.config_errors import check_schema
+from mixlib.pipeline.config_errors import check_numbers, check_schema
 from mixlib.pipeline.config_overrides import load_schema, retype_strings
 from mixlib.pipeline.datasets import dataset_source, load_dataset_table
-from mixlib.pipeline.legacy import check_legacy_keys, rename_old_model_names
+from mixlib.pipeline.limits import check_limits
 from mixlib.pipeline.prerun_checks import check_prerun
+from mixlib.pipeline.stage_params import check_stage_params
 from mixlib.pipeline.stages import check_shared_sections
 
 
 def validate_study_config(config: dict[str, Any], schema: str | Path,
-                          base_dir: str | Path = ".", *, read_data: bool = True,
-                          warn: Callable[[str], Any] | None = None) -> StudySettings:
+                          base_dir: str | Path = ".", *, read_data: bool = True) -> StudySettings:
     """Check a study config before any job; its typed settings.
 
     Parameters
@@ -58,31 +62,25 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
         Run :func:`check_config`, which reads every data set that needs no download (about a
         second), and :func:`~mixlib.pipeline.prerun_checks.check_prerun` on them; a process
         that parses the workflow for a config already checked (a cluster job's) passes False.
-    warn : callable, optional
-        Receives each message about a renamed model that still runs under its new name
-        (:func:`mixlib.pipeline.legacy.rename_old_model_names`), e.g. the run's logger.
 
     Raises
     ------
     ValueError
         Naming the config key.
     """
-    from snakemake.utils import validate
-
-    check_legacy_keys(config)
-    for message in rename_old_model_names(config):
-        if warn is not None:
-            warn(message)
     check_split_forms(config)
     # --config 'mlp={"hidden_sizes": [1, 2]}' arrives with strings inside: typed as the schema says
     loaded = load_schema(str(schema))
     retype_strings(config, loaded)
-    check_schema(config, loaded)  # names the key; then Snakemake's validate fills the defaults
-    validate(config, schema=str(Path(schema).resolve()))
+    check_numbers(config, loaded)  # .inf, .nan, 1.0e+3 for an integer: named before the schema
+    check_schema(config, loaded)  # once: names the key at fault, fills the defaults
+    check_limits(config, loaded)  # before anything whose work grows with a size
     check_shared_sections(config)
+    settings = study_settings(config)  # em, comparison, semisupervised: named by their keys
     if read_data:
+        check_stage_params(config, settings.em)
         check_prerun(config, check_config(config, schema, base_dir))
-    return study_settings(config)
+    return settings
 
 
 def check_split_forms(config: Mapping[str, Any]) -> None:

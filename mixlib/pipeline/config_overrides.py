@@ -11,7 +11,7 @@ to report.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import yaml
@@ -77,6 +77,48 @@ def _retype(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> A
                 value[:] = [_retype(item, branch["items"], root) for item in value]
         return value
     return value
+
+
+def _children(schema: Mapping[str, Any], root: Mapping[str, Any], key: str | int
+              ) -> list[Mapping[str, Any]]:
+    """The schemas of the item ``key`` of a mapping or list at a place of ``schema``."""
+    children = []
+    for branch in _branches(schema, root):
+        if isinstance(key, int):
+            child = branch.get("items")
+        else:
+            extra = branch.get("additionalProperties")
+            child = branch.get("properties", {}).get(key, extra if isinstance(extra, Mapping)
+                                                     else None)
+        if isinstance(child, Mapping):
+            children.append(child)
+    return children
+
+
+def schema_leaves(config: Any, schema: Mapping[str, Any]
+                  ) -> Iterator[tuple[list[str | int], Any, set[str]]]:
+    """Every scalar of ``config`` with its key path and the JSON types the schema accepts
+    there (empty where the schema says nothing, e.g. inside ``comparison.params``).
+
+    Examples
+    --------
+    >>> schema = {"properties": {"em": {"properties": {"max_iter": {"type": "integer"}}}}}
+    >>> list(schema_leaves({"em": {"max_iter": 3.0}, "x": [1]}, schema))
+    [(['em', 'max_iter'], 3.0, {'integer'}), (['x', 0], 1, set())]
+    """
+    def walk(value: Any, places: list[Mapping[str, Any]], path: list[str | int]):
+        if isinstance(value, Mapping) or isinstance(value, list):
+            items = value.items() if isinstance(value, Mapping) else enumerate(value)
+            for key, item in items:
+                inner = [child for place in places for child in _children(place, schema, key)]
+                yield from walk(item, inner, [*path, key])
+            return
+        types: set[str] = set()
+        for place in places:
+            types |= _wanted(place, schema)[0]
+        yield path, value, types
+
+    yield from walk(config, [schema], [])
 
 
 def retype_strings(config: dict[str, Any], schema: Mapping[str, Any]) -> None:

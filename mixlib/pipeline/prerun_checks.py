@@ -2,8 +2,7 @@
 
 They run after the schema and :func:`mixlib.pipeline.checks.check_config`, on the data sets
 that one read (``tables``: a data set's raw table, or None for a ``url`` source not yet
-fetched), before any job: the number of repeats against ``max_repeats``; every data set has two
-classes; every role of a random split gets a row; the comparison's folds have enough groups of
+fetched), before any job: every data set has two classes; every role of a random split gets a row; the comparison's folds have enough groups of
 rows per class when ``group_duplicates`` keeps identical rows together; every
 ``comparison.params`` value passes the estimator's own validation; every stage gets the rows
 per role and class its code needs (:mod:`mixlib.pipeline.role_minimums`). Once the rules are
@@ -23,35 +22,21 @@ import pandas as pd
 from mixlib.datasets import CLASS_COLUMN
 from mixlib.model_selection.fixed_splits import split_kind
 from mixlib.model_selection.splits import role_sizes
+from mixlib.pipeline.stage_params import probe_data, relabel
 from mixlib.pipeline.role_minimums import check_cv_early_stopping, check_role_minimums
 
-#: ``max_repeats`` when the config does not set it.
-DEFAULT_MAX_REPEATS = 1000
 #: Model parameters bounded by the number of training rows of a fold.
 TRAIN_ROW_BOUNDED = {("knn", "n_neighbors")}
 
 
 def check_prerun(config: Mapping[str, Any], tables: Mapping[str, pd.DataFrame | None]) -> None:
     """Run every check of this module; the first failure raises ``ValueError``."""
-    check_repeats(config)
     check_classes(config, tables)
     check_role_rows(config, tables)
     check_grouped_folds(config, tables)
     check_comparison_params(config, tables)
     check_role_minimums(config, tables)
     check_cv_early_stopping(config, tables)
-
-
-def check_repeats(config: Mapping[str, Any]) -> None:
-    """``repeats`` is at most ``max_repeats`` (default :data:`DEFAULT_MAX_REPEATS`)."""
-    limit = config.get("max_repeats", DEFAULT_MAX_REPEATS)
-    if config["repeats"] > limit:
-        raise ValueError(
-            f"repeats: {config['repeats']} is above max_repeats ({limit}). Each repeat adds a "
-            f"copy of every split's rows to results/splits/ and one more run of every "
-            f"experiment, so time, memory and disk grow with it. If you mean it, set "
-            f"max_repeats: {config['repeats']} in the config too (and raise the jobs' mem_mb if "
-            f"they run out of memory).")
 
 
 def check_classes(config: Mapping[str, Any], tables: Mapping[str, pd.DataFrame | None]) -> None:
@@ -127,20 +112,12 @@ def _training_rows(config: Mapping[str, Any], tables: Mapping[str, pd.DataFrame 
     return rows
 
 
-def _probe_data() -> tuple[np.ndarray, np.ndarray]:
-    """Three well separated classes of 12 rows and 3 features: any valid setting fits them."""
-    rng = np.random.default_rng(0)
-    y = np.repeat(np.array(["a", "b", "c"]), 12)
-    X = rng.normal(size=(36, 3)) + 4.0 * (np.arange(36)[:, None] // 12)
-    return X, y
-
-
 def check_comparison_params(config: Mapping[str, Any],
                             tables: Mapping[str, pd.DataFrame | None]) -> None:
     """Every ``comparison.params`` override passes the estimator's own validation.
 
     The model of each override is built with it and fitted on a small well separated data set
-    (:func:`_probe_data`): an invalid value (of the wrong type, out of range, not among the
+    (:func:`mixlib.pipeline.stage_params.probe_data`): an invalid value (of the wrong type, out of range, not among the
     choices) fails there as it would in every job. Values bounded by the training rows
     (:data:`TRAIN_ROW_BOUNDED`) are checked against each comparison data set's folds.
     """
@@ -151,7 +128,7 @@ def check_comparison_params(config: Mapping[str, Any],
     comparison = config.get("comparison")
     if not comparison:
         return
-    X, y = _probe_data()
+    X, y = probe_data()["train"]
     for model, overrides in comparison.get("params", {}).items():
         if model not in comparison.get("models", []) or not overrides:
             continue
@@ -178,7 +155,7 @@ def check_comparison_params(config: Mapping[str, Any],
                                        em=EMSettings.from_mapping(config["em"]))
                 estimator.fit(X, y)
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"{where}: {exc} (overrides {dict(overrides)}).") from None
+            raise relabel(where, exc, {key: key for key in params}) from None
 
 
 def check_output_folders(rules: Iterable[Any], base_dir: str | Path = ".") -> None:

@@ -36,9 +36,10 @@ if workflow.is_main_process:
     _code = code_state(checkout_directory(workflow.basedir))
     (logger.warning if _code["dirty"] else logger.info)(first_line(_code))
 
-# Which file(s) the config comes from, then every check before any job (old keys, the form of
-# the splits, --config strings typed as the schema says, the schema, then names, sizes and the
-# data's values), and the typed settings. Each error is one message naming the key, without
+# Which file(s) the config comes from, then every check before any job (the form of the splits,
+# --config strings typed as the schema says, finite numbers, the schema once, the bounds of
+# size-like keys, every stage setting by its estimator's own validation, then names, sizes and
+# the data's values), and the typed settings. Each error is one message naming the key, without
 # traceback frames (config_errors.py). Reading the data sets takes about a second: the
 # Snakemake started inside each cluster job (exec mode remote) reruns this file for a config
 # the submitting process already checked.
@@ -49,7 +50,6 @@ with stop_on_config_error():
         schema=Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml",
         base_dir=".",
         read_data=workflow.is_main_process,
-        warn=logger.warning,
     )
 # The EM settings of every mixture the study fits.
 EM = SETTINGS.em
