@@ -158,6 +158,12 @@ class CARTClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         alphas = path.ccp_alphas
         betas = np.append(np.sqrt(alphas[:-1] * alphas[1:]), alphas[-1])
         fitted = weight > 0
+        if fitted.sum() < 2:
+            raise ValueError(
+                f"CARTClassifier has {int(fitted.sum())} sample (of positive weight) to fit: "
+                f"it chooses its pruning level by cross-validation on the training rows (up "
+                f"to n_folds={self.n_folds} folds), which needs at least 2 samples. Give more "
+                "samples, or set ccp_alpha to prune at a fixed level without cross-validation.")
         n_folds = min(self.n_folds, int(fitted.sum()))
         folds = np.full(len(y_idx), -1)
         folds[fitted] = stratified_folds(y_idx[fitted], n_folds,
