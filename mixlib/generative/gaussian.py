@@ -178,7 +178,9 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
         """
-        shrink = isinstance(self.reg_covar, str) and self.reg_covar == "ledoit_wolf"
+        shrink = isinstance(self.reg_covar, str)
+        if shrink:
+            check_choice(self.reg_covar, "reg_covar (a float >= 0, or)", ("ledoit_wolf",))
         ridge = 0.0 if shrink else check_float(self.reg_covar, "reg_covar", low=0, finite=False)
         reg_param = check_float(self.reg_param, "reg_param", low=0, high=1)
         X, R, _ = self._fit_common(X, y, sample_weight)
