@@ -185,7 +185,7 @@ def check_random_state(random_state: None | int | np.random.Generator) -> np.ran
     )
 
 
-def _is_sparse(X) -> bool:
+def is_sparse(X) -> bool:
     """Whether ``X`` is a scipy sparse matrix or array.
 
     Read without importing scipy.sparse (a tenth of a second, paid by every pipeline job
@@ -226,7 +226,7 @@ def check_array(
         columns, or infinities, or NaN while ``allow_nan`` is false, or a value beyond
         ``max_magnitude`` (the message says where: the column and the value).
     """
-    if _is_sparse(X):
+    if is_sparse(X):
         raise TypeError(f"{name} is a sparse {X.format} matrix; the estimators of mixlib need a "
                         f"dense array: pass {name}.toarray().")
     array = np.asarray(X)

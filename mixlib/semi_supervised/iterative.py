@@ -95,6 +95,8 @@ class IterativeClassifier(SemiSupervisedMixin):
     labeled_iter_ : ndarray of int of shape (n_samples,)
         0 for rows labelled from the start, ``r`` for rows assigned in round ``r`` (1-based,
         as scikit-learn), -1 for rows never assigned.
+    n_features_in_ : int
+        Columns of ``X`` seen by :meth:`fit`.
     n_iter_ : int
         Rounds in which the unknowns were classified (the argmax round included).
     n_assigned_by_argmax_ : int

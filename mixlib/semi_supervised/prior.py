@@ -54,6 +54,8 @@ class PriorProbabilityClassifier(SemiSupervisedMixin):
     transduction_ : ndarray of shape (n_samples,)
         ``classes_[argmax_c q(c | x_n)]``: the given labels, and the final argmax class of the
         unlabelled rows.
+    n_features_in_ : int
+        Columns of ``X`` seen by :meth:`fit`.
     n_iter_ : int
         Soft-label refits performed.
     converged_ : bool
