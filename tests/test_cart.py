@@ -202,3 +202,12 @@ def test_an_old_config_naming_tree_runs_under_the_new_name_with_a_message():
     clash = {"comparison": {"params": {"tree": {}, "tree_unpruned": {}}}}
     with pytest.raises(ValueError, match="both 'tree' and its new name"):
         rename_old_model_names(clash)
+
+
+def test_one_sample_is_refused_in_the_users_terms():
+    with pytest.raises(ValueError, match=r"CARTClassifier has 1 sample .* cross-validation on the "
+                                         r"training rows \(up to n_folds=10 folds\), which needs "
+                                         r"at least 2 samples\. .* set ccp_alpha"):
+        CARTClassifier().fit([[1.0]], [0])
+    # a fixed pruning level needs no cross-validation
+    assert CARTClassifier(ccp_alpha=0.0).fit([[1.0]], [0]).predict([[2.0]]).tolist() == [0]

@@ -11,7 +11,7 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
 from mixlib.core.exceptions import DataConversionWarning
-from mixlib.core.validation import check_array, check_is_fitted, check_random_state
+from mixlib.core.validation import check_array, check_fitted_input, check_random_state
 from mixlib.mixture import MixtureClassifier
 
 
@@ -106,17 +106,17 @@ class SemiSupervisedMixin(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X) -> np.ndarray:
         """Posteriors of the final model, shape (n_samples, n_classes)."""
-        check_is_fitted(self, "estimator_")
+        X = check_fitted_input(self, X, attribute="estimator_")
         return self.estimator_.predict_proba(X)
 
     def predict(self, X) -> np.ndarray:
         """Classes predicted by the final model, shape (n_samples,)."""
-        check_is_fitted(self, "estimator_")
+        X = check_fitted_input(self, X, attribute="estimator_")
         return self.estimator_.predict(X)
 
     def unclassifiable(self, X) -> np.ndarray:
         """Unclassifiable mask of the final model, shape (n_samples,)."""
-        check_is_fitted(self, "estimator_")
+        X = check_fitted_input(self, X, attribute="estimator_")
         return self.estimator_.unclassifiable(X)
 
 

@@ -95,6 +95,12 @@ class CARTClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     ``k`` with ``R^cv(T_k) <= R^cv(T_{k_0}) + se_rule SE(R^cv(T_{k_0}))`` (Breiman et al.
     1984, section 3.4.3). The folds are stratified and seeded, so the result is
     deterministic.
+
+    sklearn check not passed: check_sample_weight_equivalence_on_dense_data — the pruning
+    level is chosen by V-fold cross-validation, and a row of weight 2 lies in one fold where
+    its two copies can fall in two: the folds differ, so the chosen alpha and the pruned
+    tree can differ. At a fixed ccp_alpha the weighted and the repeated fits are the same
+    tree.
     """
 
     def __init__(self, criterion: str = "gini", risk: str = "misclassification",
