@@ -72,3 +72,21 @@ def test_one_huge_value_is_refused_or_harmless(name):
             return
         assert reference > 0.9
         assert huge.score(X_test, y_test) >= reference - 0.02, name
+
+
+def test_the_other_public_estimators_refuse_it_too():
+    from mixlib.impute import ClassMeanImputer, MeanImputer
+    from mixlib.mixture import IsotropicGaussianMixture
+    from mixlib.neighbors import KDTree
+    from mixlib.svm import SVDD
+
+    X, y = blobs()
+    huge = with_huge_cell(X)
+    where = rf"feature \(column\) {COLUMN} of X, row {ROW} holds 1e\+200"
+    for fit in (lambda: MeanImputer().fit(huge), lambda: ClassMeanImputer().fit(huge, y),
+                lambda: SVDD().fit(huge), lambda: KDTree(huge),
+                lambda: IsotropicGaussianMixture(random_state=0).fit(huge)):
+        with pytest.raises(ValueError, match=where):
+            fit()
+    with pytest.raises(ValueError, match=where):
+        MeanImputer().fit(X).transform(huge)
