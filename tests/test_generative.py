@@ -162,7 +162,7 @@ def test_ledoit_wolf_covariances_are_scikit_learns_per_class():
         covariance, shrinkage = ledoit_wolf(X[y == label])
         np.testing.assert_allclose(model.covariances_[k], covariance, rtol=1e-10, atol=1e-12)
         assert model.shrinkage_[k] == pytest.approx(shrinkage, rel=1e-10)
-    with pytest.raises(ValueError, match="reg_covar .* must be 'ledoit_wolf', got 'oas'"):
+    with pytest.raises(ValueError, match="reg_covar must be a float >= 0 or 'ledoit_wolf', got 'oas'"):
         QuadraticGaussianClassifier(reg_covar="oas").fit(X, y)
 
 

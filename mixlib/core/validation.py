@@ -336,7 +336,7 @@ def encode_labels(y: np.ndarray, *, min_classes: int = 1) -> tuple[np.ndarray, n
     """
     classes, codes = np.unique(y, return_inverse=True)
     if len(classes) < min_classes:
-        held = f"one class ({classes[0]!r})" if len(classes) == 1 else "no class"
+        held = f"one class ({classes.tolist()[0]!r})" if len(classes) == 1 else "no class"
         raise ValueError(f"y holds {held}; this classifier needs at least {min_classes} classes.")
     return classes, codes
 

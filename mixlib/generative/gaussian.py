@@ -14,7 +14,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
 
-from mixlib.core.validation import check_choice, check_fitted_input, check_float
+from mixlib.core.validation import (
+    InvalidParameterError,
+    check_choice,
+    check_fitted_input,
+    check_float,
+)
 from mixlib.generative._bayes import BayesRuleClassifier, check_priors, weighted_class_indicator
 
 __all__ = ["QuadraticGaussianClassifier", "LinearGaussianClassifier", "ledoit_wolf_shrinkage"]
@@ -179,8 +184,9 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
         sample_weight : array-like of shape (n_samples,), optional
         """
         shrink = isinstance(self.reg_covar, str)
-        if shrink:
-            check_choice(self.reg_covar, "reg_covar (a float >= 0, or)", ("ledoit_wolf",))
+        if shrink and self.reg_covar != "ledoit_wolf":
+            raise InvalidParameterError(f"reg_covar must be a float >= 0 or 'ledoit_wolf', got "
+                                        f"{self.reg_covar!r}.")
         ridge = 0.0 if shrink else check_float(self.reg_covar, "reg_covar", low=0, finite=False)
         reg_param = check_float(self.reg_param, "reg_param", low=0, high=1)
         X, R, _ = self._fit_common(X, y, sample_weight)
