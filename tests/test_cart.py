@@ -181,10 +181,20 @@ def test_scikit_learn_meta_estimators_accept_cart():
     assert scores.shape == (3,) and np.all(scores > 0.4)
 
 
-def test_registry_has_cart_and_the_unpruned_tree_under_its_new_name():
+def test_registry_has_cart_and_the_unpruned_tree():
     from mixlib.experiments.registry import MODELS, make_model, model_spec
 
     assert isinstance(make_model("cart", {"n_folds": 5}, 0), CARTClassifier)
     assert MODELS["tree_unpruned"].parameters["max_depth"] == "DecisionTreeClassifier"
-    with pytest.raises(ValueError, match="model 'tree' is now called 'tree_unpruned'"):
+    with pytest.raises(ValueError, match="unknown model 'tree'"):
         model_spec("tree")
+
+
+
+def test_one_sample_is_refused_in_the_users_terms():
+    with pytest.raises(ValueError, match=r"CARTClassifier has 1 sample .* cross-validation on the "
+                                         r"training rows \(up to n_folds=10 folds\), which needs "
+                                         r"at least 2 samples\. .* set ccp_alpha"):
+        CARTClassifier().fit([[1.0]], [0])
+    # a fixed pruning level needs no cross-validation
+    assert CARTClassifier(ccp_alpha=0.0).fit([[1.0]], [0]).predict([[2.0]]).tolist() == [0]

@@ -272,3 +272,26 @@ def test_oob_vote_curve_equals_the_cumulative_votes(n_classes):
     np.testing.assert_array_equal(n_voted, has_vote.sum(axis=1))
     np.testing.assert_array_equal(
         wrong, np.count_nonzero((np.argmax(every, axis=2) != y) & has_vote, axis=1))
+
+
+@pytest.mark.parametrize("ensemble", [RandomForestClassifier, BaggingClassifier])
+def test_sample_weight_is_refused_naming_the_public_class(ensemble):
+    X, y, _ = problem(0, n=20)
+    with pytest.raises(TypeError, match=rf"^{ensemble.__name__}\.fit\(\) got unexpected keyword "
+                                        r"argument\(s\) 'sample_weight': it takes X and y only"):
+        ensemble().fit(X, y, sample_weight=np.ones(len(y)))
+
+
+def test_hard_voting_has_no_predict_proba_and_checks_its_input():
+    X, y, _ = problem(8)
+    members = [("a", DecisionTreeClassifier(max_depth=2)), ("b", DecisionTreeClassifier())]
+    hard = VotingClassifier(members).fit(X, y)
+    assert not hasattr(hard, "predict_proba") and hard.n_features_in_ == X.shape[1]
+    with pytest.raises(AttributeError, match="not available when voting='hard'"):
+        hard.predict_proba(X)
+    assert hasattr(VotingClassifier(members, voting="soft"), "predict_proba")
+    np.testing.assert_array_equal(hard.fit_transform(X, y), hard.transform(X))
+    with pytest.raises(ValueError, match="X has 2 features, but VotingClassifier is expecting"):
+        hard.predict(X[:, :2])
+    with pytest.raises(ValueError, match="fit requires y to be passed"):
+        VotingClassifier(members).fit(X, None)

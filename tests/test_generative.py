@@ -119,3 +119,59 @@ def test_priors_and_validation():
 def test_unfitted_model_raises(model_class):
     with pytest.raises(NotFittedError, match="not fitted"):
         model_class().predict(np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("reg_param", [0.0, 0.05, 0.5, 1.0])
+def test_reg_param_is_scikit_learns(reg_param):
+    """``(1 - r) S_k + r I``: scikit-learn's QDA with the same ``reg_param``."""
+    X, y, Q = _problem(3)
+    ours = QuadraticGaussianClassifier(reg_covar=0.0, reg_param=reg_param,
+                                       ddof=SKLEARN_QDA_DDOF).fit(X, y)
+    theirs = QuadraticDiscriminantAnalysis(reg_param=reg_param).fit(X, y)
+    np.testing.assert_allclose(ours.predict_proba(Q), theirs.predict_proba(Q), rtol=1e-9,
+                               atol=1e-12)
+    np.testing.assert_array_equal(ours.predict(Q), theirs.predict(Q))
+    with pytest.raises(ValueError, match=r"reg_param must be a float in \[0, 1\], got 1.5"):
+        QuadraticGaussianClassifier(reg_param=1.5).fit(X, y)
+
+
+@pytest.mark.parametrize("shape", [(40, 5), (12, 30), (300, 3)])
+def test_ledoit_wolf_shrinkage_is_scikit_learns(shape):
+    from sklearn.covariance import ledoit_wolf
+
+    from mixlib.generative.gaussian import ledoit_wolf_shrinkage
+
+    rng = np.random.default_rng(shape[1])
+    X = rng.normal(size=shape) @ rng.normal(size=(shape[1], shape[1])) + 3.0
+    covariance, shrinkage = ledoit_wolf(X)
+    assert ledoit_wolf_shrinkage(X - X.mean(axis=0)) == pytest.approx(shrinkage, rel=1e-10)
+    # Integer weights are repeated rows.
+    counts = rng.integers(1, 4, size=shape[0])
+    repeated = np.repeat(X, counts, axis=0)
+    weighted_mean = counts @ X / counts.sum()
+    assert ledoit_wolf_shrinkage(X - weighted_mean, counts) == pytest.approx(
+        ledoit_wolf(repeated)[1], rel=1e-10)
+
+
+def test_ledoit_wolf_covariances_are_scikit_learns_per_class():
+    X, y, Q = _problem(4, n=90, d=6)
+    from sklearn.covariance import ledoit_wolf
+
+    model = QuadraticGaussianClassifier(reg_covar="ledoit_wolf").fit(X, y)
+    for k, label in enumerate(model.classes_):
+        covariance, shrinkage = ledoit_wolf(X[y == label])
+        np.testing.assert_allclose(model.covariances_[k], covariance, rtol=1e-10, atol=1e-12)
+        assert model.shrinkage_[k] == pytest.approx(shrinkage, rel=1e-10)
+    with pytest.raises(ValueError, match="reg_covar must be a float >= 0 or 'ledoit_wolf', got 'oas'"):
+        QuadraticGaussianClassifier(reg_covar="oas").fit(X, y)
+
+
+def test_ledoit_wolf_makes_one_hot_covariances_invertible():
+    """No ridge: the shrinkage alone makes the singular one-hot covariances positive definite."""
+    rng = np.random.default_rng(6)
+    codes = rng.integers(0, 3, size=(120, 2))
+    X = np.hstack([np.eye(3)[codes[:, 0]], np.eye(3)[codes[:, 1]]])
+    y = np.where(codes[:, 1] == 0, "a", "b")
+    model = QuadraticGaussianClassifier(reg_covar="ledoit_wolf").fit(X, y)
+    assert (model.shrinkage_ > 0).all()
+    assert np.isfinite(model.predict_proba(X)).all() and model.score(X, y) == 1.0

@@ -160,3 +160,26 @@ def test_invalid_inputs():
         model.predict(TENNIS[:, :3])
     with pytest.raises(NotFittedError, match="not fitted"):
         ID3Classifier().predict(TENNIS[:, :4])
+
+
+def test_input_is_validated_as_categories():
+    X, y = TENNIS[:, :4], TENNIS[:, 4]
+    with pytest.raises(ValueError, match="Reshape your data"):
+        ID3Classifier().fit(TENNIS[:, 0], y)
+    with pytest.raises(ValueError, match=r"0 feature\(s\)"):
+        ID3Classifier().fit(np.empty((len(y), 0)), y)
+    numeric = np.arange(len(y) * 2, dtype=float).reshape(-1, 2)
+    for bad in (np.nan, np.inf):
+        numeric[3, 1] = bad
+        with pytest.raises(ValueError, match="NaN or infinite values; code a missing value"):
+            ID3Classifier().fit(numeric, y)
+    cells = X.astype(object)
+    cells[2, 1] = {"not": "a category"}
+    with pytest.raises(TypeError, match=r"must be a string or a number: X\[2, 1\] is a dict"):
+        ID3Classifier().fit(cells, y)
+    import scipy.sparse
+
+    with pytest.raises(TypeError, match="sparse matrix; ID3Classifier needs a dense array"):
+        ID3Classifier().fit(scipy.sparse.csr_matrix(np.ones((len(y), 2))), y)
+    # strings, and numbers mixed with strings, are categories
+    assert fit_tennis().score(X, y) == 1.0

@@ -125,3 +125,11 @@ def test_nan_left_by_imputation_is_rejected_by_the_classifier():
         MixtureClassifier(1).fit(X, [0, 0, 1, 1])
     filled = KernelModeImputer(1).fit_transform(X, [0, 0, 1, 1])
     assert not np.isnan(filled).any() and filled[1, 0] == 0.0
+
+
+def test_an_unknown_fit_argument_names_the_imputers_class():
+    X = np.array([[1.0, np.nan], [2.0, 3.0], [4.0, 5.0]])
+    for imputer in (MeanImputer(), ClassMeanImputer()):
+        with pytest.raises(TypeError, match=rf"^{type(imputer).__name__}\.fit\(\) got unexpected "
+                                            r"keyword argument\(s\) 'sample_weight'"):
+            imputer.fit(X, sample_weight=np.ones(3))

@@ -82,3 +82,35 @@ def test_validation():
         MKLSVC(kernels=[{"gamma": 1.0}]).fit(X, y)
     with pytest.raises(TypeError, match="sample_weight"):
         MKLSVC().fit(X, y, sample_weight=np.ones(20))
+
+
+def test_decision_function_has_one_score_per_class_consistent_with_predict():
+    rng = np.random.default_rng(5)
+    labels = rng.integers(0, 4, size=160)
+    centres = np.array([[0, 0], [2, 0], [0, 2], [2, 2]])
+    X = centres[labels] + rng.normal(scale=0.9, size=(160, 2))
+    from mixlib.svm.svc import ovo_votes
+
+    for break_ties in (False, True):
+        model = MKLSVC(C=1.0, kernels=KERNELS, break_ties=break_ties).fit(X, labels)
+        scores = model.decision_function(X)
+        assert scores.shape == (160, 4)
+        votes = ovo_votes(model._decision_matrix(X), model.problems_, 4)
+        tied = (votes == votes.max(axis=1, keepdims=True)).sum(axis=1) > 1
+        # libsvm's rule gives a tie in votes to the lowest class index; break_ties=True to
+        # the largest score, and then the argmax is the prediction on every row
+        agree = np.ones(160, bool) if break_ties else ~tied
+        np.testing.assert_array_equal(model.classes_[scores.argmax(axis=1)][agree],
+                                      model.predict(X)[agree])
+        assert np.mean(model.predict(X) == labels) > 0.6
+    assert tied.any() and agree.sum() == 160
+    with pytest.raises(ValueError, match="break_ties must be False or True"):
+        MKLSVC(break_ties="yes").fit(X, labels)
+
+
+def test_kernels_take_sigma_scale():
+    from mixlib.core.kernels import scale_sigma
+
+    X, y = ring_problem(7)
+    model = MKLSVC(kernels=[{"sigma": "scale"}, {"kernel": "linear"}]).fit(X, y)
+    assert model._specs[0]["sigma"] == scale_sigma(X)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB
 
-from mixlib.core.exceptions import NotFittedError
+from mixlib.core.exceptions import DataConversionWarning, NotFittedError
 from mixlib.generative.naive_bayes import BernoulliNaiveBayes, CategoricalNaiveBayes, GaussianNaiveBayes
 
 
@@ -110,12 +110,17 @@ def test_unsmoothed_zero_counts_stay_finite():
 def test_validation_messages():
     X = np.array([[0, 1], [1, 2], [2, 0]])
     y = np.array(["a", "b", "a"])
-    with pytest.raises(ValueError, match="non-negative integer category codes; got 0.5 at row 0"):
-        CategoricalNaiveBayes().fit(np.array([[0.5, 1], [1, 2], [2, 0]]), y)
+    with pytest.raises(ValueError, match="Negative values in data: X must hold non-negative "
+                                         "integer category codes; got -1.0 at row 0"):
+        CategoricalNaiveBayes().fit(np.array([[-1, 1], [1, 2], [2, 0]]), y)
+    with pytest.warns(DataConversionWarning, match=r"1 value\(s\) that are not integer category "
+                                                  "codes \\(first 0.5 at row 0, feature 0\\)"):
+        truncated = CategoricalNaiveBayes().fit(np.array([[0.5, 1], [1, 2], [2, 0]]), y)
+    np.testing.assert_array_equal(truncated.category_count_[0], [[1, 0, 1], [0, 1, 0]])
     with pytest.raises(ValueError, match="Feature 1 has category 3 at row 0, not seen in fit"):
         CategoricalNaiveBayes().fit(X, y).predict(np.array([[0, 3]]))
     with pytest.raises(ValueError, match=r"X must be binary \(0/1\) when binarize=None; got 2.0"):
-        BernoulliNaiveBayes().fit(X, y)
+        BernoulliNaiveBayes(binarize=None).fit(X, y)
     with pytest.raises(ValueError, match="alpha must be a float >= 0"):
         BernoulliNaiveBayes(alpha=-1).fit(X > 0, y)
     with pytest.raises(ValueError, match="priors must be 2 positive numbers summing to 1"):

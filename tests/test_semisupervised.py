@@ -506,3 +506,23 @@ def test_fit_finishes_cases_reach_every_ending():
     limits = [_iterative(0.9, 0, 0.0).fit_finishes(X_FINISH, Y_FINISH)["stop"].n_iter_,
               _iterative(0.999, 3, 0.0).fit_finishes(X_FINISH, Y_FINISH)["stop"].n_iter_]
     assert limits == [0, 3]  # the limit before counting the round, and counted
+
+
+@pytest.mark.parametrize("cls", [IterativeClassifier, PriorProbabilityClassifier])
+def test_scikit_learn_attributes_and_the_shape_of_y(cls):
+    from mixlib.core.exceptions import DataConversionWarning
+
+    X, y_semi, _ = three_blobs(0)
+    model = cls(random_state=0).fit(X, y_semi)
+    assert model.n_features_in_ == 2 and model.n_iter_ >= 1
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        column = cls(random_state=0).fit(X, y_semi[:, None])
+    np.testing.assert_array_equal(column.predict(X), model.predict(X))
+    with pytest.raises(ValueError, match=r"y must have shape \(240,\), one class label per row "
+                                         r"\(several outputs per row are not supported\), got "
+                                         r"\(240, 2\)"):
+        cls().fit(X, np.column_stack([y_semi, y_semi]))
+    with pytest.raises(ValueError, match=f"{cls.__name__} requires y to be passed"):
+        cls().fit(X, None)
+    with pytest.raises(ValueError, match=f"X has 3 features, but {cls.__name__} is expecting 2"):
+        model.predict(np.ones((2, 3)))

@@ -166,3 +166,29 @@ def test_scikit_learn_clone_and_score():
     assert copy.get_params()["C"] == 2.0 and copy.get_params()["sigma"] == 0.9
     sk = SkSVC(C=2.0, gamma=1 / (2 * 0.81)).fit(X, y)
     assert copy.fit(X, y).score(X, y) == pytest.approx(sk.score(X, y))
+
+
+def test_sigma_scale_is_resolved_in_fit_as_scikit_learns_gamma_scale():
+    """sigma="scale" is sqrt(d var(X) / 2): libsvm with gamma="scale" gives the same model."""
+    from sklearn.svm import SVC as SkSVC
+
+    from mixlib.core.kernels import scale_sigma
+    from mixlib.experiments.resolution import resolve_data_dependent
+    from mixlib.svm import SVDD, AllTogetherSVC
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 5)) * [1.0, 2.0, 0.5, 3.0, 1.0]
+    y = (X[:, 0] + X[:, 1] * X[:, 3] > 0).astype(int)
+    ours = SVC(C=3.0, sigma="scale", tol=1e-8).fit(X, y)
+    theirs = SkSVC(C=3.0, gamma="scale", tol=1e-8).fit(X, y)
+    assert 1.0 / (2.0 * ours.sigma_**2) == pytest.approx(theirs._gamma, rel=1e-12)
+    np.testing.assert_allclose(ours.decision_function(X), theirs.decision_function(X),
+                               atol=1e-5)
+    assert ours.sigma == "scale"  # the parameter is left as given
+    # one formula for the estimators and the pipeline's resolution of sigma: scale
+    assert resolve_data_dependent({"sigma": "scale"}, X)["sigma"] == ours.sigma_ \
+        == scale_sigma(X) == AllTogetherSVC(sigma="scale").fit(X, y).sigma_ \
+        == SVDD(sigma="scale").fit(X).sigma_
+    assert scale_sigma(np.ones((4, 2))) == 1.0
+    with pytest.raises(ValueError, match="sigma must be a finite float > 0 or 'scale', got 'auto'"):
+        SVC(sigma="auto").fit(X, y)

@@ -1,5 +1,6 @@
 """Tests of mixlib.core.validation's array check on sparse input, and of its import cost."""
 
+import re
 import subprocess
 import sys
 
@@ -26,3 +27,11 @@ def test_dense_input_passes_and_scipy_sparse_is_not_imported_for_it():
             "check_array(np.eye(2)); print('scipy.sparse' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_one_class_message_shows_the_label_as_the_user_wrote_it():
+    from mixlib.core.validation import encode_labels
+
+    for labels, shown in (([3, 3], "y holds one class (3);"), (["a", "a"], "y holds one class ('a');")):
+        with pytest.raises(ValueError, match=re.escape(shown)):
+            encode_labels(np.array(labels), min_classes=2)

@@ -24,7 +24,8 @@ def check_kernel_params(kernel: str, degree: int, sigma: float) -> None:
     degree : int
         Degree ``m >= 1`` of the polynomial kernel (checked only for ``"poly"``).
     sigma : float
-        Width ``sigma > 0`` of the Gaussian kernel (checked only for ``"gaussian"``).
+        Width ``sigma > 0`` of the Gaussian kernel (checked only for ``"gaussian"``; an
+        estimator resolves ``"scale"`` first, with :func:`resolve_sigma`).
     """
     if kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}.")
@@ -35,7 +36,44 @@ def check_kernel_params(kernel: str, degree: int, sigma: float) -> None:
     if kernel == "gaussian" and (
         not isinstance(sigma, numbers.Real) or not np.isfinite(sigma) or sigma <= 0
     ):
-        raise ValueError(f"sigma must be a finite float > 0, got {sigma!r}.")
+        raise ValueError(f"sigma must be a finite float > 0 or 'scale', got {sigma!r}.")
+
+
+def scale_sigma(X: np.ndarray) -> float:
+    """The Gaussian width of ``sigma="scale"``: ``sqrt(d var(X) / 2)``, 1.0 for constant ``X``.
+
+    scikit-learn's ``gamma="scale"`` is ``gamma = 1 / (d var(X))`` for ``exp(-gamma ||x -
+    y||^2)``, with ``var(X)`` the variance of all the cells of ``X`` (n_samples, d); with
+    ``gamma = 1 / (2 sigma^2)`` that is ``sigma^2 = d var(X) / 2``. The mean squared distance
+    between two rows is ``2 d var(X)``, so ``||x - y||^2 / (2 sigma^2)`` is about 2 for a
+    typical pair.
+    """
+    data = np.asarray(X, dtype=float)
+    variance = float(data.var())
+    return float(np.sqrt(data.shape[1] * variance / 2)) if variance > 0 else 1.0
+
+
+def resolve_sigma(kernel: str, degree: int, sigma: float | str, X: np.ndarray) -> float:
+    """``sigma`` checked as by :func:`check_kernel_params`, ``"scale"`` resolved from ``X``.
+
+    Parameters
+    ----------
+    kernel, degree
+        As in :func:`check_kernel_params`.
+    sigma : float or "scale"
+        The Gaussian width, or ``"scale"`` for :func:`scale_sigma` of the training rows ``X``.
+    X : ndarray of shape (n_samples, n_features)
+        The training rows.
+
+    Returns
+    -------
+    float
+        The width the kernel uses (``sigma`` itself when it is a number).
+    """
+    if isinstance(sigma, str) and sigma == "scale":
+        sigma = scale_sigma(X)
+    check_kernel_params(kernel, degree, sigma)
+    return sigma
 
 
 def _block(X: np.ndarray, Y: np.ndarray, Y_sq: np.ndarray | None, kernel: str, degree: int,

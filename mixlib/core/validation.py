@@ -21,6 +21,12 @@ T = TypeVar("T")
 
 _BRACKETS = {"both": "[]", "left": "[)", "right": "(]", "neither": "()"}
 
+MAX_MAGNITUDE = 1e150
+"""Largest absolute feature value the estimators accept (the data sets' own bound,
+:data:`mixlib.datasets.checks.MAX_MAGNITUDE`). Variances, squared distances and Gram matrices
+square the features: beyond about 1e154 a square overflows float64 to infinity, and one such
+cell sends a fit to chance with only numpy warnings, so 1e150 leaves room for sums."""
+
 
 class InvalidParameterError(ValueError, TypeError):
     """A parameter of the wrong type or outside its allowed values.
@@ -179,7 +185,7 @@ def check_random_state(random_state: None | int | np.random.Generator) -> np.ran
     )
 
 
-def _is_sparse(X) -> bool:
+def is_sparse(X) -> bool:
     """Whether ``X`` is a scipy sparse matrix or array.
 
     Read without importing scipy.sparse (a tenth of a second, paid by every pipeline job
@@ -191,7 +197,7 @@ def _is_sparse(X) -> bool:
 
 def check_array(
     X, *, name: str = "X", ndim: int = 2, allow_nan: bool = False, min_samples: int = 1,
-    min_features: int = 1,
+    min_features: int = 1, max_magnitude: float | None = MAX_MAGNITUDE,
 ) -> np.ndarray:
     """Return ``X`` as a C-contiguous float64 array of ``ndim`` dimensions.
 
@@ -207,6 +213,8 @@ def check_array(
         Whether NaN cells are accepted (infinities never are).
     min_samples, min_features : int, default=1
         Fewest rows, and (for 2-dimensional input) fewest columns, accepted.
+    max_magnitude : float or None, default=:data:`MAX_MAGNITUDE`
+        Largest absolute value accepted (None: any finite value).
 
     Raises
     ------
@@ -215,9 +223,10 @@ def check_array(
         holds values that are not numbers.
     ValueError
         If ``X`` holds complex numbers, has the wrong number of dimensions, too few rows or
-        columns, or infinities, or NaN while ``allow_nan`` is false (the message says where).
+        columns, or infinities, or NaN while ``allow_nan`` is false, or a value beyond
+        ``max_magnitude`` (the message says where: the column and the value).
     """
-    if _is_sparse(X):
+    if is_sparse(X):
         raise TypeError(f"{name} is a sparse {X.format} matrix; the estimators of mixlib need a "
                         f"dense array: pass {name}.toarray().")
     array = np.asarray(X)
@@ -250,7 +259,28 @@ def check_array(
                 f"{name} contains NaN in {int(nan_mask.sum())} cell(s) (first rows: "
                 f"{rows[:5].tolist()}); impute missing values first."
             )
+    if max_magnitude is not None and array.size:
+        _check_magnitude(array, name, max_magnitude)
     return array
+
+
+def _check_magnitude(array: np.ndarray, name: str, max_magnitude: float) -> None:
+    """Raise ``ValueError`` naming the first cell with ``|value| > max_magnitude``.
+
+    NaN cells (allowed by the caller or not) compare false and pass.
+    """
+    beyond = np.abs(array) > max_magnitude
+    if not beyond.any():
+        return
+    cells = np.argwhere(beyond)
+    first = tuple(int(i) for i in cells[0])
+    where = (f"feature (column) {first[1]} of {name}, row {first[0]}" if array.ndim == 2
+             else f"{name}[{first[0]}]")
+    raise ValueError(
+        f"{where} holds {array[first]:.6g}, beyond the +/-{max_magnitude:.0e} the estimators "
+        f"accept ({len(cells)} such cell(s)): its square overflows float64. Rescale that "
+        "feature (standardise it or change its unit) before fitting or predicting."
+    )
 
 
 def check_labels(y, n_samples: int) -> np.ndarray:
@@ -306,7 +336,7 @@ def encode_labels(y: np.ndarray, *, min_classes: int = 1) -> tuple[np.ndarray, n
     """
     classes, codes = np.unique(y, return_inverse=True)
     if len(classes) < min_classes:
-        held = f"one class ({classes[0]!r})" if len(classes) == 1 else "no class"
+        held = f"one class ({classes.tolist()[0]!r})" if len(classes) == 1 else "no class"
         raise ValueError(f"y holds {held}; this classifier needs at least {min_classes} classes.")
     return classes, codes
 
@@ -332,6 +362,27 @@ def check_sample_weight(sample_weight, n_samples: int) -> np.ndarray:
     if weight.sum() <= 0:
         raise ValueError("sample_weight sums to zero: nothing to fit.")
     return weight
+
+
+def reject_extra_arguments(estimator, method: str, extra: dict, takes: str) -> None:
+    """Raise ``TypeError`` naming ``estimator``'s own class if ``extra`` holds any argument.
+
+    A method defined on a private base class and called with an argument it does not take
+    would otherwise raise Python's ``TypeError``, which names the base class.
+
+    Parameters
+    ----------
+    estimator : object
+    method : str
+        The method's name (``"fit"``).
+    extra : dict
+        The keyword arguments the method collected beyond its own (``**extra``).
+    takes : str
+        What the method takes instead, and why (for the message).
+    """
+    if extra:
+        raise TypeError(f"{type(estimator).__name__}.{method}() got unexpected keyword "
+                        f"argument(s) {', '.join(map(repr, extra))}: it takes {takes}.")
 
 
 def check_is_fitted(estimator, attribute: str = "n_features_in_") -> None:

@@ -13,7 +13,13 @@ import logging
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
-from mixlib.core.validation import check_fitted_input, check_int, check_random_state, check_X_y
+from mixlib.core.validation import (
+    check_fitted_input,
+    check_int,
+    check_random_state,
+    check_X_y,
+    reject_extra_arguments,
+)
 from mixlib.tree.decision_tree import (
     DecisionTreeClassifier,
     apply_trees,
@@ -182,7 +188,7 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
     def _check_ensemble_params(self) -> None:
         check_int(self.n_estimators, "n_estimators", min_value=1)
 
-    def fit(self, X, y):
+    def fit(self, X, y, **unsupported):
         """Fit ``n_estimators`` members on bootstrap samples and compute the OOB estimates.
 
         There is no ``sample_weight``: the bootstrap draws rows with equal probabilities.
@@ -192,7 +198,14 @@ class _VotingEnsemble(ClassifierMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
             Numeric features without NaN.
         y : array-like of shape (n_samples,)
+
+        Raises
+        ------
+        TypeError
+            For any other argument (``sample_weight``...), naming the estimator's class.
         """
+        reject_extra_arguments(self, "fit", unsupported, "X and y only (its bootstrap draws "
+                               "rows with equal probabilities; repeat a row to weight it)")
         self._check_ensemble_params()
         X, y = check_X_y(X, y)
         n = X.shape[0]

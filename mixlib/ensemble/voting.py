@@ -14,7 +14,13 @@ from typing import Callable
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
-from mixlib.core.validation import check_choice, check_int, check_is_fitted, check_random_state
+from mixlib.core.validation import (
+    check_choice,
+    check_fitted_input,
+    check_int,
+    check_random_state,
+    check_X_y,
+)
 from mixlib.ensemble.bagging import BaggingClassifier, label_indices
 from mixlib.ensemble.boosting import AdaBoostClassifier
 from mixlib.ensemble.forest import RandomForestClassifier
@@ -155,8 +161,9 @@ class VotingClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"weights has {len(self.weights)} entries for {len(self.estimators)} estimators."
             )
-        y = np.asarray(y)
+        X, y = check_X_y(X, y)
         self.classes_ = np.unique(y)
+        self.n_features_in_ = X.shape[1]
         fit_kw = {} if sample_weight is None else {"sample_weight": sample_weight}
         if self.prefit:
             for name, est in self.estimators:
@@ -173,9 +180,21 @@ class VotingClassifier(ClassifierMixin, BaseEstimator):
             return np.ones(len(self.estimators_))
         return np.asarray(self.weights, dtype=np.float64)
 
-    def predict_proba(self, X) -> np.ndarray:
-        """Weighted average of the members' class probabilities: (n_samples, n_classes)."""
-        check_is_fitted(self, "estimators_")
+    @property
+    def predict_proba(self) -> Callable[..., np.ndarray]:
+        """Weighted average of the members' class probabilities: (n_samples, n_classes).
+
+        Only with ``voting="soft"``, as in scikit-learn: the hard vote's prediction is not
+        the argmax of averaged probabilities, so under ``voting="hard"`` the attribute is
+        absent (``AttributeError``).
+        """
+        if self.voting != "soft":
+            raise AttributeError("predict_proba is not available when voting='hard': the "
+                                 "prediction is a vote of labels; set voting='soft'.")
+        return self._average_proba
+
+    def _average_proba(self, X) -> np.ndarray:
+        X = check_fitted_input(self, X, attribute="estimators_")
         w = self._weights()
         total = 0.0
         for wj, est in zip(w, self.estimators_):
@@ -185,9 +204,27 @@ class VotingClassifier(ClassifierMixin, BaseEstimator):
             total = total + wj * aligned
         return total / w.sum()
 
+    def __sklearn_tags__(self):
+        """scikit-learn's tags: a classifier that also transforms (:meth:`transform`) into
+        integer class indices (no float dtype preserved).
+
+        Returns
+        -------
+        sklearn.utils.Tags
+        """
+        from sklearn.utils import TransformerTags
+
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags = TransformerTags(preserves_dtype=[])
+        return tags
+
+    def fit_transform(self, X, y, sample_weight=None) -> np.ndarray:
+        """``fit(X, y, sample_weight)`` then :meth:`transform` of ``X``."""
+        return self.fit(X, y, sample_weight=sample_weight).transform(X)
+
     def transform(self, X) -> np.ndarray:
         """Class index predicted by each member: shape (n_samples, n_estimators)."""
-        check_is_fitted(self, "estimators_")
+        X = check_fitted_input(self, X, attribute="estimators_")
         return np.stack(
             [label_indices(self.classes_, np.asarray(est.predict(X))) for est in self.estimators_],
             axis=1,
@@ -196,7 +233,7 @@ class VotingClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X) -> np.ndarray:
         """Hard or soft weighted vote: shape (n_samples,)."""
         if self.voting == "soft":
-            return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+            return self.classes_[np.argmax(self._average_proba(X), axis=1)]
         votes = self.transform(X)
         w = self._weights()
         counts = np.zeros((votes.shape[0], self.classes_.shape[0]))

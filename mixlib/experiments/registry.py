@@ -289,11 +289,6 @@ MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in [
 CLASSIFIERS = tuple(name for name, spec in MODELS.items() if spec.approach in APPROACHES)
 
 
-RENAMED: dict[str, str] = {"tree": "tree_unpruned"}
-"""Old model names and their new ones: ``tree`` (grown to pure leaves) became
-``tree_unpruned`` when ``cart`` (pruned) joined the study."""
-
-
 def model_spec(name: str) -> ModelSpec:
     """The :class:`ModelSpec` of ``name``.
 
@@ -302,8 +297,6 @@ def model_spec(name: str) -> ModelSpec:
     ValueError
         For an unknown model; the message lists the known ones.
     """
-    if name in RENAMED:
-        raise ValueError(f"model {name!r} is now called {RENAMED[name]!r}; use the new name.")
     if name not in MODELS:
         raise ValueError(f"unknown model {name!r}; known models: {sorted(MODELS)}.")
     return MODELS[name]

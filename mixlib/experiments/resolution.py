@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from mixlib.core.kernels import scale_sigma
 from mixlib.core.preprocessing import is_indicator_like
 
 #: ``reg_covar: auto`` of the Gaussian classifiers on indicator-like (one-hot) data, where every
@@ -42,13 +43,14 @@ def resolve_data_dependent(params: Mapping[str, Any], X: np.ndarray | None,
         ``params`` with concrete values:
 
         - ``sigma: scale``: ``sigma = sqrt(d var(X) / 2)``, scikit-learn's ``gamma="scale"``
-          (``gamma = 1 / (d var(X))``) for ``exp(-||x - y||^2 / (2 sigma^2))``; the mean
-          squared distance between two rows is ``2 d var(X)``, so ``||x - y||^2 / (2
-          sigma^2)`` is about 2 for a typical pair (1.0 for constant ``X``);
+          (:func:`mixlib.core.kernels.scale_sigma`, the rule the kernel machines apply
+          themselves to ``sigma="scale"``);
         - ``reg_covar: auto``: :data:`INDICATOR_REG_COVAR` (0.1) on indicator-like data
           (:func:`mixlib.core.preprocessing.is_indicator_like`), :data:`NUMERIC_REG_COVAR`
           (1e-6) otherwise (measured on splice, 5 folds: 0.1 gives 4.2 % error per class,
-          1e-6 11.8 %);
+          1e-6 11.8 %; the per-class Gaussian's Ledoit-Wolf shrinkage, ``reg_covar:
+          ledoit_wolf``, 7.4 %, and on standardised wine and heart 1.4 % and 17.7 % where
+          the ridges give 0.9 % and 18.6-18.8 %, so it is not the reading of ``auto``);
         - ``variant: auto``: ``bernoulli`` on indicator-like data, ``gaussian`` otherwise;
         - ``binarize: auto``: 0.5 when every value of ``X`` is in [0, 1] (raw one-hot; an
           ambiguous base's 0.25 or 0.5 counts as 0), else 0.0 (standardised one-hot columns
@@ -68,9 +70,7 @@ def resolve_data_dependent(params: Mapping[str, Any], X: np.ndarray | None,
         return np.asarray(X, dtype=float)
 
     if p.get("sigma") == "scale":
-        data = need_data("sigma")
-        variance = float(data.var())
-        p["sigma"] = float(np.sqrt(data.shape[1] * variance / 2)) if variance > 0 else 1.0
+        p["sigma"] = scale_sigma(need_data("sigma"))
     if p.get("reg_covar") == "auto":
         p["reg_covar"] = INDICATOR_REG_COVAR if is_indicator_like(need_data("reg_covar")) \
             else NUMERIC_REG_COVAR

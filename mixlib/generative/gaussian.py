@@ -14,10 +14,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
 
-from mixlib.core.validation import check_choice, check_fitted_input, check_float
+from mixlib.core.validation import (
+    InvalidParameterError,
+    check_choice,
+    check_fitted_input,
+    check_float,
+)
 from mixlib.generative._bayes import BayesRuleClassifier, check_priors, weighted_class_indicator
 
-__all__ = ["QuadraticGaussianClassifier", "LinearGaussianClassifier"]
+__all__ = ["QuadraticGaussianClassifier", "LinearGaussianClassifier", "ledoit_wolf_shrinkage"]
 
 _LOG_2PI = np.log(2.0 * np.pi)
 
@@ -40,16 +45,44 @@ def _gaussian_log_density(X: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> 
     return -0.5 * (X.shape[1] * _LOG_2PI + log_det + np.einsum("ij,ij->j", z, z))
 
 
+def ledoit_wolf_shrinkage(centred: np.ndarray, weight: np.ndarray | None = None) -> float:
+    """Ledoit-Wolf shrinkage of the covariance of centred rows towards a multiple of ``I``.
+
+    Parameters
+    ----------
+    centred : ndarray of shape (n_samples, n_features)
+        Rows ``x_n`` minus their (weighted) mean.
+    weight : ndarray of shape (n_samples,), optional
+        Row weights ``s_n > 0`` (ones by default; an integer weight counts as repeated rows).
+
+    Returns
+    -------
+    float
+        ``delta = min(b^2, d^2) / d^2`` in [0, 1] (0 when ``b^2 = 0``), with ``W = sum_n s_n``,
+        ``S = (1 / W) sum_n s_n x_n x_n^T``, ``m = tr(S) / D``,
+        ``d^2 = ||S - m I||_F^2 / D`` and
+        ``b^2 = 1 / (D W) [(1 / W) sum_n s_n ||x_n||^4 - ||S||_F^2]``
+        (Ledoit & Wolf 2004, lemmas 3.2-3.4, with the normalised Frobenius norm ``||A||^2 /
+        D``): the estimate ``(1 - delta) S + delta m I``. Unweighted, it is the shrinkage
+        of scikit-learn's ``sklearn.covariance.ledoit_wolf``.
+    """
+    n_samples, n_features = centred.shape
+    weight = np.ones(n_samples) if weight is None else np.asarray(weight, dtype=float)
+    total = weight.sum()
+    scatter = (centred.T * weight) @ centred / total
+    mean_variance = np.trace(scatter) / n_features
+    scatter_sq = float(np.sum(scatter**2))
+    d2 = (scatter_sq - 2.0 * mean_variance * np.trace(scatter)
+          + n_features * mean_variance**2) / n_features
+    fourth = float(weight @ np.einsum("ij,ij->i", centred, centred) ** 2)
+    b2 = min((fourth / total - scatter_sq) / (n_features * total), d2)
+    return 0.0 if b2 <= 0.0 else float(b2 / d2)
+
+
 class _GaussianGenerative(BayesRuleClassifier):
     """Shared machinery: parameter checks, priors, means; Bayes' rule in log space."""
 
-    def __init__(self, priors: ArrayLike | None = None, reg_covar: float = 1e-6, ddof: int = 0) -> None:
-        self.priors = priors
-        self.reg_covar = reg_covar
-        self.ddof = ddof
-
     def _fit_common(self, X, y, sample_weight) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        check_float(self.reg_covar, "reg_covar", low=0, finite=False)
         check_choice(self.ddof, "ddof", (0, 1))
         X, self.classes_, codes, R = weighted_class_indicator(X, y, sample_weight)
         self.n_features_in_ = X.shape[1]
@@ -83,14 +116,19 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
     ----------
     priors : array-like of shape (n_classes,), optional
         Class priors; by default the class frequencies ``sum_n t_nk / N`` (weighted).
-    reg_covar : float, default=1e-6
-        Ridge added to the diagonal of every covariance. Needed when a covariance is singular,
-        e.g. with one-hot data (the indicators of one attribute sum to 1, and a category absent
-        from a class has zero variance there); the lecture's estimates have ``reg_covar=0``.
+    reg_covar : float or "ledoit_wolf", default=1e-6
+        A float: ridge added to the diagonal of every covariance. Needed when a covariance is
+        singular, e.g. with one-hot data (the indicators of one attribute sum to 1, and a
+        category absent from a class has zero variance there); the lecture's estimates have
+        ``reg_covar=0``. ``"ledoit_wolf"``: no ridge; each class's covariance is shrunk
+        towards a multiple of the identity by the Ledoit-Wolf rule (see Notes), which
+        chooses the amount from the class's own rows.
+    reg_param : float in [0, 1], default=0.0
+        Shrinks every covariance towards the identity, ``(1 - reg_param) S_k + reg_param I``
+        before the ridge: scikit-learn's ``QuadraticDiscriminantAnalysis(reg_param=...)``.
     ddof : {0, 1}, default=0
-        0: the maximum-likelihood estimates of the lecture (divide by ``N_k``); 1: divide by
-        ``N_k - 1`` (the unbiased estimate used by scikit-learn's
-        ``QuadraticDiscriminantAnalysis``).
+        0: the maximum-likelihood estimates of the lecture (divide by ``N_k``, as
+        scikit-learn's ``QuadraticDiscriminantAnalysis``); 1: divide by ``N_k - 1``.
 
     Attributes
     ----------
@@ -100,18 +138,39 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
         ``N_k = sum_n s_n t_nk``.
     means_ : ndarray of shape (n_classes, n_features)
     covariances_ : ndarray of shape (n_classes, n_features, n_features)
-        Including the ridge.
+        Including the shrinkage and the ridge.
+    shrinkage_ : ndarray of shape (n_classes,)
+        The Ledoit-Wolf shrinkage ``delta_k`` of every class (zeros unless
+        ``reg_covar="ledoit_wolf"``).
 
     Notes
     -----
     With sample weights ``s_n`` (ones by default) and ``N_k = sum_n s_n t_nk``,
 
     ``mu_k = (1 / N_k) sum_n s_n t_nk x_n``,
-    ``Sigma_k = 1 / (N_k - ddof) sum_n s_n t_nk (x_n - mu_k)(x_n - mu_k)^T + reg_covar I``,
+    ``S_k = 1 / (N_k - ddof) sum_n s_n t_nk (x_n - mu_k)(x_n - mu_k)^T``,
+    ``Sigma_k = (1 - reg_param) S_k + reg_param I + reg_covar I``,
 
     and ``log p(x | C_k) = -1/2 [D log(2 pi) + log|Sigma_k| + (x - mu_k)^T Sigma_k^{-1} (x - mu_k)]``
     is evaluated through the Cholesky factor of ``Sigma_k``.
+
+    With ``reg_covar="ledoit_wolf"`` the ridge is replaced by the shrinkage of Ledoit & Wolf
+    (2004, "A well-conditioned estimator for large-dimensional covariance matrices"),
+    ``Sigma_k = (1 - delta_k) S'_k + delta_k m_k I`` with ``S'_k = (1 - reg_param) S_k +
+    reg_param I``, ``m_k = tr(S'_k) / D`` and ``delta_k`` the closed form of
+    :func:`ledoit_wolf_shrinkage` on the class's rows (scikit-learn's
+    ``sklearn.covariance.ledoit_wolf``): the weight on the target that minimises the expected
+    squared Frobenius error, estimated from the spread of the rows' outer products. It needs
+    no tuning, and makes every covariance positive definite unless a class's features are
+    all constant.
     """
+
+    def __init__(self, priors: ArrayLike | None = None, reg_covar: float | str = 1e-6,
+                 reg_param: float = 0.0, ddof: int = 0) -> None:
+        self.priors = priors
+        self.reg_covar = reg_covar
+        self.reg_param = reg_param
+        self.ddof = ddof
 
     def fit(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
@@ -124,13 +183,29 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
         """
+        shrink = isinstance(self.reg_covar, str)
+        if shrink and self.reg_covar != "ledoit_wolf":
+            raise InvalidParameterError(f"reg_covar must be a float >= 0 or 'ledoit_wolf', got "
+                                        f"{self.reg_covar!r}.")
+        ridge = 0.0 if shrink else check_float(self.reg_covar, "reg_covar", low=0, finite=False)
+        reg_param = check_float(self.reg_param, "reg_param", low=0, high=1)
         X, R, _ = self._fit_common(X, y, sample_weight)
         n_features = X.shape[1]
         covariances = np.empty((len(self.classes_), n_features, n_features))
+        self.shrinkage_ = np.zeros(len(self.classes_))
         for k, mean in enumerate(self.means_):
             centred = X - mean
-            covariances[k] = (centred.T * R[:, k]) @ centred / (self.class_weight_[k] - self.ddof)
-            covariances[k].flat[:: n_features + 1] += self.reg_covar
+            covariance = (centred.T * R[:, k]) @ centred / (self.class_weight_[k] - self.ddof)
+            covariance *= 1.0 - reg_param
+            covariance.flat[:: n_features + 1] += reg_param + ridge
+            if shrink:
+                in_class = R[:, k] > 0
+                delta = ledoit_wolf_shrinkage(centred[in_class], R[in_class, k])
+                target = np.trace(covariance) / n_features
+                covariance *= 1.0 - delta
+                covariance.flat[:: n_features + 1] += delta * target
+                self.shrinkage_[k] = delta
+            covariances[k] = covariance
         self.covariances_ = covariances
         self._chol = [
             _cholesky(c, f"covariance of class {cls!r}") for c, cls in zip(covariances, self.classes_)
@@ -179,6 +254,12 @@ class LinearGaussianClassifier(_GaussianGenerative):
     ``w_k = Sigma^{-1} mu_k``, ``b_k = -1/2 mu_k^T Sigma^{-1} mu_k + log p(C_k)``.
     """
 
+    def __init__(self, priors: ArrayLike | None = None, reg_covar: float = 1e-6,
+                 ddof: int = 0) -> None:
+        self.priors = priors
+        self.reg_covar = reg_covar
+        self.ddof = ddof
+
     def fit(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
     ) -> "LinearGaussianClassifier":
@@ -190,6 +271,7 @@ class LinearGaussianClassifier(_GaussianGenerative):
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
         """
+        check_float(self.reg_covar, "reg_covar", low=0, finite=False)
         X, R, codes = self._fit_common(X, y, sample_weight)
         n_classes, n_features = self.means_.shape
         denominator = self.class_weight_.sum() - self.ddof * n_classes

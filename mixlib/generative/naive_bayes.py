@@ -9,9 +9,12 @@ Parameters are the maximum-likelihood estimates of the lecture, optionally with 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mixlib.core.exceptions import DataConversionWarning
 from mixlib.core.validation import check_fitted_input, check_float
 from mixlib.generative._bayes import BayesRuleClassifier, check_priors, weighted_class_indicator
 
@@ -164,14 +167,36 @@ class CategoricalNaiveBayes(_BaseNaiveBayes):
         self.priors = priors
         self.min_categories = min_categories
 
+    def __sklearn_tags__(self):
+        """scikit-learn's tags: non-negative integer category codes (``categorical``).
+
+        Returns
+        -------
+        sklearn.utils.Tags
+        """
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.positive_only = True
+        return tags
+
     @staticmethod
     def _check_codes(X: np.ndarray) -> np.ndarray:
-        if (X < 0).any() or (X != np.floor(X)).any():
-            rows, cols = np.nonzero((X < 0) | (X != np.floor(X)))
+        """Integer category codes of ``X``: fractions truncated with a warning (as
+        scikit-learn's ``CategoricalNB``, which truncates silently), negatives refused."""
+        if (X < 0).any():
+            rows, cols = np.nonzero(X < 0)
             raise ValueError(
-                "X must hold non-negative integer category codes; got "
-                f"{float(X[rows[0], cols[0]])} at row {rows[0]}, feature {cols[0]}."
+                "Negative values in data: X must hold non-negative integer category codes; "
+                f"got {float(X[rows[0], cols[0]])} at row {rows[0]}, feature {cols[0]}."
             )
+        fractional = X != np.floor(X)
+        if fractional.any():
+            rows, cols = np.nonzero(fractional)
+            warnings.warn(
+                f"X holds {int(fractional.sum())} value(s) that are not integer category codes "
+                f"(first {float(X[rows[0], cols[0]])} at row {rows[0]}, feature {cols[0]}); "
+                "they are truncated to integers, as scikit-learn's CategoricalNB does.",
+                DataConversionWarning, stacklevel=4)
         return X.astype(np.intp)
 
     def fit(
@@ -182,7 +207,8 @@ class CategoricalNaiveBayes(_BaseNaiveBayes):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Integer category codes.
+            Non-negative integer category codes (a fraction is truncated, with a
+            :class:`~mixlib.core.exceptions.DataConversionWarning`).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
         """
@@ -231,9 +257,10 @@ class BernoulliNaiveBayes(_BaseNaiveBayes):
     ----------
     alpha : float, default=1.0
         Additive (Laplace) smoothing; 0 gives the lecture's maximum-likelihood estimates.
-    binarize : float or None, default=None
-        Threshold: ``x > binarize`` counts as 1. ``None`` requires ``X`` to be 0/1 already
-        (e.g. a one-hot encoding).
+    binarize : float or None, default=0.0
+        Threshold: ``x > binarize`` counts as 1 (scikit-learn's ``BernoulliNB`` default: on
+        0/1 data, ``x > 0`` is ``x`` itself). ``None`` requires ``X`` to be 0/1 already and
+        refuses any other value.
     priors : array-like of shape (n_classes,), optional
 
     Attributes
@@ -252,7 +279,7 @@ class BernoulliNaiveBayes(_BaseNaiveBayes):
     """
 
     def __init__(
-        self, alpha: float = 1.0, binarize: float | None = None, priors: ArrayLike | None = None
+        self, alpha: float = 1.0, binarize: float | None = 0.0, priors: ArrayLike | None = None
     ) -> None:
         self.alpha = alpha
         self.binarize = binarize

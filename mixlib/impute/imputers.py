@@ -23,6 +23,7 @@ from mixlib.core.validation import (
     check_int,
     check_is_fitted,
     check_random_state,
+    reject_extra_arguments,
 )
 from mixlib.mixture import fit_capped_mixture, variance_floor
 
@@ -58,7 +59,7 @@ class _Imputer(BaseEstimator):
     def _prepare(self, X: np.ndarray) -> None:
         """Validate the parameters before fitting on ``X`` (nothing to do by default)."""
 
-    def fit(self, X, y=None) -> "_Imputer":
+    def fit(self, X, y=None, **unsupported) -> "_Imputer":
         """Learn the substitute values from the training rows.
 
         Parameters
@@ -67,7 +68,13 @@ class _Imputer(BaseEstimator):
             Training rows, NaN where a value is missing.
         y : array-like of shape (n_samples,), optional
             Class labels; None/NaN entries mark rows of unknown class.
+
+        Raises
+        ------
+        TypeError
+            For any other argument (``sample_weight``...), naming the imputer's class.
         """
+        reject_extra_arguments(self, "fit", unsupported, "X and y only")
         X = check_array(X, allow_nan=True)
         self._prepare(X)
         rng = check_random_state(getattr(self, "random_state", None))

@@ -141,6 +141,12 @@ class MLPClassifier(ClassifierMixin, BaseEstimator):
     errors), a summary per fit at INFO level.
 
     The outputs are not probabilities; see :meth:`predict_proba`.
+
+    sklearn check not passed: check_sample_weight_equivalence_on_dense_data — online
+    backpropagation (batch_size=1, rows shuffled every epoch) takes one doubled step for a
+    row of weight 2 where its two copies take two steps, and early stopping holds out other
+    rows: like any stochastic gradient descent the fits differ. Full-batch training
+    minimises the same weighted objective as the repeated rows.
     """
 
     def __init__(

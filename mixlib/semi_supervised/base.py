@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
-from mixlib.core.validation import check_array, check_is_fitted, check_random_state
+from mixlib.core.exceptions import DataConversionWarning
+from mixlib.core.validation import check_array, check_fitted_input, check_random_state
 from mixlib.mixture import MixtureClassifier
 
 
@@ -80,9 +82,20 @@ class SemiSupervisedMixin(ClassifierMixin, BaseEstimator):
     def _split(self, X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``X`` checked, ``y``, the unlabelled mask and the known labels (plain array)."""
         X = check_array(X)
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None: give every row's class, or unlabelled_label for the "
+                             "unlabelled rows.")
         y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            warnings.warn("A column-vector y was passed when a 1d array was expected; it is "
+                          "read as the label vector y.ravel().", DataConversionWarning,
+                          stacklevel=3)
+            y = y.ravel()
         if y.shape != (X.shape[0],):
-            raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}.")
+            raise ValueError(f"y must have shape ({X.shape[0]},), one class label per row "
+                             f"(several outputs per row are not supported), got {y.shape}.")
+        self.n_features_in_ = X.shape[1]
         unlabelled = unlabelled_mask(y, self.unlabelled_label)
         if unlabelled.all():
             raise ValueError("y has no labelled example: at least one per class is needed.")
@@ -93,17 +106,17 @@ class SemiSupervisedMixin(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X) -> np.ndarray:
         """Posteriors of the final model, shape (n_samples, n_classes)."""
-        check_is_fitted(self, "estimator_")
+        X = check_fitted_input(self, X, attribute="estimator_")
         return self.estimator_.predict_proba(X)
 
     def predict(self, X) -> np.ndarray:
         """Classes predicted by the final model, shape (n_samples,)."""
-        check_is_fitted(self, "estimator_")
+        X = check_fitted_input(self, X, attribute="estimator_")
         return self.estimator_.predict(X)
 
     def unclassifiable(self, X) -> np.ndarray:
         """Unclassifiable mask of the final model, shape (n_samples,)."""
-        check_is_fitted(self, "estimator_")
+        X = check_fitted_input(self, X, attribute="estimator_")
         return self.estimator_.unclassifiable(X)
 
 

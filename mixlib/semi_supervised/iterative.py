@@ -95,6 +95,8 @@ class IterativeClassifier(SemiSupervisedMixin):
     labeled_iter_ : ndarray of int of shape (n_samples,)
         0 for rows labelled from the start, ``r`` for rows assigned in round ``r`` (1-based,
         as scikit-learn), -1 for rows never assigned.
+    n_features_in_ : int
+        Columns of ``X`` seen by :meth:`fit`.
     n_iter_ : int
         Rounds in which the unknowns were classified (the argmax round included).
     n_assigned_by_argmax_ : int
@@ -126,6 +128,15 @@ class IterativeClassifier(SemiSupervisedMixin):
     ``SelfTrainingClassifier`` with the same estimator and ``random_state`` int;
     scikit-learn refits once more after a round that assigned nothing, on the same examples,
     which here is skipped.
+
+    sklearn check not passed: check_classifiers_classes — a label equal to unlabelled_label
+    (-1 by default, scikit-learn's mark of an unlabelled row) is read as unlabelled, so the
+    check's classes -1 and 1 leave one known class; give unlabelled_label a value that is
+    not a class.
+
+    sklearn check not passed: check_non_transformer_estimators_n_iter — n_iter_ counts the
+    rounds that classified unlabelled rows, 0 when every row is labelled as in the check;
+    scikit-learn exempts its own SelfTrainingClassifier from this check for the same reason.
     """
 
     def __init__(

@@ -54,6 +54,8 @@ class PriorProbabilityClassifier(SemiSupervisedMixin):
     transduction_ : ndarray of shape (n_samples,)
         ``classes_[argmax_c q(c | x_n)]``: the given labels, and the final argmax class of the
         unlabelled rows.
+    n_features_in_ : int
+        Columns of ``X`` seen by :meth:`fit`.
     n_iter_ : int
         Soft-label refits performed.
     converged_ : bool
@@ -79,6 +81,15 @@ class PriorProbabilityClassifier(SemiSupervisedMixin):
     With ``restart="warm"`` each class keeps the kernel count of its round-0 mixture (at most
     its number of distinct labelled examples), since EM continues from those kernels. Argmax
     ties go to the first class.
+
+    sklearn check not passed: check_classifiers_classes — a label equal to unlabelled_label
+    (-1 by default, scikit-learn's mark of an unlabelled row) is read as unlabelled, so the
+    check's classes -1 and 1 leave one known class; give unlabelled_label a value that is
+    not a class.
+
+    sklearn check not passed: check_non_transformer_estimators_n_iter — n_iter_ counts the
+    soft-label refits on unlabelled rows, 0 when every row is labelled as in the check;
+    scikit-learn exempts its own SelfTrainingClassifier from this check for the same reason.
     """
 
     def __init__(

@@ -13,7 +13,7 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.core.kernels import check_kernel_params
+from mixlib.core.kernels import resolve_sigma
 from mixlib.core.validation import check_sample_weight, check_X_y, encode_labels
 from mixlib.svm.svc import check_svm_params, support_kernel
 
@@ -28,9 +28,10 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
     kernel : {"gaussian", "poly", "linear"}, default="gaussian"
     degree : int, default=3
         Degree ``m`` of the polynomial kernel ``(x.y + 1)^m``.
-    sigma : float, default=1.0
+    sigma : float or "scale", default=1.0
         Width of the Gaussian kernel ``exp(-||x - y||^2 / (2 sigma^2))`` (scikit-learn's
-        ``gamma = 1 / (2 sigma^2)``).
+        ``gamma = 1 / (2 sigma^2)``). ``"scale"``: ``sqrt(d var(X) / 2)`` of the training
+        rows, scikit-learn's ``gamma="scale"`` (:func:`mixlib.core.kernels.scale_sigma`).
     tol : float, default=1e-3
         Stopping tolerance on the largest absolute projected gradient of the dual (a margin
         ``f_{y_i}(x_i) - f_l(x_i) - 1`` of a constraint whose variable can still move).
@@ -54,6 +55,8 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
         Dual variables of every training row (``alpha_{i y_i} = 0``).
     dual_objective_ : float
         ``D(alpha)`` (see Notes) at the solution.
+    sigma_ : float
+        The width the kernel uses: ``sigma``, or its value resolved from the training rows.
     n_iter_ : int
         Block updates and Newton steps of the solver.
 
@@ -88,7 +91,7 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, C: float = 1.0, kernel: str = "gaussian", degree: int = 3,
-                 sigma: float = 1.0, tol: float = 1e-3, max_iter: int | None = None,
+                 sigma: float | str = 1.0, tol: float = 1e-3, max_iter: int | None = None,
                  cache_size: float = 200.0) -> None:
         self.C = C
         self.kernel = kernel
@@ -114,14 +117,14 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
         from mixlib.svm._all_together_solver import all_together_fit
 
         X, y = check_X_y(X, y)
-        check_kernel_params(self.kernel, self.degree, self.sigma)
+        self.sigma_ = resolve_sigma(self.kernel, self.degree, self.sigma, X)
         max_iter = check_svm_params(self.C, self.tol, self.max_iter, self.cache_size)
         weight = check_sample_weight(sample_weight, X.shape[0])
         self.classes_, y_index = encode_labels(y, min_classes=2)
         self.n_features_in_ = X.shape[1]
         n_classes = len(self.classes_)
         result = all_together_fit(X, y_index, self.C * weight, n_classes, kernel=self.kernel,
-                                  degree=self.degree, sigma=self.sigma,
+                                  degree=self.degree, sigma=self.sigma_,
                                   cache_size=self.cache_size, tol=self.tol, max_iter=max_iter)
         if not result.converged:
             warnings.warn(

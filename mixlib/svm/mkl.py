@@ -12,10 +12,24 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.svm._smo import smo_solve
-from mixlib.core.validation import check_fitted_input, check_float, check_int, check_X_y, encode_labels
+from mixlib.core.validation import (
+    check_choice,
+    check_fitted_input,
+    check_float,
+    check_int,
+    check_X_y,
+    encode_labels,
+)
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.core.kernels import check_kernel_params, kernel_matrix
-from mixlib.svm.svc import binary_problems, check_svm_params, dual_coefficients, problem_rows, vote
+from mixlib.core.kernels import kernel_matrix, resolve_sigma
+from mixlib.svm.svc import (
+    binary_problems,
+    check_svm_params,
+    dual_coefficients,
+    ovr_decision,
+    problem_rows,
+    vote,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +37,8 @@ DEFAULT_KERNELS = tuple({"kernel": "gaussian", "sigma": s} for s in (0.5, 1.0, 2
 GOLDEN = (np.sqrt(5.0) - 1.0) / 2.0
 
 
-def _check_kernels(kernels: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def _check_kernels(kernels: Sequence[dict[str, Any]], X: np.ndarray) -> list[dict[str, Any]]:
+    """The kernel specifications, complete, with ``sigma="scale"`` resolved from ``X``."""
     specs = list(kernels)
     if len(specs) < 1:
         raise ValueError("kernels must list at least one kernel.")
@@ -33,7 +48,7 @@ def _check_kernels(kernels: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             raise ValueError(f"each kernel must be a dict with keys among 'kernel', 'degree', "
                              f"'sigma', got {spec!r}.")
         full = {"kernel": "gaussian", "degree": 3, "sigma": 1.0, **spec}
-        check_kernel_params(full["kernel"], full["degree"], full["sigma"])
+        full["sigma"] = resolve_sigma(full["kernel"], full["degree"], full["sigma"], X)
         checked.append(full)
     return checked
 
@@ -45,7 +60,8 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
     ----------
     C : float, default=1.0
     kernels : sequence of dict, default=Gaussian kernels with sigma in (0.5, 1, 2, 5, 10)
-        Each ``{"kernel": ..., "sigma": ..., "degree": ...}`` as in :class:`mixlib.svm.svc.SVC`.
+        Each ``{"kernel": ..., "sigma": ..., "degree": ...}`` as in :class:`mixlib.svm.svc.SVC`
+        (``"sigma": "scale"`` too, resolved from the training rows).
     tol : float, default=1e-5
         KKT tolerance of each inner SMO solve (small, so ``J(d)`` is accurate).
     max_iter : int or None, default=None
@@ -57,6 +73,10 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
     line_search_steps : int, default=8
         Golden-section evaluations of ``J`` per line search (more, up to 40, while none has
         decreased ``J``).
+    break_ties : bool, default=False
+        With three classes or more, whether :meth:`predict` breaks a tie in votes by the
+        largest :meth:`decision_function` (then the two agree on every row) or gives it to
+        the lowest class index (libsvm's rule), as :class:`mixlib.svm.svc.SVC`.
 
     Attributes
     ----------
@@ -91,7 +111,8 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
 
     def __init__(self, C: float = 1.0, kernels: Sequence[dict[str, Any]] = DEFAULT_KERNELS,
                  tol: float = 1e-5, max_iter: int | None = None, mkl_max_iter: int = 50,
-                 gap_tol: float = 1e-3, line_search_steps: int = 8) -> None:
+                 gap_tol: float = 1e-3, line_search_steps: int = 8,
+                 break_ties: bool = False) -> None:
         self.C = C
         self.kernels = kernels
         self.tol = tol
@@ -99,6 +120,7 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         self.mkl_max_iter = mkl_max_iter
         self.gap_tol = gap_tol
         self.line_search_steps = line_search_steps
+        self.break_ties = break_ties
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> "MKLSVC":
         """Learn the kernel weights and the SVM.
@@ -110,7 +132,8 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         """
         X, y = check_X_y(X, y)
         self._max_iter = check_svm_params(self.C, self.tol, self.max_iter, 1.0)
-        specs = _check_kernels(self.kernels)
+        specs = _check_kernels(self.kernels, X)
+        check_choice(self.break_ties, "break_ties", (False, True))
         for name in ("mkl_max_iter", "line_search_steps"):
             check_int(getattr(self, name), name, min_value=1)
         check_float(self.gap_tol, "gap_tol", low=0, closed="neither", finite=False)
@@ -254,7 +277,7 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         return K @ self.dual_coef_.T + self.intercept_
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
-        """``f(x) = sum_i alpha_i y_i sum_m d_m k_m(x_i, x) + b`` per problem.
+        """One score per class, from ``f(x) = sum_i alpha_i y_i sum_m d_m k_m(x_i, x) + b``.
 
         Parameters
         ----------
@@ -262,18 +285,30 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n_samples,) for two classes, else (n_samples, n_problems): the
-        conventions of :meth:`mixlib.svm.svc.SVC.decision_function` with
-        ``decision_function_shape="ovo"``.
+        ndarray of shape (n_samples,) for two classes (``f`` of the one problem, positive for
+        ``classes_[1]``), else (n_samples, n_classes): the votes of the one-vs-one problems
+        plus their squashed summed confidence (:func:`mixlib.svm.svc.ovr_decision`, the
+        conventions of :meth:`mixlib.svm.svc.SVC.decision_function`). Its argmax is
+        :meth:`predict` on every row without a tie in votes, and on every row with
+        ``break_ties=True``.
         """
         values = self._decision_matrix(X)
-        return values[:, 0] if len(self.classes_) == 2 else values
+        if len(self.classes_) == 2:
+            return values[:, 0]
+        return ovr_decision(values, self.problems_, len(self.classes_))
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Predicted labels (one-vs-one voting), shape (n_samples,).
+
+        The class with the most votes; a tie goes to the lowest class index (libsvm's rule),
+        or with ``break_ties=True`` to the class of largest :meth:`decision_function`.
 
         Parameters
         ----------
         X : ndarray of shape (n_samples, n_features)
         """
-        return vote(self._decision_matrix(X), self.problems_, self.classes_)
+        values = self._decision_matrix(X)
+        if self.break_ties and len(self.classes_) > 2:
+            scores = ovr_decision(values, self.problems_, len(self.classes_))
+            return self.classes_[scores.argmax(axis=1)]
+        return vote(values, self.problems_, self.classes_)

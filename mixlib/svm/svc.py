@@ -22,7 +22,7 @@ from mixlib.core.validation import (
     encode_labels,
 )
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.core.kernels import check_kernel_params, kernel_matrix
+from mixlib.core.kernels import kernel_matrix, resolve_sigma
 
 
 def check_svm_params(C: float, tol: float, max_iter: int | None, cache_size: float) -> int:
@@ -44,9 +44,10 @@ class SVC(ClassifierMixin, BaseEstimator):
     kernel : {"gaussian", "poly", "linear"}, default="gaussian"
     degree : int, default=3
         Degree ``m`` of the polynomial kernel ``(x.y + 1)^m``.
-    sigma : float, default=1.0
+    sigma : float or "scale", default=1.0
         Width of the Gaussian kernel ``exp(-||x - y||^2 / (2 sigma^2))`` (scikit-learn's
-        ``gamma = 1 / (2 sigma^2)``).
+        ``gamma = 1 / (2 sigma^2)``). ``"scale"``: ``sqrt(d var(X) / 2)`` of the training
+        rows, scikit-learn's ``gamma="scale"`` (:func:`mixlib.core.kernels.scale_sigma`).
     tol : float, default=1e-3
         KKT tolerance of SMO (libsvm's ``eps``).
     max_iter : int or None, default=None
@@ -85,6 +86,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         Biases ``b = -rho``.
     dual_objective_ : ndarray of shape (n_problems,)
         ``1/2 alpha' G alpha - e' alpha`` at the solution of each problem.
+    sigma_ : float
+        The width the kernel uses: ``sigma``, or its value resolved from the training rows.
     n_iter_ : ndarray of shape (n_problems,)
         SMO pair updates per problem.
     n_features_in_ : int
@@ -102,10 +105,15 @@ class SVC(ClassifierMixin, BaseEstimator):
     mean. Without free vectors it is the midpoint of the interval of ``b`` allowed by the KKT
     conditions of the bounded ones (libsvm's rule). For two classes, ``f > 0`` predicts ``classes_[1]`` (as scikit-learn).
     ``predict_proba`` is not provided (it would need Platt scaling, outside the notes).
+
+    sklearn check not passed: check_sample_weight_equivalence_on_dense_data — a weight w
+    multiplies the row's C, which is the primal objective of the row repeated w times, but
+    SMO stops at the KKT tolerance tol=1e-3: the weighted and the repeated fits agree to
+    about 1e-3, not to the check's 1e-7 (at tol=1e-9 they agree).
     """
 
     def __init__(self, C: float = 1.0, kernel: str = "gaussian", degree: int = 3,
-                 sigma: float = 1.0, tol: float = 1e-3, max_iter: int | None = None,
+                 sigma: float | str = 1.0, tol: float = 1e-3, max_iter: int | None = None,
                  cache_size: float = 200.0, multiclass: str = "ovo",
                  decision_function_shape: str = "ovr", break_ties: bool = False) -> None:
         self.C = C
@@ -131,7 +139,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             Per-sample multipliers of ``C``.
         """
         X, y = check_X_y(X, y)
-        check_kernel_params(self.kernel, self.degree, self.sigma)
+        self.sigma_ = resolve_sigma(self.kernel, self.degree, self.sigma, X)
         max_iter = check_svm_params(self.C, self.tol, self.max_iter, self.cache_size)
         check_choice(self.multiclass, "multiclass", ("ovo", "ova"))
         check_choice(self.decision_function_shape, "decision_function_shape", ("ovr", "ovo"))
@@ -164,7 +172,7 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     def _solve_binary(self, X: np.ndarray, signs: np.ndarray, upper: np.ndarray, max_iter: int):
         get_row, diag = kernel_rows(X, kernel=self.kernel, degree=self.degree,
-                                    sigma=self.sigma, cache_size=self.cache_size)
+                                    sigma=self.sigma_, cache_size=self.cache_size)
         return smo_solve(get_row, diag, -np.ones(X.shape[0]), signs, upper,
                          np.zeros(X.shape[0]), tol=self.tol, max_iter=max_iter)
 
@@ -223,7 +231,7 @@ def support_kernel(estimator: BaseEstimator, X: np.ndarray) -> tuple[np.ndarray,
     Parameters
     ----------
     estimator : fitted SVC or SVDD
-        Supplies ``support_vectors_`` (n_SV, n_features) and ``kernel``, ``degree``, ``sigma``.
+        Supplies ``support_vectors_`` (n_SV, n_features) and ``kernel``, ``degree``, ``sigma_``.
     X : array-like of shape (n_samples, n_features)
 
     Returns
@@ -235,7 +243,7 @@ def support_kernel(estimator: BaseEstimator, X: np.ndarray) -> tuple[np.ndarray,
     """
     X = check_fitted_input(estimator, X, attribute="dual_coef_")
     K = kernel_matrix(X, estimator.support_vectors_, kernel=estimator.kernel,
-                      degree=estimator.degree, sigma=estimator.sigma)
+                      degree=estimator.degree, sigma=estimator.sigma_)
     return X, K
 
 

@@ -12,7 +12,7 @@ from mixlib.core.base import BaseEstimator
 from mixlib.svm._smo import kernel_rows, smo_solve
 from mixlib.core.validation import check_array, check_sample_weight
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.core.kernels import check_kernel_params, kernel_diagonal
+from mixlib.core.kernels import kernel_diagonal, resolve_sigma
 from mixlib.svm.svc import check_svm_params, support_kernel
 
 
@@ -27,7 +27,7 @@ class SVDD(BaseEstimator):
         ``1 / (n C)``.
     kernel : {"gaussian", "poly", "linear"}, default="gaussian"
     degree, sigma
-        Kernel parameters, as in :class:`mixlib.svm.svc.SVC`.
+        Kernel parameters, as in :class:`mixlib.svm.svc.SVC` (``sigma="scale"`` too).
     tol : float, default=1e-3
         KKT tolerance of SMO.
     max_iter : int or None, default=None
@@ -51,6 +51,8 @@ class SVDD(BaseEstimator):
     dual_objective_ : float
         ``alpha' G alpha - alpha' diag G`` at the solution.
     n_iter_ : int
+    sigma_ : float
+        The width the kernel uses: ``sigma``, or its value resolved from the training rows.
 
     Notes
     -----
@@ -67,7 +69,7 @@ class SVDD(BaseEstimator):
     """
 
     def __init__(self, C: float = 0.1, kernel: str = "gaussian", degree: int = 3,
-                 sigma: float = 1.0, tol: float = 1e-3, max_iter: int | None = None,
+                 sigma: float | str = 1.0, tol: float = 1e-3, max_iter: int | None = None,
                  cache_size: float = 200.0) -> None:
         self.C = C
         self.kernel = kernel
@@ -88,7 +90,7 @@ class SVDD(BaseEstimator):
             Per-sample multipliers of ``C``.
         """
         X = check_array(X)
-        check_kernel_params(self.kernel, self.degree, self.sigma)
+        self.sigma_ = resolve_sigma(self.kernel, self.degree, self.sigma, X)
         max_iter = check_svm_params(self.C, self.tol, self.max_iter, self.cache_size)
         upper = self.C * check_sample_weight(sample_weight, X.shape[0])
         if upper.sum() < 1.0:
@@ -97,7 +99,7 @@ class SVDD(BaseEstimator):
         # feasible start as libsvm's one-class solver: fill the first rows up to their bound
         alpha = np.minimum(upper, np.maximum(1.0 - (np.cumsum(upper) - upper), 0.0))
         get_row, diag = kernel_rows(X, kernel=self.kernel, degree=self.degree,
-                                    sigma=self.sigma, cache_size=self.cache_size)
+                                    sigma=self.sigma_, cache_size=self.cache_size)
         result = smo_solve(get_row, diag, -diag, np.ones(X.shape[0]), upper, alpha, scale=2.0,
                            tol=self.tol, max_iter=max_iter)
         if not result.converged:
@@ -124,7 +126,7 @@ class SVDD(BaseEstimator):
         X : ndarray of shape (n_samples, n_features)
         """
         X, K = support_kernel(self, X)
-        self_k = kernel_diagonal(X, kernel=self.kernel, degree=self.degree, sigma=self.sigma)
+        self_k = kernel_diagonal(X, kernel=self.kernel, degree=self.degree, sigma=self.sigma_)
         return 2.0 * (K @ self.dual_coef_) - self_k - self.offset_
 
     def predict(self, X: np.ndarray) -> np.ndarray:

@@ -95,6 +95,12 @@ class CARTClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     ``k`` with ``R^cv(T_k) <= R^cv(T_{k_0}) + se_rule SE(R^cv(T_{k_0}))`` (Breiman et al.
     1984, section 3.4.3). The folds are stratified and seeded, so the result is
     deterministic.
+
+    sklearn check not passed: check_sample_weight_equivalence_on_dense_data — the pruning
+    level is chosen by V-fold cross-validation, and a row of weight 2 lies in one fold where
+    its two copies can fall in two: the folds differ, so the chosen alpha and the pruned
+    tree can differ. At a fixed ccp_alpha the weighted and the repeated fits are the same
+    tree.
     """
 
     def __init__(self, criterion: str = "gini", risk: str = "misclassification",
@@ -158,6 +164,12 @@ class CARTClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         alphas = path.ccp_alphas
         betas = np.append(np.sqrt(alphas[:-1] * alphas[1:]), alphas[-1])
         fitted = weight > 0
+        if fitted.sum() < 2:
+            raise ValueError(
+                f"CARTClassifier has {int(fitted.sum())} sample (of positive weight) to fit: "
+                f"it chooses its pruning level by cross-validation on the training rows (up "
+                f"to n_folds={self.n_folds} folds), which needs at least 2 samples. Give more "
+                "samples, or set ccp_alpha to prune at a fixed level without cross-validation.")
         n_folds = min(self.n_folds, int(fitted.sum()))
         folds = np.full(len(y_idx), -1)
         folds[fitted] = stratified_folds(y_idx[fitted], n_folds,

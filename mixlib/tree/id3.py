@@ -8,10 +8,18 @@ feature is not tested again below.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
-from mixlib.core.validation import check_is_fitted, check_labels, check_n_features, check_sample_weight
+from mixlib.core.validation import (
+    check_is_fitted,
+    check_labels,
+    check_n_features,
+    check_sample_weight,
+    is_sparse,
+)
 from mixlib.tree.decision_tree import check_growth_limits
 
 __all__ = ["ID3Classifier", "information_gain"]
@@ -104,11 +112,42 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     @staticmethod
     def _as_2d(X) -> np.ndarray:
+        """``X`` as a 2-d array of categories: numbers, or strings and numbers (object).
+
+        Raises
+        ------
+        TypeError
+            For a sparse matrix, or a cell that is neither a string nor a number.
+        ValueError
+            For another shape, no feature, NaN or infinite values (a missing value is its own
+            category only when it is coded as one, e.g. ``"?"``), or complex numbers.
+        """
+        if is_sparse(X):
+            raise TypeError("X is a sparse matrix; ID3Classifier needs a dense array of "
+                            "categories: pass X.toarray().")
         X = np.asarray(X)
         if X.ndim != 2:
-            raise ValueError(f"X must be 2-dimensional, got shape {X.shape}.")
-        if X.dtype.kind == "f" and np.isnan(X).any():
-            raise ValueError("X contains NaN; encode missing values as their own category.")
+            hint = (" Reshape your data: X.reshape(-1, 1) if it holds a single feature, "
+                    "X.reshape(1, -1) if it holds a single sample." if X.ndim == 1 else "")
+            raise ValueError(f"X must be 2-dimensional, got shape {X.shape}.{hint}")
+        if X.shape[1] < 1:
+            raise ValueError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is "
+                             "required.")
+        if X.dtype.kind == "c":
+            raise ValueError("Complex data not supported: X holds complex numbers.")
+        if X.dtype == object:
+            cells = X.ravel()
+            kinds = [isinstance(v, (str, numbers.Number)) for v in cells]
+            if not all(kinds):
+                bad = kinds.index(False)
+                raise TypeError(f"argument must be a string or a number: X[{bad // X.shape[1]}, "
+                                f"{bad % X.shape[1]}] is a {type(cells[bad]).__name__}.")
+            floats = np.array([float(v) if isinstance(v, numbers.Real) else 0.0 for v in cells])
+        else:
+            floats = X.ravel() if X.dtype.kind == "f" else None
+        if floats is not None and not np.isfinite(floats).all():
+            raise ValueError("X contains NaN or infinite values; code a missing value as its "
+                             "own category (e.g. '?').")
         return X
 
     def fit(self, X, y, sample_weight=None) -> "ID3Classifier":
