@@ -9,6 +9,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from mixlib.core.statistics import mean_t_interval
+from mixlib.core.vocabulary import ANY
 from mixlib.figures import interval_name, new_figure
 from mixlib.figures.semisupervised_rounds import (
     RULE_LINESTYLES,
@@ -93,7 +94,7 @@ def _methods(own: pd.DataFrame) -> list[str]:
 def _key(rules: list[str], shaded: bool) -> list:
     """The figure's one key: line style = rule (errors), then the kernel panels' marks."""
     handles = [Line2D([], [], color="0.25", linestyle=RULE_LINESTYLES.get(rule, "-"), marker="o",
-                      markersize=3, label=f"error, {rule} rule" if rule not in ("", "any")
+                      markersize=3, label=f"error, {rule} rule" if rule not in ("", ANY)
                       else "error") for rule in rules]
     handles += [Patch(color="0.25", alpha=0.2, label="band: interval over repeats (errors), "
                                                       "classes' lowest to highest (kernels)"),
