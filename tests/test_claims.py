@@ -263,14 +263,20 @@ def test_every_verdict_follows_from_its_own_row_and_none_holds_outside_its_band(
     assert ((holds["band_low"] < holds["measured"]) & (holds["measured"] < holds["band_high"])).all()
 
 
-def test_a_phenomenon_measured_as_zero_never_holds():
+def test_a_phenomenon_measured_as_zero_never_holds_and_zero_variance_decides_only_exactly():
     table = rounds_table(splits=("s",))
     table.loc[table["metric"].isin(["unknown_error", "flips"]), "value"] = 0.0
     claims = build_claims({"semisupervised_rounds": table}, problems=EVERY_PROBLEM, seed=0).set_index("id")
     for claim_id in ("iterative_unknown_error", "prior_unknown_error", "prior_early_flips",
                      "prior_unknown_error_grows"):
-        verdicts = claims.loc[[claim_id], "verdict"]
-        assert (verdicts == "contradicted").all(), claim_id
+        rows = claims.loc[[claim_id]]
+        assert (rows["verdict"] != "holds").all(), claim_id
+        # every repeat 0: no Student-t interval [0, 0], but the exact bound over 6 repeats
+        assert rows["interval"].str.startswith("exact").all(), claim_id
+        q = 1 - 0.025 ** (1 / 6)
+        assert np.allclose(rows["ci_high"] - rows["ci_low"], q * (2 if "grows" in claim_id else 1)), claim_id
+    # six zeros cannot exclude 3 % (the bound reaches 46 %): inconclusive, not contradicted
+    assert (claims.loc[["iterative_unknown_error"], "verdict"] == "inconclusive").all()
 
 
 def test_absolute_claims_only_on_the_report_problem():
@@ -302,7 +308,16 @@ def test_readings_cover_every_setting_and_the_robustness_counts_add_up():
     counts = robust[["readings_holds", "readings_contradicted", "readings_inconclusive"]].sum(axis=1)
     assert (counts == robust["readings"]).all()
     row = robust.set_index("id").loc["prior_vs_iterative_hard_error"]
-    assert row["readings"] == 8
+    # "fresh" and "stop" copy the rows of "warm" and "argmax": identical fits, one reading each
+    assert row["readings"] == 2
+    merged = readings[(readings["id"] == "prior_vs_iterative_hard_error") & (readings["same_as"] != "")]
+    kept = readings[(readings["id"] == "prior_vs_iterative_hard_error") & (readings["same_as"] == "")]
+    assert len(merged) == 6 and set(merged["same_as"]) == set(kept["reading"])
+    # a setting that changes the fits stays a reading of its own
+    shifted = pd.concat([rounds, fresh.assign(value=fresh["value"] + 0.01), stop],
+                        ignore_index=True).assign(relative_min_variance=1e-6)
+    apart = build_readings({"semisupervised_rounds": shifted}, problems=EVERY_PROBLEM, seed=0)
+    assert with_robustness(claims, apart).set_index("id").loc["prior_vs_iterative_hard_error", "readings"] == 4
 
 
 def test_claims_and_readings_split_the_run_from_the_grid():

@@ -57,6 +57,10 @@ def test_claims_figure_draws_one_cell_per_claim_and_reading():
     counts = [t.get_text().strip() for t in grid.texts]
     assert counts == ["4/8", "0/8"]
     fig.savefig(io.BytesIO(), format="png")
+    # the counts are the table's own when it has them (identical readings counted once)
+    counted = claims.assign(readings_holds=[1, 0, 0], readings=[2, 1, 0])
+    texts = [t.get_text().strip() for t in claims_figure(counted, readings).axes[0].texts]
+    assert texts == ["1/2", "0/1"]
     # without a grid: only our reading
     alone = claims_figure(claims, readings.iloc[:0])
     assert alone.axes[0].get_images()[0].get_array().shape == (3, 1)

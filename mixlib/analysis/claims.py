@@ -58,22 +58,30 @@ ONE_UNLABELLED = 1 / 100       # one of its "centaine" of unlabelled bacteria
 
 @dataclass(frozen=True)
 class Band:
-    """An open band ``(low, high)`` and the rule that gives it from the report's words."""
+    """An open band ``(low, high)`` and the rule that gives it from the report's words.
+
+    ``report_low`` and ``report_high`` are the value (or range) the report states, before its
+    precision widens it: the single run of the report that the prediction interval of one run
+    is read against (NaN for a direction).
+    """
 
     low: float
     high: float
     rule: str
+    report_low: float = math.nan
+    report_high: float = math.nan
 
 
 def about(value: float, example: float, words: str) -> Band:
     """Rule 1-2 for a rate: ``value`` +/- max(1 point, one example of the report's set)."""
     u = max(POINT, example)
-    return Band(value - u, value + u, f"{words} +/- {100 * u:.2g} points (max of 1 point and one example)")
+    return Band(value - u, value + u, f"{words} +/- {100 * u:.2g} points (max of 1 point and one example)",
+                value, value)
 
 
 def counted(low: float, high: float, unit: float, words: str) -> Band:
     """Rule 1-2 for a count: the range ``[low, high]`` widened by one unit of the last digit."""
-    return Band(low - unit, high + unit, f"{words} +/- {unit:g}")
+    return Band(low - unit, high + unit, f"{words} +/- {unit:g}", low, high)
 
 
 HIGHER = Band(0.0, math.inf, "a direction: above 0")
@@ -191,7 +199,7 @@ CLAIMS: list[Claim] = [
     _claim("prior_late_flips", "5", "fig5_3", ABSOLUTE,
            "'À partir de la quatrième itération, les migrations cessent': share of unlabelled "
            "examples flipping in rounds 4 and later, summed.",
-           Band(-ONE_UNLABELLED, ONE_UNLABELLED, "0 +/- one of about 100 unlabelled examples"),
+           Band(-ONE_UNLABELLED, ONE_UNLABELLED, "0 +/- one of about 100 unlabelled examples", 0.0, 0.0),
            "semisupervised_rounds", m.late_flips, readings=PRIOR),
     _claim("prior_unknown_error", "5", "fig5_3", ABSOLUTE,
            "The prior method's unknown error grows to 3 %.", about(0.03, ONE_LABELLED, "3 %"),
@@ -208,7 +216,7 @@ CLAIMS: list[Claim] = [
     _claim("sweep_best_kernels", "5", "fig5_4", ABSOLUTE,
            "'Avec 8 kernels le taux d'erreur d'apprentissage est minimal': kernel count of the "
            "lowest training error, both methods averaged.",
-           Band(4, 16, "8 +/- one step of the report's doubling grid"), "kernel_sweep",
+           Band(4, 16, "8 +/- one step of the report's doubling grid", 8, 8), "kernel_sweep",
            m.argmin_training_error, readings=BOTH + RULE),
     _claim("sweep_equal_at_8", "5", "fig5_4", QUALITATIVE,
            "At 8 kernels the training errors of the two methods are 'égal': iterative minus prior, "

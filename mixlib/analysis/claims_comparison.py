@@ -22,6 +22,7 @@ import pandas as pd
 
 from mixlib.core.statistics import corrected_t_interval
 from mixlib.analysis.claims_measures import Context, per_group
+from mixlib.analysis.intervals import SHARE, SHARE_GAP
 from mixlib.analysis.verdicts import Evidence, from_one_sided_p, t_evidence
 from mixlib.model_selection.rank_tests import group_rank_test
 
@@ -44,14 +45,14 @@ def _mlp_test_errors(mlp: pd.DataFrame) -> pd.Series:
 def dna_mean_test_error(table: pd.DataFrame, context: Context) -> Evidence | None:
     """Mean test error of the DNA mixture over kernel counts: t-interval over repeats."""
     errors = _dna_test_errors(table)
-    return t_evidence(errors, alpha=context.alpha) if len(errors) else None
+    return t_evidence(errors, alpha=context.alpha, bounds=SHARE) if len(errors) else None
 
 
 @per_group
 def mlp_mean_test_error(table: pd.DataFrame, context: Context) -> Evidence | None:
     """Mean test error of the MLP over regimes and sizes: t-interval over repeats."""
     errors = _mlp_test_errors(table)
-    return t_evidence(errors, alpha=context.alpha) if len(errors) else None
+    return t_evidence(errors, alpha=context.alpha, bounds=SHARE) if len(errors) else None
 
 
 def _by_repeat_index(first: pd.Series, second: pd.Series) -> tuple[np.ndarray, np.ndarray]:
@@ -67,7 +68,8 @@ def mixture_minus_mlp_test_error(tables: Mapping[str, pd.DataFrame], context: Co
     DNA, the report's two means (20 % against 8.5 %), matched by repeat index."""
     mixture, mlp = _by_repeat_index(_dna_test_errors(tables["dna_kernel_sweep"]),
                                     _mlp_test_errors(tables["mlp_sweep"]))
-    return t_evidence(mixture - mlp, alpha=context.alpha, what="repeats (independent splits)") if len(mixture) else None
+    return t_evidence(mixture - mlp, alpha=context.alpha, what="repeats (independent splits)",
+                      bounds=SHARE_GAP) if len(mixture) else None
 
 
 @per_group

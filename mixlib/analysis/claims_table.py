@@ -18,10 +18,14 @@ from mixlib.core.vocabulary import ANY
 from mixlib.analysis.claims import CLAIMS, QUALITATIVE, Claim
 from mixlib.analysis.claims_measures import EVIDENCE, Context
 from mixlib.experiments.settings import EMSettings
-from mixlib.analysis.verdicts import VERDICTS, Evidence, decide
+from mixlib.analysis.verdicts import VERDICTS, Evidence, decide, report_in_prediction
 
 CLAIM_COLUMNS = ["id", "chapter", "figure", "kind", "data", "reading", "statement", "band_low", "band_high",
-                 "band_rule", *EVIDENCE, "verdict", "table"]
+                 "band_rule", *EVIDENCE, "verdict", "report_low", "report_high", "report_in_pi", "table"]
+#: The readings table's extra column: the first reading of the same claim and data whose
+#: evidence is identical (settings that give identical fits, or that the measure ignores),
+#: empty for the first; only readings with an empty ``same_as`` are counted.
+SAME_AS = "same_as"
 ROBUSTNESS_COLUMNS = ["readings", "readings_holds", "readings_contradicted", "readings_inconclusive"]
 #: The grid's extra reading column (the relative variance floor).
 FLOOR = "relative_min_variance"
@@ -101,6 +105,9 @@ def evaluate(claim: Claim, tables: Mapping[str, pd.DataFrame], *, problems: Mapp
             "data": str(key[0]), "reading": ", ".join(p for p in (label, reading_suffix) if p),
             "statement": claim.statement, "band_low": claim.band.low, "band_high": claim.band.high,
             "band_rule": claim.band.rule, **{c: found[c] for c in EVIDENCE}, "verdict": verdict,
+            "report_low": claim.band.report_low, "report_high": claim.band.report_high,
+            "report_in_pi": report_in_prediction(claim.band.report_low, claim.band.report_high,
+                                                 found["pi_low"], found["pi_high"]),
             "table": "+".join(claim.tables),
         })
     return rows
@@ -158,23 +165,47 @@ def build_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str,
 
     ``tables`` holds the grid's tables under the names of the default run's (``em_trace``,
     ``semisupervised_rounds``, ``kernel_sweep``), each with a ``relative_min_variance``
-    column: one row per claim, split and reading (:data:`CLAIM_COLUMNS`).
+    column: one row per claim, split and reading (:data:`CLAIM_COLUMNS` and :data:`SAME_AS`,
+    :func:`mark_duplicates`).
     """
     rows = []
     for claim in CLAIMS:
         if claim.chapter in READ_CHAPTERS and all(name in tables for name in claim.tables):
             rows += evaluate(claim, tables, problems=_problems(problems), seed=seed, extra_readings=(FLOOR,))
-    return pd.DataFrame(rows, columns=CLAIM_COLUMNS)
+    return mark_duplicates(pd.DataFrame(rows, columns=CLAIM_COLUMNS))
+
+
+#: The columns two readings must share to be one distinct setting of a claim's measure.
+_SAME = ["measured", "n", "ci_low", "ci_high", "p_holds", "p_contradicted", "pi_low", "pi_high"]
+
+
+def mark_duplicates(readings: pd.DataFrame) -> pd.DataFrame:
+    """``readings`` with :data:`SAME_AS`: for each row, the first reading (in table order) of
+    the same claim and data whose evidence (estimate, interval, ``n``, p-values, prediction
+    interval, to 12 significant digits) is the same, or empty.
+
+    Two settings give the same evidence when they give identical fits (two variance floors
+    that no kernel reaches) or when the measure does not read them (the confidence threshold
+    of a prior-method claim): they are one reading, counted once.
+    """
+    key = readings[["id", "data"]].astype(str).copy()
+    for column in _SAME:
+        key[column] = [format(float(v), ".12g") for v in readings[column]]
+    first = readings.groupby([key[c] for c in key.columns], sort=False, dropna=False)["reading"].transform("first")
+    return readings.assign(**{SAME_AS: np.where(first.to_numpy() == readings["reading"].to_numpy(), "",
+                                                first.to_numpy())})
 
 
 def with_robustness(claims: pd.DataFrame, readings: pd.DataFrame) -> pd.DataFrame:
-    """``claims`` with :data:`ROBUSTNESS_COLUMNS`: how many readings of the grid the claim was
-    measured under on the same data, and how many give each verdict (0 without a grid)."""
-    counts = pd.crosstab([readings["id"], readings["data"]], readings["verdict"]).reindex(
+    """``claims`` with :data:`ROBUSTNESS_COLUMNS`: how many distinct readings of the grid the
+    claim was measured under on the same data (readings with the same evidence counted once,
+    :func:`mark_duplicates`), and how many give each verdict (0 without a grid)."""
+    distinct = readings[readings[SAME_AS] == ""] if SAME_AS in readings.columns else readings
+    counts = pd.crosstab([distinct["id"], distinct["data"]], distinct["verdict"]).reindex(
         columns=list(VERDICTS), fill_value=0)
     counts.columns = [f"readings_{v}" for v in counts.columns]
     counts["readings"] = counts.sum(axis=1)
-    merged = claims.merge(counts.reset_index(), on=["id", "data"], how="left") if len(readings) else \
+    merged = claims.merge(counts.reset_index(), on=["id", "data"], how="left") if len(distinct) else \
         claims.assign(**{column: 0 for column in ROBUSTNESS_COLUMNS})
     merged[ROBUSTNESS_COLUMNS] = merged[ROBUSTNESS_COLUMNS].fillna(0).astype(int)
     return merged[CLAIM_COLUMNS + ROBUSTNESS_COLUMNS]

@@ -105,7 +105,9 @@ def claims_figure(claims: pd.DataFrame, readings: pd.DataFrame) -> Figure:
         threshold (labelled on top); a strip under the grid shows each column's restart,
         finish and rule (dark: the first value named in the legend). Rows are named
         ``id · split``, absolute claims (the report's own numbers) marked ``*``; the row's
-        count of readings where it holds is written on the right.
+        count of readings where it holds is written on the right, from the table's
+        ``readings_holds`` and ``readings`` when it has them (readings with identical evidence
+        counted once).
     """
     require_columns(claims, ("id", "data", "kind", "verdict"), "claims")
     require_columns(readings, ("id", "data", "reading", "verdict"), "claims_readings")
@@ -135,8 +137,7 @@ def claims_figure(claims: pd.DataFrame, readings: pd.DataFrame) -> Figure:
     ax.xaxis.tick_top()
     ax.set_xticks(ticks)
     ax.set_xticklabels(labels, fontsize="x-small")
-    held = (codes[:, 1:] == 0).sum(axis=1)
-    measured = (codes[:, 1:] != len(VERDICT_COLOURS)).sum(axis=1)
+    held, measured = _counts(claims, codes)
     for k in range(n_rows):
         if measured[k]:
             ax.text(n_cols - 0.3, k, f" {held[k]}/{measured[k]}", va="center", ha="left", fontsize="x-small")
@@ -154,6 +155,15 @@ def claims_figure(claims: pd.DataFrame, readings: pd.DataFrame) -> Figure:
     fig.suptitle("Claims of the report: verdict under our reading and under every reading of the grid "
                  "(right: readings where the claim holds; * = the report's own numbers)")
     return fig
+
+
+def _counts(claims: pd.DataFrame, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Readings where each claim holds, and readings measured: the claims table's own counts
+    (``readings_holds``, ``readings``: distinct readings, those with identical evidence
+    counted once), else the cells of the grid."""
+    if {"readings_holds", "readings"} <= set(claims.columns):
+        return claims["readings_holds"].to_numpy(dtype=int), claims["readings"].to_numpy(dtype=int)
+    return (codes[:, 1:] == 0).sum(axis=1), (codes[:, 1:] != len(VERDICT_COLOURS)).sum(axis=1)
 
 
 def _groups(columns: pd.DataFrame, factors: tuple[str, ...]):
