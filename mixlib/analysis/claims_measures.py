@@ -30,7 +30,7 @@ from mixlib.analysis.intervals import SHARE, SHARE_GAP, empirical_prediction_int
 from mixlib.analysis.verdicts import CONTRADICTED, HOLDS, Evidence, decide, median_evidence, t_evidence
 
 EVIDENCE = ["measured", "n", "ci_low", "ci_high", "alpha", "interval", "p_holds", "p_contradicted", "detail",
-            "pi_low", "pi_high"]
+            "pi_low", "pi_high", "sd", "range_low", "range_high"]
 #: Two EM fits reach the same maximum when their final mean log-likelihoods differ by at
 #: most this (nats per example): far above EM's stopping tolerance (1e-6 per iteration), far
 #: below the gaps between distinct local maxima.
@@ -115,7 +115,9 @@ def t_frame(values: pd.Series, keys: list[str], alpha: float, what: str = "repea
                           "ci_low": low, "ci_high": high, "alpha": alpha,
                           "interval": [f"{m} over {what}" for m in method], "p_holds": math.nan,
                           "p_contradicted": math.nan, "detail": detail, "pi_low": pi_low,
-                          "pi_high": pi_high}, index=stats.index)
+                          "pi_high": pi_high, "sd": stats["std"],
+                          "range_low": bounds[0] if bounds else math.nan,
+                          "range_high": bounds[1] if bounds else math.nan}, index=stats.index)
     return frame[EVIDENCE]
 
 

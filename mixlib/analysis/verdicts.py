@@ -97,6 +97,11 @@ class Evidence:
     pi_low, pi_high : float
         The ``1 - alpha`` prediction interval of one run's value (NaN: none), see
         :mod:`mixlib.analysis.intervals`.
+    sd : float
+        The standard deviation of the values over repeats behind a mean (NaN otherwise): with
+        ``n`` and the range it gives the interval and the prediction interval again.
+    range_low, range_high : float
+        The quantity's range (``0, 1`` for a share or rate; NaN: unbounded).
     """
 
     measured: float
@@ -110,6 +115,9 @@ class Evidence:
     detail: str = ""
     pi_low: float = math.nan
     pi_high: float = math.nan
+    sd: float = math.nan
+    range_low: float = math.nan
+    range_high: float = math.nan
 
     def with_detail(self, detail: str) -> "Evidence":
         return replace(self, detail=detail)
@@ -178,8 +186,10 @@ def t_evidence(values, *, alpha: float = STUDY_ALPHA, what: str = "repeats",
     std = float(np.std(x, ddof=1)) if len(x) > 1 else math.nan
     (low,), (high,), (method,) = mean_interval(x.mean(), std, len(x), alpha, bounds)
     (pi_low,), (pi_high,) = prediction_interval(x.mean(), std, len(x), alpha, bounds)
+    low_end, high_end = bounds if bounds is not None else (math.nan, math.nan)
     return Evidence(float(x.mean()), len(x), float(low), float(high), alpha, f"{method} over {what}",
-                    pi_low=float(pi_low), pi_high=float(pi_high))
+                    pi_low=float(pi_low), pi_high=float(pi_high), sd=std, range_low=low_end,
+                    range_high=high_end)
 
 
 def median_evidence(values, *, alpha: float = STUDY_ALPHA, what: str = "fits") -> Evidence:
