@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mixlib.analysis.claims import ABSOLUTE, CLAIMS, HIGHER, LOWER, QUALITATIVE
+from mixlib.analysis.claims import ABSOLUTE, BEYOND, CLAIMS, HIGHER, LOWER, QUALITATIVE
 from mixlib.analysis.claims_table import (
     CLAIM_COLUMNS,
     ROBUSTNESS_COLUMNS,
@@ -51,7 +51,9 @@ def em_trace_table(splits=SPLITS, n_repeats=6) -> pd.DataFrame:
                 for iteration in range(3):
                     rows.append({"split": split, "dataset": f"d_{split}", "repeat": repeat, "class": label,
                                  "iteration": iteration, "mean_log_likelihood": -1.0 + iteration,
-                                 "n_iter": n_iter, "n_restarts": 3, "global_gap": gap})
+                                 "n_iter": n_iter, "n_restarts": 3, "global_gap": gap,
+                                 "collapsed": int(repeat == 0 and label == 1),
+                                 "nondegenerate_gap": math.nan if repeat == 0 and label == 1 else gap})
     return pd.DataFrame(rows)
 
 
@@ -176,7 +178,7 @@ def test_claim_ids_are_unique_plain_names_and_five_are_new():
 def test_every_band_is_open_and_claims_that_something_happens_exclude_zero():
     for claim in CLAIMS:
         assert claim.band.low < claim.band.high, claim.id
-        assert claim.kind in (ABSOLUTE, QUALITATIVE) and claim.band.rule
+        assert claim.kind in (ABSOLUTE, QUALITATIVE, BEYOND) and claim.band.rule
     happens = {"iterative_unknown_error", "prior_unknown_error", "prior_early_flips", "prior_unknown_error_grows",
                "prior_more_rounds", "migrants_near_boundary", "prior_vs_iterative_hard_error",
                "kernel_mode_beats_mean_imputation", "dna_mixture_worse_than_mlp", "mixture_worse_than_mlp"}

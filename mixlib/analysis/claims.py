@@ -34,7 +34,8 @@ own columns (:func:`~mixlib.analysis.verdicts.row_verdict`).
 **Kinds.** ``absolute`` claims state a number of the report's own problem (5 %, 4
 iterations, 20 % on DNA); they are tested only on the splits or data sets that stand for it
 (the config's ``claims.report_problems``, per chapter). ``qualitative`` claims (directions,
-shapes, equality) are tested on every split and data set. This module holds the catalogue,
+shapes, equality) are tested on every split and data set, and so are the rows marked ``beyond
+the report``: questions the report's words suggest but do not state. This module holds the catalogue,
 :data:`CLAIMS`; :mod:`mixlib.analysis.claims_table` evaluates every claim whose table the
 run produced, under the run's own reading and under every reading of the sensitivity grid
 (:mod:`mixlib.experiments.semisupervised_readings`).
@@ -49,7 +50,7 @@ from dataclasses import dataclass
 from mixlib.analysis import claims_comparison as ch6
 from mixlib.analysis import claims_measures as m
 
-ABSOLUTE, QUALITATIVE = "absolute", "qualitative"
+ABSOLUTE, QUALITATIVE, BEYOND = "absolute", "qualitative", "beyond the report"
 
 POINT = 0.01                   # a percentage point: the reading precision of a figure
 ONE_LABELLED = 1 / 36          # one of the report's 36 labelled bacteria
@@ -142,8 +143,9 @@ CLAIMS: list[Claim] = [
            "EM reaches a maximum in 'une vingtaine d'itérations': median over class fits of the "
            "EM iterations.", counted(20, 20, 10, "'une vingtaine' (20)"), "em_trace", m.median_em_iterations),
     _claim("em_global_maximum", "3", "fig3_3", QUALITATIVE,
-           "The maximum EM reaches is 'souvent global': share of class fits whose maximum is the "
-           "best found over their random restarts.",
+           "The maximum EM reaches is 'souvent global': share of class fits without a collapsed "
+           "kernel whose maximum is the best such maximum found over their random restarts (the "
+           "share of collapsed fits is in the detail).",
            Band(0.5, math.inf, "'souvent' (often): more than half"), "em_trace", m.em_global_share),
     _claim("kernel_map_iterations", "3", "fig3_4", ABSOLUTE,
            "With 4 kernels per class and 36 labelled examples, EM runs 'environ 30 itérations': "
@@ -256,17 +258,26 @@ CLAIMS: list[Claim] = [
            "over the MLPs' (a wall-clock measurement of this machine).",
            Band(-math.inf, 1.0, "faster: a ratio below 1"), ("dna_kernel_sweep", "mlp_sweep"),
            ch6.mixture_over_mlp_fit_seconds, readings=("encoding",)),
-    _claim("mixture_accuracy", "6", "conclusion", ABSOLUTE,
-           "The mixture is '60 %, 70 %' correct on the test problems: cross-validated accuracy.",
-           counted(0.60, 0.70, POINT, "'60 %, 70 %'"), "comparison", ch6.mixture_cv_accuracy, unit="dataset"),
+    _claim("mixture_accuracy", "5", "conclusion", ABSOLUTE,
+           "The mixture is '60 %, 70 %' correct on 'les différents problèmes de test', the bacteria "
+           "among them: accuracy on the test rows of the mixture fit on the 36 labelled examples "
+           "(round 0 of the iterative method, 4 kernels per class).",
+           counted(0.60, 0.70, POINT, "'60 %, 70 %'"), "semisupervised_rounds", m.labelled_start_accuracy),
+    _claim("mixture_accuracy_dna", "6", "conclusion", ABSOLUTE,
+           "The mixture is '60 %, 70 %' correct on its test problems, DNA among them (the report's "
+           "own fig. 6.1 gives 80 %): test accuracy of the DNA mixture, mean over kernel counts.",
+           counted(0.60, 0.70, POINT, "'60 %, 70 %'"), "dna_kernel_sweep", ch6.dna_mean_accuracy,
+           readings=("encoding",)),
     _claim("mixture_worse_than_mlp", "6", "ch6", QUALITATIVE,
            "The mixture generalises worse than the MLP: mixture minus MLP fold error on each "
            "cross-validated data set.", HIGHER, "comparison", ch6.mixture_minus_mlp_folds, unit="dataset"),
     _claim("mixture_worse_than_mlp_ranks", "6", "ch6", QUALITATIVE,
            "The mixture generalises worse than the MLP across data sets: mean rank of the mixture "
            "minus the MLP's.", HIGHER, "comparison_ranks", ch6.mixture_minus_mlp_rank, unit=None),
-    _claim("probabilistic_worse", "6", "conclusion", QUALITATIVE,
-           "Deterministic methods generalise better than probabilistic ones: mean rank of the "
-           "probabilistic models minus the deterministic ones'.", HIGHER, "comparison_ranks",
+    _claim("probabilistic_worse", "6", "beyond the report", BEYOND,
+           "Beyond the report (whose 'méthodes déterministes' is its MLP, the row "
+           "mixture_worse_than_mlp): density models of the classes generalise worse than decision "
+           "functions. Mean rank of the generative models minus the discriminant ones', models "
+           "chosen by ch6.FAMILY_RULE.", HIGHER, "comparison_ranks",
            ch6.probabilistic_minus_deterministic_rank, unit=None),
 ]

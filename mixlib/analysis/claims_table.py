@@ -15,7 +15,7 @@ import pandas as pd
 
 from mixlib.core.statistics import STUDY_ALPHA
 from mixlib.core.vocabulary import ANY
-from mixlib.analysis.claims import CLAIMS, QUALITATIVE, Claim
+from mixlib.analysis.claims import ABSOLUTE, CLAIMS, Claim
 from mixlib.analysis.claims_measures import EVIDENCE, Context
 from mixlib.experiments.settings import EMSettings
 from mixlib.analysis.verdicts import VERDICTS, Evidence, decide, report_in_prediction
@@ -84,7 +84,7 @@ def evaluate(claim: Claim, tables: Mapping[str, pd.DataFrame], *, problems: Mapp
         table = table.assign(data="all")
     if unit not in table.columns:
         return []
-    if claim.kind != QUALITATIVE:
+    if claim.kind == ABSOLUTE:
         table = table[_on_report_problem(table, unit, problems.get(claim.chapter, frozenset()))]
     readings = _setting_columns(table, claim.readings + extra_readings)
     table = expand_any(table, readings)
