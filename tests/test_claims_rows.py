@@ -68,3 +68,33 @@ def test_report_in_prediction_reads_a_value_or_a_range():
     assert report_in_prediction(2, 3, 3.5, 6) == "no" and report_in_prediction(2, 3, 2.5, 6) == "yes"
     assert report_in_prediction(np.nan, np.nan, 0.0, 1.0) == ""
     assert report_in_prediction(0.05, 0.05, np.nan, np.nan) == ""
+
+
+def test_the_replicate_is_judged_on_its_own_rows_and_a_disagreement_is_unstable():
+    from mixlib.analysis.claims_replicate import REPLICATE_COLUMNS, row_replicate_verdict, stability
+    from mixlib.analysis.claims_table import claims_and_readings
+    from mixlib.experiments.settings import EMSettings
+    from tests.test_claims import rounds_table
+
+    rounds = rounds_table(splits=("s",))
+    other = rounds_table(splits=("s",), seed=9)
+    other["split"] = "s_replicate"
+    tables = {"semisupervised_rounds": rounds, "replicate_semisupervised_rounds": other}
+    claims, _ = claims_and_readings(tables, problems=EVERY_PROBLEM, seed=0, rule="confidence",
+                                    em=EMSettings(relative_min_variance=1e-6))
+    assert list(claims.columns[-len(REPLICATE_COLUMNS):]) == REPLICATE_COLUMNS
+    alone = build_claims({"semisupervised_rounds": other.assign(split="s")}, problems=EVERY_PROBLEM, seed=0,
+                         rule="confidence", floor="relative_min_variance=1e-06").set_index(["id", "reading"])
+    for _, row in claims.iterrows():
+        assert row_replicate_verdict(row) == row["replicate_verdict"]
+        assert row["stability"] == stability(row["verdict"], row["replicate_verdict"]) != ""
+        mirror = alone.loc[(row["id"], row["reading"])]
+        assert row["replicate_measured"] == pytest.approx(mirror["measured"])
+    # the same draws twice agree everywhere; no replicate, no flag
+    same = {"semisupervised_rounds": rounds, "replicate_semisupervised_rounds": rounds.assign(split="s_replicate")}
+    twice, _ = claims_and_readings(same, problems=EVERY_PROBLEM, seed=0, rule="confidence", em=EMSettings())
+    assert (twice["stability"] == "stable").all()
+    once, _ = claims_and_readings({"semisupervised_rounds": rounds}, problems=EVERY_PROBLEM, seed=0,
+                                  rule="confidence", em=EMSettings())
+    assert (once["stability"] == "").all() and (once["replicate_verdict"] == "").all()
+    assert stability("holds", "inconclusive") == "unstable" and stability("holds", "") == ""

@@ -3,7 +3,8 @@
 :func:`build_claims` gives one row per claim, split (or data set) and setting of the run's own
 tables under its reading; :func:`build_readings` the same over the sensitivity grid, one row
 per reading; :func:`with_robustness` adds to the first how many readings give each verdict;
-:func:`claims_and_readings` does all three for the ``claims`` rule.
+:func:`claims_and_readings` does all three for the ``claims`` rule, and adds the verdicts of the
+replicate of our reading.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from mixlib.core.statistics import STUDY_ALPHA
 from mixlib.core.vocabulary import ANY
 from mixlib.analysis.claims import ABSOLUTE, CLAIMS, Claim
 from mixlib.analysis.claims_measures import EVIDENCE, Context
+from mixlib.analysis.claims_replicate import REPLICATE_COLUMNS, as_original, with_replicate
 from mixlib.experiments.settings import EMSettings
 from mixlib.analysis.verdicts import VERDICTS, Evidence, decide, report_in_prediction
 
@@ -224,16 +226,29 @@ def floor_reading(em: EMSettings) -> str:
     return ""
 
 
+#: Prefix of the claims rule's inputs that are the replicate's tables (``claims.replicate``).
+REPLICATE_PREFIX = "replicate_"
+
+
 def claims_and_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, list[str]] | None,
                         seed: int, rule: str | None, em: EMSettings) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The claims table (our reading, with robustness counts) and the readings table.
+    """The claims table (our reading, with robustness counts and the replicate's verdicts) and
+    the readings table.
 
-    ``tables`` holds the run's tables by name and the sensitivity grid's under
-    :data:`READINGS_PREFIX` + the run's name (``readings_semisupervised_rounds``, ...).
+    ``tables`` holds the run's tables by name, the sensitivity grid's under
+    :data:`READINGS_PREFIX` + the run's name (``readings_semisupervised_rounds``, ...) and the
+    replicate's under :data:`REPLICATE_PREFIX` (``replicate_em_trace``, ...;
+    :mod:`mixlib.analysis.claims_replicate`).
     """
-    own = {name: table for name, table in tables.items() if not name.startswith(READINGS_PREFIX)}
-    grid = {name.removeprefix(READINGS_PREFIX): table for name, table in tables.items()
-            if name.startswith(READINGS_PREFIX)}
-    readings = build_readings(grid, problems=problems, seed=seed)
+    def prefixed(prefix: str) -> dict[str, pd.DataFrame]:
+        return {name.removeprefix(prefix): table for name, table in tables.items() if name.startswith(prefix)}
+
+    own = {name: table for name, table in tables.items()
+           if not name.startswith((READINGS_PREFIX, REPLICATE_PREFIX))}
+    readings = build_readings(prefixed(READINGS_PREFIX), problems=problems, seed=seed)
     claims = build_claims(own, problems=problems, seed=seed, rule=rule, floor=floor_reading(em))
-    return with_robustness(claims, readings), readings
+    copies = {name: as_original(table) for name, table in prefixed(REPLICATE_PREFIX).items()}
+    replicate = build_claims(copies, problems=problems, seed=seed, rule=rule, floor=floor_reading(em)) \
+        if copies else None
+    claims = with_replicate(with_robustness(claims, readings), replicate)
+    return claims[CLAIM_COLUMNS + ROBUSTNESS_COLUMNS + REPLICATE_COLUMNS], readings
