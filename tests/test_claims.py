@@ -302,7 +302,9 @@ def test_readings_cover_every_setting_and_the_robustness_counts_add_up():
     both = readings[readings["id"] == "prior_vs_iterative_hard_error"]["reading"].tolist()
     assert len(both) == 2 * 2 * 2  # restart x finish x rule
     assert "restart=fresh, finish=stop, threshold=0.75, unclassifiable=underflow, relative_min_variance=1e-06" in both
-    assert len(readings[readings["id"] == "prior_rounds"]) == 2 and len(readings[readings["id"] == "iterative_rounds"]) == 2
+    assert len(readings[readings["id"] == "prior_rounds"]) == 2
+    # finish x how rounds are counted (the measure's own reading)
+    assert len(readings[readings["id"] == "iterative_rounds"]) == 2 * 2
     claims = build_claims({"semisupervised_rounds": rounds}, problems=EVERY_PROBLEM, seed=0, rule="confidence")
     assert not claims["reading"].str.contains("underflow").any()
     robust = with_robustness(claims, readings)
@@ -329,7 +331,7 @@ def test_claims_and_readings_split_the_run_from_the_grid():
     claims, readings = claims_and_readings(tables, problems=EVERY_PROBLEM, seed=0, rule="confidence",
                                            em=EMSettings(relative_min_variance=1e-6))
     assert claims["reading"].str.endswith("relative_min_variance=1e-06").all()
-    assert readings["reading"].str.endswith("relative_min_variance=0.25").all()
+    assert readings["reading"].str.contains("relative_min_variance=0.25").all()
     assert (claims["readings"] > 0).all()
 
 

@@ -58,3 +58,40 @@ def test_the_family_comparison_keeps_one_tree_and_leaves_logistic_regression_out
     det = kept.loc[kept["approach"] == "deterministic", "mean_rank"].mean()
     assert evidence.measured == pytest.approx(prob - det)
     assert "tree_unpruned" not in evidence.detail and "cart" in evidence.detail
+
+
+def test_em_iterations_at_a_looser_tolerance_read_off_the_trace():
+    from mixlib.analysis.claims_em import iterations_at
+    from mixlib.experiments.mixture import em_trace
+    from mixlib.experiments.settings import EMSettings
+    from tests.test_experiments_mixture import _labelled
+
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.normal(0, 1, (40, 3)), rng.normal(3, 1, (40, 3))])
+    y = np.repeat([0, 1], 40)
+    trace = em_trace(_labelled(X, y), n_components=3, em=EMSettings(tol=1e-6), rng=1).assign(repeat=0)
+    n_iter = trace.groupby(["repeat", "class"])["n_iter"].first()
+    pd.testing.assert_series_equal(iterations_at(trace, 1e-6), n_iter, check_names=False)
+    loose = iterations_at(trace, 1e-3)
+    assert (loose <= n_iter).all() and (loose < n_iter).any()
+    # refitting at 1e-3 stops where the trace says
+    refit = em_trace(_labelled(X, y), n_components=3, em=EMSettings(tol=1e-3), rng=1)
+    assert refit.groupby("class")["n_iter"].first().tolist() == loose.tolist()
+
+
+def test_rounds_until_the_rates_settle_and_every_round_run():
+    from mixlib.analysis.claims_measures import iterative_rounds
+
+    rows = []
+    for repeat, values in enumerate(([0.1, 0.05, 0.05, 0.05], [0.2, 0.1, 0.08, 0.08])):
+        for r, v in enumerate(values):
+            for metric in ("hard_error", "unknown_error", "unassigned_by_margin"):
+                rows.append({"split": "s", "method": "iterative", "round": r, "metric": metric, "value": v,
+                             "repeat": repeat})
+            rows.append({"split": "s", "method": "iterative", "round": r, "metric": "n_rounds", "value": 3,
+                         "repeat": repeat})
+    table = pd.DataFrame(rows)
+    ours = iterative_rounds(table, ["split"], Context())
+    assert ours["measured"].tolist() == [1.5] and ours.index.get_level_values(-1).tolist() == ["until the rates settle"]
+    both = iterative_rounds(table, ["split"], Context(every_reading=True))
+    assert both["measured"].tolist() == [3.0, 1.5]

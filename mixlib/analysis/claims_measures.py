@@ -27,14 +27,10 @@ import pandas as pd
 from mixlib.core.seeding import generator
 from mixlib.core.statistics import STUDY_ALPHA
 from mixlib.analysis.intervals import SHARE, SHARE_GAP, empirical_prediction_interval, mean_interval, prediction_interval
-from mixlib.analysis.verdicts import CONTRADICTED, HOLDS, Evidence, decide, median_evidence, t_evidence
+from mixlib.analysis.verdicts import CONTRADICTED, HOLDS, Evidence, decide, t_evidence
 
 EVIDENCE = ["measured", "n", "ci_low", "ci_high", "alpha", "interval", "p_holds", "p_contradicted", "detail",
             "pi_low", "pi_high", "sd", "range_low", "range_high"]
-#: Two EM fits reach the same maximum when their final mean log-likelihoods differ by at
-#: most this (nats per example): far above EM's stopping tolerance (1e-6 per iteration), far
-#: below the gaps between distinct local maxima.
-SAME_MAXIMUM = 1e-3
 #: Bootstrap resamples of the repeats behind the interval of an argmin.
 N_BOOTSTRAP = 2000
 
@@ -42,7 +38,9 @@ N_BOOTSTRAP = 2000
 @dataclass(frozen=True)
 class Context:
     """What a measure may use besides its rows: the level, the claim's open band, the seed and
-    claim (seeded generators, :meth:`rng`), and a cross-table claim's other tables."""
+    claim (seeded generators, :meth:`rng`), a cross-table claim's other tables, the run's EM
+    tolerance, and whether a measure with readings of its own (the EM tolerances of
+    :mod:`mixlib.analysis.claims_em`, :data:`ROUNDS_COUNTED`) gives every reading (the readings table) or ours alone."""
 
     alpha: float = STUDY_ALPHA
     band: tuple[float, float] = (-math.inf, math.inf)
@@ -50,6 +48,8 @@ class Context:
     claim: str = ""
     others: Mapping[str, pd.DataFrame] = field(default_factory=dict)
     first: str = ""
+    em_tol: float = 1e-6
+    every_reading: bool = False
 
     def rng(self, key: tuple) -> np.random.Generator:
         """The generator of the claim at one setting: ``(seed, "claims", claim, *key)``."""
@@ -121,44 +121,6 @@ def t_frame(values: pd.Series, keys: list[str], alpha: float, what: str = "repea
     return frame[EVIDENCE]
 
 
-# --- chapter 3: EM (em_trace) --------------------------------------------------------------
-
-def _fits(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per class fit: the table's (repeat, class) pairs (of one setting)."""
-    return table.drop_duplicates(["repeat", "class"])
-
-
-@per_group
-def median_em_iterations(table: pd.DataFrame, context: Context) -> Evidence | None:
-    """Median over the (repeat, class) fits of EM's iterations (``em_trace``)."""
-    fits = _fits(table)
-    return median_evidence(fits["n_iter"], alpha=context.alpha, what="class fits") if len(fits) else None
-
-
-@per_group
-def em_global_share(table: pd.DataFrame, context: Context) -> Evidence | None:
-    """Share of non-degenerate class fits that reached the best non-degenerate maximum found
-    over their restarts.
-
-    The likelihood of a mixture is unbounded (a kernel on one point at the variance floor), so
-    the best of several restarts rewards collapse: a fit counts only without a kernel at the
-    floor (``collapsed == 0``), and its maximum is compared with the best restart that has none
-    (``nondegenerate_gap <= SAME_MAXIMUM``). The share per repeat (over its sound fits) has a
-    logit-scale interval over repeats; the detail gives the share of fits left out as collapsed.
-    None without restarts (or without the column, a table of an older run).
-    """
-    fits = _fits(table)
-    if fits.empty or "nondegenerate_gap" not in fits.columns or not (fits["n_restarts"] > 0).all():
-        return None
-    sound = fits[fits["collapsed"] == 0]
-    reached = (sound["nondegenerate_gap"] <= SAME_MAXIMUM).astype(float)
-    collapsed = 1.0 - len(sound) / len(fits)
-    return t_evidence(reached.groupby(sound["repeat"]).mean(), alpha=context.alpha, bounds=SHARE).with_detail(
-        f"{int(fits['n_restarts'].iloc[0])} restarts per fit, same maximum within {SAME_MAXIMUM:g} nats, "
-        f"among fits without a kernel at the variance floor; {100 * collapsed:.0f} % of the "
-        f"{len(fits)} fits have one and are left out")
-
-
 # --- chapter 4: imputation (imputation_study) ----------------------------------------------
 
 @per_group
@@ -203,6 +165,36 @@ def final_value(method: str, metric: str) -> Measure:
         return t_frame(_final(rows, keys, method, metric), keys, context.alpha, bounds=value_range(metric))
 
     return measure
+
+
+#: How the iterative method's rounds are counted (the report: "se stabilisent après 2 à 3
+#: itérations"): ours, the rounds until its three rates settle (the last round where the hard
+#: error, the unknown error or the unassigned share changes); the alternative, every round run,
+#: the forced argmax round included.
+ROUNDS_COUNTED = ("until the rates settle", "every round run")
+_RATES_TRACKED = ("hard_error", "unknown_error", "unassigned_by_margin")
+
+
+def _settled_round(rows: pd.DataFrame, keys: list[str], method: str) -> pd.Series:
+    """Per setting and repeat, the last round at which one of the tracked rates changed."""
+    own = rows[(rows["method"].to_numpy() == method) & rows["metric"].isin(_RATES_TRACKED).to_numpy()]
+    wide = own.pivot_table(index=keys + ["repeat", "round"], columns="metric", values="value", aggfunc="mean")
+    changed = wide.groupby(level=keys + ["repeat"]).diff().abs().gt(1e-12).any(axis=1)
+    rounds = pd.Series(wide.index.get_level_values("round"), index=wide.index)
+    return rounds.where(changed, 0).groupby(level=keys + ["repeat"]).max().astype(float)
+
+
+def iterative_rounds(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+    """Mean over repeats of the iterative method's rounds, counted per :data:`ROUNDS_COUNTED`
+    (ours first; both for the readings table; column ``rounds_counted``)."""
+    ways = {ROUNDS_COUNTED[0]: _settled_round(rows, keys, "iterative"),
+            ROUNDS_COUNTED[1]: _final(rows, keys, "iterative", "n_rounds")}
+    frames = []
+    for way, values in list(ways.items())[:2 if context.every_reading else 1]:
+        frame = t_frame(values, keys, context.alpha)
+        frame["rounds_counted"] = way
+        frames.append(frame.set_index("rounds_counted", append=True))
+    return pd.concat(frames).sort_index()
 
 
 def final_gap(metric: str, first: str, second: str) -> Measure:

@@ -74,7 +74,8 @@ def _on_report_problem(table: pd.DataFrame, unit: str, names: frozenset) -> np.n
 
 
 def evaluate(claim: Claim, tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, frozenset],
-             seed: int, extra_readings: tuple[str, ...] = (), reading_suffix: str = "") -> list[dict]:
+             seed: int, extra_readings: tuple[str, ...] = (), reading_suffix: str = "",
+             em_tol: float = 1e-6, every_reading: bool = False) -> list[dict]:
     """The rows of one claim: one per split (or data set) it applies to and reading.
 
     An absolute claim keeps only the rows of the splits or data sets named for its chapter in
@@ -93,8 +94,10 @@ def evaluate(claim: Claim, tables: Mapping[str, pd.DataFrame], *, problems: Mapp
     if table.empty:
         return []
     context = Context(STUDY_ALPHA, (claim.band.low, claim.band.high), seed, claim.id,
-                      {name: tables[name] for name in claim.tables[1:]}, claim.tables[0])
+                      {name: tables[name] for name in claim.tables[1:]}, claim.tables[0], em_tol, every_reading)
     evidence = claim.measure(table, [unit] + readings, context)
+    # a measure may add readings of its own (the EM tolerance, how rounds are counted)
+    readings = list(evidence.index.names[1:]) if evidence.index.nlevels > 1 else []
     rows = []
     for key, found in zip(evidence.index, evidence.to_dict("records")):
         key = key if isinstance(key, tuple) else (key,)
@@ -128,7 +131,7 @@ def _with_rule(table: pd.DataFrame, rule: str | None) -> pd.DataFrame:
 
 def build_claims(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, list[str]] | None,
                  seed: int, rule: str | None = None, floor: str = "",
-                 claims: list[Claim] | None = None) -> pd.DataFrame:
+                 claims: list[Claim] | None = None, em_tol: float = 1e-6) -> pd.DataFrame:
     """The claims table of a run under its own reading.
 
     Parameters
@@ -146,6 +149,8 @@ def build_claims(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, l
         The run's variance floor, appended to the reading of chapter-3 and -5 claims.
     claims : list of Claim, optional
         Defaults to :data:`CLAIMS`.
+    em_tol : float
+        The run's EM tolerance (the EM-iteration claims' reading).
 
     Returns
     -------
@@ -157,12 +162,13 @@ def build_claims(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, l
     for claim in CLAIMS if claims is None else claims:
         if all(name in tables for name in claim.tables):
             suffix = floor if claim.chapter in READ_CHAPTERS else ""
-            rows += evaluate(claim, tables, problems=_problems(problems), seed=seed, reading_suffix=suffix)
+            rows += evaluate(claim, tables, problems=_problems(problems), seed=seed, reading_suffix=suffix,
+                             em_tol=em_tol)
     return pd.DataFrame(rows, columns=CLAIM_COLUMNS)
 
 
 def build_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, list[str]] | None,
-                   seed: int) -> pd.DataFrame:
+                   seed: int, em_tol: float = 1e-6) -> pd.DataFrame:
     """Every claim of chapters 3 and 5 under every reading of the sensitivity grid.
 
     ``tables`` holds the grid's tables under the names of the default run's (``em_trace``,
@@ -173,7 +179,8 @@ def build_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str,
     rows = []
     for claim in CLAIMS:
         if claim.chapter in READ_CHAPTERS and all(name in tables for name in claim.tables):
-            rows += evaluate(claim, tables, problems=_problems(problems), seed=seed, extra_readings=(FLOOR,))
+            rows += evaluate(claim, tables, problems=_problems(problems), seed=seed, extra_readings=(FLOOR,),
+                             em_tol=em_tol, every_reading=True)
     return mark_duplicates(pd.DataFrame(rows, columns=CLAIM_COLUMNS))
 
 
@@ -245,10 +252,10 @@ def claims_and_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping
 
     own = {name: table for name, table in tables.items()
            if not name.startswith((READINGS_PREFIX, REPLICATE_PREFIX))}
-    readings = build_readings(prefixed(READINGS_PREFIX), problems=problems, seed=seed)
-    claims = build_claims(own, problems=problems, seed=seed, rule=rule, floor=floor_reading(em))
+    readings = build_readings(prefixed(READINGS_PREFIX), problems=problems, seed=seed, em_tol=em.tol)
+    claims = build_claims(own, problems=problems, seed=seed, rule=rule, floor=floor_reading(em), em_tol=em.tol)
     copies = {name: as_original(table) for name, table in prefixed(REPLICATE_PREFIX).items()}
-    replicate = build_claims(copies, problems=problems, seed=seed, rule=rule, floor=floor_reading(em)) \
-        if copies else None
+    replicate = build_claims(copies, problems=problems, seed=seed, rule=rule, floor=floor_reading(em),
+                             em_tol=em.tol) if copies else None
     claims = with_replicate(with_robustness(claims, readings), replicate)
     return claims[CLAIM_COLUMNS + ROBUSTNESS_COLUMNS + REPLICATE_COLUMNS], readings
