@@ -72,9 +72,17 @@ def test_rounds_figures_draw_one_panel_per_split(rounds):
     fig = fig5_1(rounds, confidence_level=LEVEL)
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     for ax, (split, dataset) in zip(fig.axes, sorted(SPLITS.items())):
-        assert _labels(ax) == ["hard error (confidence)", "hard error (underflow)", "unknown error (confidence)",
-                               "unknown error (underflow)", "unknown"]
-        assert [line.get_linestyle() for line in ax.get_lines()] == ["-", "--", "-", "--", "-"]
+        data = [line for line in ax.get_lines() if not line.get_label().startswith("report")]
+        assert [line.get_label() for line in data] == [
+            "hard error (confidence)", "hard error (underflow)", "unknown error (confidence)",
+            "unknown error (underflow)", "unknown"]
+        assert [line.get_linestyle() for line in data] == ["-", "--", "-", "--", "-"]
+        # the report's values as dotted reference lines, in each counter's colour
+        reference = {line.get_label(): (line.get_ydata()[0], line.get_color())
+                     for line in ax.get_lines() if line.get_label().startswith("report")}
+        assert {label: y for label, (y, _) in reference.items()} == {
+            "report: hard error 5 %": 5.0, "report: unknown error 3 %": 3.0, "report: unknown 0 %": 0.0}
+        assert reference["report: hard error 5 %"][1] == data[0].get_color()
         assert f"{split} ({dataset})" in ax.get_title() and "finish argmax" in ax.get_title()
         assert [t.get_text() for t in ax.get_legend().get_texts()] == _labels(ax)
     # Round 0 of the hard error (confidence) in the first split: mean over repeats in %, argmax only.
@@ -90,8 +98,9 @@ def test_rounds_figures_draw_one_panel_per_split(rounds):
     fig = fig5_3(rounds, confidence_level=LEVEL)
     assert len(fig.axes) == 2
     for ax in fig.axes:
-        assert _labels(ax)[-1] == "flips" and "restart warm" in ax.get_title()
-        assert ax.get_lines()[-1].get_xdata()[0] == 1   # flips from round 1
+        assert _labels(ax)[-2:] == ["flips", "report: flips 2 %"] and "restart warm" in ax.get_title()
+        assert ax.get_lines()[-2].get_xdata()[0] == 1   # flips from round 1
+        assert "report: hard error 4 %" in _labels(ax)
     fresh_only = rounds[rounds["restart"] != "warm"]
     assert all("restart fresh" in ax.get_title() for ax in fig5_3(fresh_only, confidence_level=LEVEL).axes)
     _renders(fig)
@@ -111,7 +120,8 @@ def test_rounds_figures_name_what_is_missing(rounds):
 def test_rounds_figure_with_one_rule():
     table = pd.DataFrame(_round_rows(np.random.default_rng(1), ROUND_SETTINGS))
     table = table[table["unclassifiable"] != "underflow"]
-    assert _labels(fig5_1(table, confidence_level=LEVEL).axes[1]) == ["hard error (confidence)", "unknown error (confidence)", "unknown"]
+    drawn = [label for label in _labels(fig5_1(table, confidence_level=LEVEL).axes[1]) if not label.startswith("report")]
+    assert drawn == ["hard error (confidence)", "unknown error (confidence)", "unknown"]
 
 
 @pytest.fixture
