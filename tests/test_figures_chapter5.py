@@ -295,34 +295,40 @@ def sensitivity() -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def test_sensitivity_panels_lines_and_legend(sensitivity):
+def test_sensitivity_small_multiples_lines_reference_and_legend(sensitivity):
     fig = semisupervised_sensitivity(sensitivity, confidence_level=LEVEL)
     assert isinstance(fig, Figure)
     panels = [ax for ax in fig.axes if ax.axison]
-    assert len(panels) == 8 and len(fig.axes) == 9   # 2 splits x 4 panels, a legend row, no text block
+    # 2 splits x 3 variants (iterative argmax, prior fresh, prior warm) x 4 panels, less the
+    # prior rows' unassigned-share panel; a legend row
+    assert len(panels) == 2 * 3 * 4 - 2 * 2
     width, height = fig.get_size_inches()
-    assert width <= 13 and height <= 12
+    assert width <= 13
     for s, (split, dataset) in enumerate(sorted(SPLITS.items())):
-        hard, unknown_error, unknown, n_rounds = panels[4 * s: 4 * s + 4]
-        assert all(f"{split} ({dataset})" in ax.get_title() for ax in (hard, unknown_error, unknown, n_rounds))
-        assert len(hard.get_lines()) == 3 * 3 * 2 and len(unknown_error.get_lines()) == 18
-        assert len(unknown.get_lines()) == 3 and len(n_rounds.get_lines()) == 9
-        assert _labels(hard)[:2] == ["iterative (argmax), floor 1e-06 (confidence)",
-                                     "iterative (argmax), floor 1e-06 (underflow)"]
-        assert _labels(unknown) == [f"iterative (argmax), floor {f:g}" for f in FLOORS]
+        own = [ax for ax in panels if f"{split} ({dataset})" in ax.get_title()]
+        hard_iterative = next(ax for ax in own if "iterative (argmax): final hard error" in ax.get_title())
+        data = [ln for ln in hard_iterative.get_lines() if ln.get_label() != "report"]
+        assert len(data) == 3 * 2   # floors x rules: at most six series a panel
+        assert [ln.get_label() for ln in data[:2]] == ["floor 1e-06 (confidence)", "floor 1e-06 (underflow)"]
+        reference = [ln for ln in hard_iterative.get_lines() if ln.get_label() == "report"]
+        assert [ln.get_ydata()[0] for ln in reference] == [5.0]
+        hard_prior = next(ax for ax in own if "prior (warm): final hard error" in ax.get_title())
+        assert [ln.get_ydata()[0] for ln in hard_prior.get_lines() if ln.get_label() == "report"] == [4.0]
+        rounds = next(ax for ax in own if "iterative (argmax): rounds" in ax.get_title())
+        assert sorted(ln.get_ydata()[0] for ln in rounds.get_lines() if ln.get_label() == "report") == [2.0, 3.0]
         # Mean over repeats of each repeat's last round, per threshold.
         rows = sensitivity[(sensitivity["split"] == split) & (sensitivity["method"] == "prior")
                            & (sensitivity["restart"] == "warm") & (sensitivity["relative_min_variance"] == 1e-3)
                            & (sensitivity["metric"] == "hard_error") & (sensitivity["unclassifiable"] == "underflow")]
         finals = rows.sort_values("round").groupby(["threshold", "repeat"])["value"].last().groupby("threshold").mean()
-        line = next(ln for ln in hard.get_lines() if ln.get_label() == "prior (warm), floor 0.001 (underflow)")
+        line = next(ln for ln in hard_prior.get_lines() if ln.get_label() == "floor 0.001 (underflow)")
         np.testing.assert_allclose(line.get_ydata(), 100 * finals.to_numpy())
         assert line.get_linestyle() == "--" and line.get_marker() == "s"
-        assert np.allclose(sorted(n_rounds.get_xticks()), THRESHOLDS)
+        assert np.allclose(sorted(rounds.get_xticks()), THRESHOLDS)
     legend = next(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)
     assert [t.get_text() for t in legend.get_texts()] == (
-        ["iterative (argmax)", "prior (fresh)", "prior (warm)"]
-        + [f"floor {f:g} (relative min. variance)" for f in FLOORS] + ["rule: confidence", "rule: underflow"])
+        [f"floor {f:g} (relative min. variance)" for f in FLOORS] + ["rule: confidence", "rule: underflow",
+                                                                    "the report's value (bacteria)"])
     assert not [t for ax in fig.axes for t in ax.texts]   # no panel is all zero here
     _renders(fig)
 
