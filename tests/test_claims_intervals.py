@@ -43,6 +43,11 @@ def test_zero_variance_gets_the_exact_bound_or_no_interval():
     (low,), (high,), (method,) = mean_interval(3.0, 0.0, 30, 0.05)   # a count: range unknown
     assert method == NONE and np.isnan(low) and np.isnan(high)
     assert np.isnan(mean_interval(0.1, np.nan, 1, 0.05, SHARE)[0][0])
+    # equal values whose differences round to a tiny spread are still equal
+    x = np.array([0.1, 0.3, 0.7]) - np.array([0.1 + 1 / 18, 0.3 + 1 / 18, 0.7 + 1 / 18])
+    assert 0 < x.std(ddof=1) < 1e-15
+    assert mean_interval(x.mean(), x.std(ddof=1), 3, 0.05, SHARE_GAP)[2][0] == EXACT
+    assert mean_interval(x.mean(), x.std(ddof=1), 3, 0.05)[2][0] == NONE
 
 
 def test_prediction_interval_for_one_run_covers_and_stays_in_range():

@@ -42,6 +42,15 @@ T, LOGIT, EXACT, NONE = ("Student-t", "logit-scale Student-t",
                          "none: every repeat equal")
 
 
+#: A standard deviation at most this times ``1 + |mean|`` is rounding: every value is equal
+#: (ten equal differences of two means rarely subtract to exactly 0.0 in floating point).
+FLAT = 1e-12
+
+
+def _no_spread(std: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    return np.nan_to_num(std) <= FLAT * (1 + np.abs(np.nan_to_num(mean)))
+
+
 def _quantile(n: np.ndarray, alpha: float) -> np.ndarray:
     return stdtrit(np.where(n >= 2, n - 1, 1), 1 - alpha / 2)
 
@@ -75,7 +84,7 @@ def mean_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: float,
     se = np.where(k >= 2, np.nan_to_num(s) / np.sqrt(np.maximum(k, 1)), np.nan)
     low, high = m - t * se, m + t * se
     method = np.full(m.shape, LOGIT if logit else T, dtype=object)
-    flat = (k >= 2) & (np.nan_to_num(s) == 0)
+    flat = (k >= 2) & _no_spread(s, m)
     if bounds is not None:
         a, b = bounds
         if logit:
@@ -101,7 +110,7 @@ def prediction_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: fl
     cut to ``bounds``; NaN where ``n < 2`` or ``s = 0``."""
     m, s, k = (np.atleast_1d(np.asarray(x, dtype=float)) for x in (mean, std, n))
     m, s, k = np.broadcast_arrays(m, s, k)
-    ok = (k >= 2) & (np.nan_to_num(s) > 0)
+    ok = (k >= 2) & ~_no_spread(s, m)
     half = np.where(ok, _quantile(k, alpha) * np.nan_to_num(s) * np.sqrt(1 + 1 / np.maximum(k, 1)), np.nan)
     low, high = m - half, m + half
     if bounds is not None:
