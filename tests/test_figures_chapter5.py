@@ -306,15 +306,15 @@ def test_sensitivity_small_multiples_lines_reference_and_legend(sensitivity):
     assert width <= 13
     for s, (split, dataset) in enumerate(sorted(SPLITS.items())):
         own = [ax for ax in panels if f"{split} ({dataset})" in ax.get_title()]
-        hard_iterative = next(ax for ax in own if "iterative (argmax): final hard error" in ax.get_title())
+        hard_iterative = next(ax for ax in own if "iterative (argmax):\nfinal hard error" in ax.get_title())
         data = [ln for ln in hard_iterative.get_lines() if ln.get_label() != "report"]
         assert len(data) == 3 * 2   # floors x rules: at most six series a panel
         assert [ln.get_label() for ln in data[:2]] == ["floor 1e-06 (confidence)", "floor 1e-06 (underflow)"]
         reference = [ln for ln in hard_iterative.get_lines() if ln.get_label() == "report"]
         assert [ln.get_ydata()[0] for ln in reference] == [5.0]
-        hard_prior = next(ax for ax in own if "prior (warm): final hard error" in ax.get_title())
+        hard_prior = next(ax for ax in own if "prior (warm):\nfinal hard error" in ax.get_title())
         assert [ln.get_ydata()[0] for ln in hard_prior.get_lines() if ln.get_label() == "report"] == [4.0]
-        rounds = next(ax for ax in own if "iterative (argmax): rounds" in ax.get_title())
+        rounds = next(ax for ax in own if "iterative (argmax):\nrounds" in ax.get_title())
         assert sorted(ln.get_ydata()[0] for ln in rounds.get_lines() if ln.get_label() == "report") == [2.0, 3.0]
         # Mean over repeats of each repeat's last round, per threshold.
         rows = sensitivity[(sensitivity["split"] == split) & (sensitivity["method"] == "prior")

@@ -25,7 +25,7 @@ _COLUMNS = ("method", "threshold", "relative_min_variance", "round", "metric", "
 PANELS = (
     ("hard_error", "final hard error (%)", 100.0, True),
     ("unknown_error", "final unknown error (%)", 100.0, True),
-    ("unassigned_by_margin", "share the margin never assigns (%, iterative)", 100.0, False),
+    ("unassigned_by_margin", "share the margin never assigns (%)", 100.0, False),
     ("n_rounds", "rounds", 1.0, False),
 )
 _METHOD_LABELS = {"iterative": "iterative", "prior": "prior"}
@@ -115,7 +115,7 @@ def semisupervised_sensitivity(table: pd.DataFrame, *, confidence_level: float) 
     gap = np.min(np.diff(thresholds)) if len(thresholds) > 1 else 0.1
 
     rows_of = [(split, panel, own, variant) for split, panel, own in groups for variant in variants]
-    heights = [2.1] * len(rows_of) + [0.7]
+    heights = [2.3] * len(rows_of) + [0.7]
     fig, axes = new_figure(len(heights), len(PANELS), figsize=(12.8, sum(heights) + 0.5), squeeze=False,
                            gridspec_kw={"height_ratios": heights})
     grid = axes[0, 0].get_gridspec()
@@ -149,8 +149,8 @@ def semisupervised_sensitivity(table: pd.DataFrame, *, confidence_level: float) 
                             label=f"floor {floor:g}" + ("" if rule is None else rule_suffix(rule)))
                     ax.vlines(x, low, high, color=f"C{f}", linewidth=0.6, alpha=0.45)
             _reference(ax, REPORT_VALUES.get((method, metric)))
-            ax.set_title(f"{panel}, {name_of_row}: {title}" if panel else f"{name_of_row}: {title}",
-                         fontsize="small")
+            ax.set_title(f"{panel}, {name_of_row}:\n{title}" if panel else f"{name_of_row}:\n{title}",
+                         fontsize="x-small")
             ax.set_xticks(thresholds)
             ax.set_xticklabels([f"{t:g}" for t in thresholds], fontsize="x-small")
             ax.set_xlabel("threshold", fontsize="small")
