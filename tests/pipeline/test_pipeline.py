@@ -246,7 +246,11 @@ def test_claims_follow_from_their_rows_and_from_the_tables(test_run):
         assert stability(row["verdict"], row["replicate_verdict"]) == (
             row["stability"] if isinstance(row["stability"], str) else "")
     chapter35 = claims[claims["chapter"].astype(str).isin(["3", "5"])]
-    assert chapter35["replicate_verdict"].notna().all() and (chapter35["n"] >= 3).all()
+    assert chapter35["replicate_verdict"].notna().all()
+    # claims.repeats (3 in the test config) for the chapter-3/5 splits, the study's repeats elsewhere
+    rounds = read_table(test_run / "results/tables/semisupervised_rounds.tsv")
+    assert rounds["repeat"].nunique() == 3
+    assert claims.loc[claims["id"] == "iterative_hard_error", "n"].tolist() == [3]
     for table in (claims, readings):
         assert [row_verdict(row) for _, row in table.iterrows()] == table["verdict"].tolist()
         holds = table[table["verdict"] == "holds"]
