@@ -5,6 +5,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+
+from mixlib.mixture.isotropic import kernel_counts
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
@@ -50,7 +52,7 @@ def test_em_trace_table(two_classes):
     trace = _traces(X, y, 1, **params)
     assert list(trace.columns) == [
         "repeat", "class", "n_components", "n_labelled", "iteration", "mean_log_likelihood",
-        "n_iter", "converged", "collapsed", "n_restarts", "global_gap",
+        "n_iter", "converged", "collapsed", "n_restarts", "global_gap", "nondegenerate_gap",
     ]
     assert (trace["n_restarts"] == 0).all() and (trace["global_gap"] == 0).all()
     assert set(trace["repeat"]) == {0, 1, 2} and set(trace["n_labelled"]) == {20}
@@ -78,8 +80,8 @@ def test_em_trace_restarts_find_the_best_maximum_without_changing_the_fit(two_cl
     plain = em_trace(_labelled(X, y), n_components=4, em=EM, rng=8)
     restarted = em_trace(_labelled(X, y), n_components=4, em=EM, n_restarts=5, rng=8)
     # The restarts are drawn after the first fit: its trace is unchanged.
-    pd.testing.assert_frame_equal(restarted.drop(columns=["n_restarts", "global_gap"]),
-                                  plain.drop(columns=["n_restarts", "global_gap"]))
+    gaps = ["n_restarts", "global_gap", "nondegenerate_gap"]
+    pd.testing.assert_frame_equal(restarted.drop(columns=gaps), plain.drop(columns=gaps))
     assert (restarted["n_restarts"] == 5).all() and (restarted["global_gap"] >= 0).all()
     # The gap by hand: the same generator gives the first fit, then the five restarts.
     rng = np.random.default_rng(8)
@@ -88,6 +90,13 @@ def test_em_trace_restarts_find_the_best_maximum_without_changing_the_fit(two_cl
         scores = [fit.mixtures_[c].score(X[y == label]) for fit in fits]
         gap = restarted.loc[restarted["class"] == label, "global_gap"].iloc[0]
         assert gap == pytest.approx(max(scores) - scores[0])
+        # among the fits without a kernel at the variance floor only
+        sound = [score for fit, score in zip(fits, scores) if kernel_counts(fit.mixtures_[c])[1] == 0]
+        own = restarted.loc[restarted["class"] == label, "nondegenerate_gap"].iloc[0]
+        if kernel_counts(fits[0].mixtures_[c])[1]:
+            assert np.isnan(own)
+        else:
+            assert own == pytest.approx(max(sound) - scores[0])
     with pytest.raises(ValueError, match="n_restarts must be >= 0"):
         em_trace(_labelled(X, y), n_components=2, em=EM, n_restarts=-1, rng=0)
 

@@ -72,9 +72,17 @@ def test_rounds_figures_draw_one_panel_per_split(rounds):
     fig = fig5_1(rounds, confidence_level=LEVEL)
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     for ax, (split, dataset) in zip(fig.axes, sorted(SPLITS.items())):
-        assert _labels(ax) == ["hard error (confidence)", "hard error (underflow)", "unknown error (confidence)",
-                               "unknown error (underflow)", "unknown"]
-        assert [line.get_linestyle() for line in ax.get_lines()] == ["-", "--", "-", "--", "-"]
+        data = [line for line in ax.get_lines() if not line.get_label().startswith("report")]
+        assert [line.get_label() for line in data] == [
+            "hard error (confidence)", "hard error (underflow)", "unknown error (confidence)",
+            "unknown error (underflow)", "unknown"]
+        assert [line.get_linestyle() for line in data] == ["-", "--", "-", "--", "-"]
+        # the report's values as dotted reference lines, in each counter's colour
+        reference = {line.get_label(): (line.get_ydata()[0], line.get_color())
+                     for line in ax.get_lines() if line.get_label().startswith("report")}
+        assert {label: y for label, (y, _) in reference.items()} == {
+            "report: hard error 5 %": 5.0, "report: unknown error 3 %": 3.0, "report: unknown 0 %": 0.0}
+        assert reference["report: hard error 5 %"][1] == data[0].get_color()
         assert f"{split} ({dataset})" in ax.get_title() and "finish argmax" in ax.get_title()
         assert [t.get_text() for t in ax.get_legend().get_texts()] == _labels(ax)
     # Round 0 of the hard error (confidence) in the first split: mean over repeats in %, argmax only.
@@ -90,8 +98,9 @@ def test_rounds_figures_draw_one_panel_per_split(rounds):
     fig = fig5_3(rounds, confidence_level=LEVEL)
     assert len(fig.axes) == 2
     for ax in fig.axes:
-        assert _labels(ax)[-1] == "flips" and "restart warm" in ax.get_title()
-        assert ax.get_lines()[-1].get_xdata()[0] == 1   # flips from round 1
+        assert _labels(ax)[-2:] == ["flips", "report: flips 2 %"] and "restart warm" in ax.get_title()
+        assert ax.get_lines()[-2].get_xdata()[0] == 1   # flips from round 1
+        assert "report: hard error 4 %" in _labels(ax)
     fresh_only = rounds[rounds["restart"] != "warm"]
     assert all("restart fresh" in ax.get_title() for ax in fig5_3(fresh_only, confidence_level=LEVEL).axes)
     _renders(fig)
@@ -111,7 +120,8 @@ def test_rounds_figures_name_what_is_missing(rounds):
 def test_rounds_figure_with_one_rule():
     table = pd.DataFrame(_round_rows(np.random.default_rng(1), ROUND_SETTINGS))
     table = table[table["unclassifiable"] != "underflow"]
-    assert _labels(fig5_1(table, confidence_level=LEVEL).axes[1]) == ["hard error (confidence)", "unknown error (confidence)", "unknown"]
+    drawn = [label for label in _labels(fig5_1(table, confidence_level=LEVEL).axes[1]) if not label.startswith("report")]
+    assert drawn == ["hard error (confidence)", "unknown error (confidence)", "unknown"]
 
 
 @pytest.fixture
@@ -307,34 +317,40 @@ def sensitivity() -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def test_sensitivity_panels_lines_and_legend(sensitivity):
+def test_sensitivity_small_multiples_lines_reference_and_legend(sensitivity):
     fig = semisupervised_sensitivity(sensitivity, confidence_level=LEVEL)
     assert isinstance(fig, Figure)
     panels = [ax for ax in fig.axes if ax.axison]
-    assert len(panels) == 8 and len(fig.axes) == 9   # 2 splits x 4 panels, a legend row, no text block
+    # 2 splits x 3 variants (iterative argmax, prior fresh, prior warm) x 4 panels, less the
+    # prior rows' unassigned-share panel; a legend row
+    assert len(panels) == 2 * 3 * 4 - 2 * 2
     width, height = fig.get_size_inches()
-    assert width <= 13 and height <= 12
+    assert width <= 13
     for s, (split, dataset) in enumerate(sorted(SPLITS.items())):
-        hard, unknown_error, unknown, n_rounds = panels[4 * s: 4 * s + 4]
-        assert all(f"{split} ({dataset})" in ax.get_title() for ax in (hard, unknown_error, unknown, n_rounds))
-        assert len(hard.get_lines()) == 3 * 3 * 2 and len(unknown_error.get_lines()) == 18
-        assert len(unknown.get_lines()) == 3 and len(n_rounds.get_lines()) == 9
-        assert _labels(hard)[:2] == ["iterative (argmax), floor 1e-06 (confidence)",
-                                     "iterative (argmax), floor 1e-06 (underflow)"]
-        assert _labels(unknown) == [f"iterative (argmax), floor {f:g}" for f in FLOORS]
+        own = [ax for ax in panels if f"{split} ({dataset})" in ax.get_title()]
+        hard_iterative = next(ax for ax in own if "iterative (argmax):\nfinal hard error" in ax.get_title())
+        data = [ln for ln in hard_iterative.get_lines() if ln.get_label() != "report"]
+        assert len(data) == 3 * 2   # floors x rules: at most six series a panel
+        assert [ln.get_label() for ln in data[:2]] == ["floor 1e-06 (confidence)", "floor 1e-06 (underflow)"]
+        reference = [ln for ln in hard_iterative.get_lines() if ln.get_label() == "report"]
+        assert [ln.get_ydata()[0] for ln in reference] == [5.0]
+        hard_prior = next(ax for ax in own if "prior (warm):\nfinal hard error" in ax.get_title())
+        assert [ln.get_ydata()[0] for ln in hard_prior.get_lines() if ln.get_label() == "report"] == [4.0]
+        rounds = next(ax for ax in own if "iterative (argmax):\nrounds" in ax.get_title())
+        assert sorted(ln.get_ydata()[0] for ln in rounds.get_lines() if ln.get_label() == "report") == [2.0, 3.0]
         # Mean over repeats of each repeat's last round, per threshold.
         rows = sensitivity[(sensitivity["split"] == split) & (sensitivity["method"] == "prior")
                            & (sensitivity["restart"] == "warm") & (sensitivity["relative_min_variance"] == 1e-3)
                            & (sensitivity["metric"] == "hard_error") & (sensitivity["unclassifiable"] == "underflow")]
         finals = rows.sort_values("round").groupby(["threshold", "repeat"])["value"].last().groupby("threshold").mean()
-        line = next(ln for ln in hard.get_lines() if ln.get_label() == "prior (warm), floor 0.001 (underflow)")
+        line = next(ln for ln in hard_prior.get_lines() if ln.get_label() == "floor 0.001 (underflow)")
         np.testing.assert_allclose(line.get_ydata(), 100 * finals.to_numpy())
         assert line.get_linestyle() == "--" and line.get_marker() == "s"
-        assert np.allclose(sorted(n_rounds.get_xticks()), THRESHOLDS)
+        assert np.allclose(sorted(rounds.get_xticks()), THRESHOLDS)
     legend = next(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)
     assert [t.get_text() for t in legend.get_texts()] == (
-        ["iterative (argmax)", "prior (fresh)", "prior (warm)"]
-        + [f"floor {f:g} (relative min. variance)" for f in FLOORS] + ["rule: confidence", "rule: underflow"])
+        [f"floor {f:g} (relative min. variance)" for f in FLOORS] + ["rule: confidence", "rule: underflow",
+                                                                    "the report's value (bacteria)"])
     assert not [t for ax in fig.axes for t in ax.texts]   # no panel is all zero here
     _renders(fig)
 
@@ -393,7 +409,11 @@ def test_figures_draw_the_tables_of_the_experiments():
     for fig in (fig5_4(sweep, confidence_level=LEVEL), fig5_5(sweep, confidence_level=LEVEL)):
         assert len(fig.axes) == 12   # two splits x (errors, kernels) x three methods
     fig = semisupervised_sensitivity(grid, confidence_level=LEVEL)
-    assert len([ax for ax in fig.axes if ax.axison]) == 8
+    # a row of panels per split and method setting; the prior rows have no unassigned-share panel
+    variants = grid.assign(**{c: grid[c].astype(str) for c in ("restart", "finish") if c in grid.columns}) \
+        .drop_duplicates([c for c in ("split", "method", "restart", "finish") if c in grid.columns])
+    expected = sum(4 if method == "iterative" else 3 for method in variants["method"])
+    assert len([ax for ax in fig.axes if ax.axison]) == expected
     _renders(fig)
 
 

@@ -140,9 +140,9 @@ def test_landing_summary_counts_the_verdicts_and_rounds_like_the_table():
         "3 claim rows: 1 hold, 1 contradicted, 1 inconclusive")
     fragment = claims_summary_html(claims)
     assert "<script" not in fragment and "x &amp; y" in fragment
-    assert "<td>14.5</td><td>[12.0, 18.0]</td><td>(10.0, 30.0)</td><td>3 / 3</td>" in fragment
+    assert "<td>14.5</td><td>[12.0, 18.0]</td><td>(10.0, 30.0)</td><td></td><td>3 / 3</td>" in fragment
     assert "<td>0.081</td><td>[0.049, 0.112]</td><td>(0.022, 0.078)</td>" in fragment
-    assert "<td>-3.70</td><td></td><td>(−∞, 0)</td><td></td>" in fragment
+    assert "<td>-3.70</td><td></td><td>(−∞, 0)</td><td></td><td></td>" in fragment
 
 
 def test_only_snakemakes_unawaited_input_sizes_warning_is_ignored():
@@ -187,3 +187,20 @@ def test_a_page_leaves_out_what_every_row_or_every_row_of_a_claim_repeats():
     assert "3 rows. Same on every row: provenance abc" in page
     # one row has nothing to compare: every column is shown
     assert shown_columns(readings.head(1))[0] == list(readings.columns)
+
+
+def test_landing_summary_never_states_an_unstable_row_and_gives_the_agreement_rate():
+    claims = pd.DataFrame({
+        "chapter": [5, 5, 6], "statement": ["a", "b", "c"], "data": ["bacteria"] * 3,
+        "measured": [0.05, 0.06, 0.2], "ci_low": [0.04, 0.05, 0.18], "ci_high": [0.06, 0.07, 0.22],
+        "band_low": [0.022] * 3, "band_high": [0.078] * 3, "readings": [0] * 3, "readings_holds": [0] * 3,
+        "pi_low": [0.0, 0.01, 0.1], "pi_high": [0.1, 0.11, 0.3], "report_in_pi": ["yes", "yes", "no"],
+        "verdict": ["holds", "holds", "contradicted"], "replicate_verdict": ["holds", "inconclusive", ""],
+        "stability": ["stable", "unstable", ""]})
+    assert verdict_counts_text(claims) == (
+        "3 claim rows: 1 hold, 1 contradicted, 0 inconclusive, 1 unstable (the replicate of our "
+        "reading agrees on 1 of 2 rows, 50 %)")
+    fragment = claims_summary_html(claims)
+    assert "<b>unstable (holds / inconclusive)</b>" in fragment
+    assert fragment.count("<b>holds</b>") == 1
+    assert "<td>[0.100, 0.300]: no</td>" in fragment

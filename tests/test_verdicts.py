@@ -43,6 +43,8 @@ def test_p_verdict_and_the_tests_without_interval():
     assert p_verdict(0.01, 0.9, 0.05) == HOLDS
     assert p_verdict(0.9, 0.01, 0.05) == CONTRADICTED
     assert p_verdict(0.2, 0.3, 0.05) == INCONCLUSIVE and p_verdict(math.nan, math.nan, 0.05) == INCONCLUSIVE
+    # one level: each one-sided p-value at alpha / 2, as each side of the 1 - alpha interval
+    assert p_verdict(0.03, 0.97, 0.05) == INCONCLUSIVE and p_verdict(0.97, 0.03, 0.05) == INCONCLUSIVE
     evidence = from_one_sided_p(2.0, 5, p_greater=0.01, p_less=0.99, band_low=0.0, band_high=math.inf,
                                 alpha=0.05, test="t")
     assert decide(evidence, 0.0, math.inf) == HOLDS
@@ -52,6 +54,7 @@ def test_p_verdict_and_the_tests_without_interval():
     with pytest.raises(ValueError, match="one-sided test"):
         from_one_sided_p(1.0, 5, p_greater=0.1, p_less=0.9, band_low=0.0, band_high=1.0, alpha=0.05, test="t")
     assert decide(from_posterior(0.1, 5, p_in_band=0.99, alpha=0.05, test="b"), 0.0, 1.0) == HOLDS
+    assert decide(from_posterior(0.1, 5, p_in_band=0.96, alpha=0.05, test="b"), 0.0, 1.0) == INCONCLUSIVE
     assert decide(from_posterior(0.1, 5, p_in_band=0.01, alpha=0.05, test="b"), 0.0, 1.0) == CONTRADICTED
     assert decide(from_posterior(0.1, 5, p_in_band=0.5, alpha=0.05, test="b"), 0.0, 1.0) == INCONCLUSIVE
 

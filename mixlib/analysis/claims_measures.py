@@ -25,14 +25,12 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.seeding import generator
-from mixlib.core.statistics import STUDY_ALPHA, t_half_width
-from mixlib.analysis.verdicts import CONTRADICTED, HOLDS, Evidence, decide, median_evidence, t_evidence
+from mixlib.core.statistics import STUDY_ALPHA
+from mixlib.analysis.intervals import SHARE, SHARE_GAP, empirical_prediction_interval, mean_interval, prediction_interval
+from mixlib.analysis.verdicts import CONTRADICTED, HOLDS, Evidence, decide, t_evidence
 
-EVIDENCE = ["measured", "n", "ci_low", "ci_high", "alpha", "interval", "p_holds", "p_contradicted", "detail"]
-#: Two EM fits reach the same maximum when their final mean log-likelihoods differ by at
-#: most this (nats per example): far above EM's stopping tolerance (1e-6 per iteration), far
-#: below the gaps between distinct local maxima.
-SAME_MAXIMUM = 1e-3
+EVIDENCE = ["measured", "n", "ci_low", "ci_high", "alpha", "interval", "p_holds", "p_contradicted", "detail",
+            "pi_low", "pi_high", "sd", "range_low", "range_high"]
 #: Bootstrap resamples of the repeats behind the interval of an argmin.
 N_BOOTSTRAP = 2000
 
@@ -40,7 +38,9 @@ N_BOOTSTRAP = 2000
 @dataclass(frozen=True)
 class Context:
     """What a measure may use besides its rows: the level, the claim's open band, the seed and
-    claim (seeded generators, :meth:`rng`), and a cross-table claim's other tables."""
+    claim (seeded generators, :meth:`rng`), a cross-table claim's other tables, the run's EM
+    tolerance, and whether a measure with readings of its own (the EM tolerances of
+    :mod:`mixlib.analysis.claims_em`, :data:`ROUNDS_COUNTED`) gives every reading (the readings table) or ours alone."""
 
     alpha: float = STUDY_ALPHA
     band: tuple[float, float] = (-math.inf, math.inf)
@@ -48,6 +48,8 @@ class Context:
     claim: str = ""
     others: Mapping[str, pd.DataFrame] = field(default_factory=dict)
     first: str = ""
+    em_tol: float = 1e-6
+    every_reading: bool = False
 
     def rng(self, key: tuple) -> np.random.Generator:
         """The generator of the claim at one setting: ``(seed, "claims", claim, *key)``."""
@@ -55,6 +57,19 @@ class Context:
 
 
 Measure = Callable[[pd.DataFrame, list, Context], pd.DataFrame]
+
+#: Metrics that are shares of examples (error rates, the unassigned share), in ``[0, 1]``.
+RATES = frozenset({"hard_error", "unknown_error", "unassigned_by_margin", "test_error", "train_error"})
+
+
+def value_range(metric: str) -> tuple[float, float] | None:
+    """The range of ``metric``'s values: ``[0, 1]`` for a rate, None (unbounded) otherwise."""
+    return SHARE if metric in RATES else None
+
+
+def gap_range(metric: str) -> tuple[float, float] | None:
+    """The range of a difference of two ``metric`` values: ``[-1, 1]`` for rates."""
+    return SHARE_GAP if metric in RATES else None
 
 
 def evidence_frame(evidence: Mapping[tuple, Evidence], keys: list[str]) -> pd.DataFrame:
@@ -88,45 +103,22 @@ def per_group(function: Callable[..., Evidence | None]) -> Measure:
 
 
 def t_frame(values: pd.Series, keys: list[str], alpha: float, what: str = "repeats",
-            detail: str = "") -> pd.DataFrame:
-    """Mean per setting of ``values`` (indexed by ``keys`` + ``repeat``) and its t-interval."""
+            detail: str = "", bounds: tuple[float, float] | None = None) -> pd.DataFrame:
+    """Mean per setting of ``values`` (indexed by ``keys`` + ``repeat``), its interval and the
+    prediction interval of one run (:mod:`mixlib.analysis.intervals`; ``bounds``: the
+    quantity's range, :data:`~mixlib.analysis.intervals.SHARE` for a share or a rate)."""
     values = values.dropna()
     stats = values.groupby(level=keys, sort=True).agg(["mean", "std", "count"])
-    half = t_half_width(stats["std"].fillna(0.0), stats["count"], alpha)
+    low, high, method = mean_interval(stats["mean"], stats["std"], stats["count"], alpha, bounds)
+    pi_low, pi_high = prediction_interval(stats["mean"], stats["std"], stats["count"], alpha, bounds)
     frame = pd.DataFrame({"measured": stats["mean"], "n": stats["count"].astype(int),
-                          "ci_low": stats["mean"] - half, "ci_high": stats["mean"] + half,
-                          "alpha": alpha, "interval": f"Student-t over {what}", "p_holds": math.nan,
-                          "p_contradicted": math.nan, "detail": detail}, index=stats.index)
+                          "ci_low": low, "ci_high": high, "alpha": alpha,
+                          "interval": [f"{m} over {what}" for m in method], "p_holds": math.nan,
+                          "p_contradicted": math.nan, "detail": detail, "pi_low": pi_low,
+                          "pi_high": pi_high, "sd": stats["std"],
+                          "range_low": bounds[0] if bounds else math.nan,
+                          "range_high": bounds[1] if bounds else math.nan}, index=stats.index)
     return frame[EVIDENCE]
-
-
-# --- chapter 3: EM (em_trace) --------------------------------------------------------------
-
-def _fits(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per class fit: the table's (repeat, class) pairs (of one setting)."""
-    return table.drop_duplicates(["repeat", "class"])
-
-
-@per_group
-def median_em_iterations(table: pd.DataFrame, context: Context) -> Evidence | None:
-    """Median over the (repeat, class) fits of EM's iterations (``em_trace``)."""
-    fits = _fits(table)
-    return median_evidence(fits["n_iter"], alpha=context.alpha, what="class fits") if len(fits) else None
-
-
-@per_group
-def em_global_share(table: pd.DataFrame, context: Context) -> Evidence | None:
-    """Share of class fits that reached the best maximum found over their restarts.
-
-    A fit reached it when ``global_gap <= SAME_MAXIMUM``; the share per repeat (over its
-    classes) has a t-interval over repeats. None without restarts.
-    """
-    fits = _fits(table)
-    if fits.empty or "global_gap" not in fits.columns or not (fits["n_restarts"] > 0).all():
-        return None
-    reached = (fits["global_gap"] <= SAME_MAXIMUM).astype(float)
-    return t_evidence(reached.groupby(fits["repeat"]).mean(), alpha=context.alpha).with_detail(
-        f"{int(fits['n_restarts'].iloc[0])} restarts per fit, same maximum within {SAME_MAXIMUM:g} nats")
 
 
 # --- chapter 4: imputation (imputation_study) ----------------------------------------------
@@ -170,9 +162,39 @@ def final_value(method: str, metric: str) -> Measure:
     """Mean over repeats of ``metric`` of ``method`` at each repeat's last round."""
 
     def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
-        return t_frame(_final(rows, keys, method, metric), keys, context.alpha)
+        return t_frame(_final(rows, keys, method, metric), keys, context.alpha, bounds=value_range(metric))
 
     return measure
+
+
+#: How the iterative method's rounds are counted (the report: "se stabilisent après 2 à 3
+#: itérations"): ours, the rounds until its three rates settle (the last round where the hard
+#: error, the unknown error or the unassigned share changes); the alternative, every round run,
+#: the forced argmax round included.
+ROUNDS_COUNTED = ("until the rates settle", "every round run")
+_RATES_TRACKED = ("hard_error", "unknown_error", "unassigned_by_margin")
+
+
+def _settled_round(rows: pd.DataFrame, keys: list[str], method: str) -> pd.Series:
+    """Per setting and repeat, the last round at which one of the tracked rates changed."""
+    own = rows[(rows["method"].to_numpy() == method) & rows["metric"].isin(_RATES_TRACKED).to_numpy()]
+    wide = own.pivot_table(index=keys + ["repeat", "round"], columns="metric", values="value", aggfunc="mean")
+    changed = wide.groupby(level=keys + ["repeat"]).diff().abs().gt(1e-12).any(axis=1)
+    rounds = pd.Series(wide.index.get_level_values("round"), index=wide.index)
+    return rounds.where(changed, 0).groupby(level=keys + ["repeat"]).max().astype(float)
+
+
+def iterative_rounds(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+    """Mean over repeats of the iterative method's rounds, counted per :data:`ROUNDS_COUNTED`
+    (ours first; both for the readings table; column ``rounds_counted``)."""
+    ways = {ROUNDS_COUNTED[0]: _settled_round(rows, keys, "iterative"),
+            ROUNDS_COUNTED[1]: _final(rows, keys, "iterative", "n_rounds")}
+    frames = []
+    for way, values in list(ways.items())[:2 if context.every_reading else 1]:
+        frame = t_frame(values, keys, context.alpha)
+        frame["rounds_counted"] = way
+        frames.append(frame.set_index("rounds_counted", append=True))
+    return pd.concat(frames).sort_index()
 
 
 def final_gap(metric: str, first: str, second: str) -> Measure:
@@ -180,7 +202,7 @@ def final_gap(metric: str, first: str, second: str) -> Measure:
 
     def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
         gap = _final(rows, keys, first, metric) - _final(rows, keys, second, metric)
-        return t_frame(gap, keys, context.alpha, "repeats (paired)")
+        return t_frame(gap, keys, context.alpha, "repeats (paired)", bounds=gap_range(metric))
 
     return measure
 
@@ -190,9 +212,16 @@ def change_from_round_0(method: str, metric: str, *, sign: float = 1.0) -> Measu
 
     def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
         change = _final(rows, keys, method, metric) - _at_round(rows, keys, method, metric, 0)
-        return t_frame(sign * change, keys, context.alpha, "repeats (paired)")
+        return t_frame(sign * change, keys, context.alpha, "repeats (paired)", bounds=gap_range(metric))
 
     return measure
+
+
+def labelled_start_accuracy(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
+    """Per repeat, ``1 -`` the test error at round 0 of the iterative method (the mixture fit
+    on the labelled examples alone); logit-scale interval over repeats."""
+    accuracy = 1.0 - _at_round(rows, keys, "iterative", "test_error", 0)
+    return t_frame(accuracy, keys, context.alpha, bounds=SHARE)
 
 
 def _flips(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -207,7 +236,8 @@ def early_flips(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.Dat
     """Per repeat, the mean share of flips over rounds 1-3 of the prior method (a run that
     stopped earlier flips nothing in its missing rounds); t over repeats."""
     wide = _flips(rows, keys)
-    return t_frame(wide.reindex(columns=[1, 2, 3], fill_value=0.0).mean(axis=1), keys, context.alpha)
+    return t_frame(wide.reindex(columns=[1, 2, 3], fill_value=0.0).mean(axis=1), keys, context.alpha,
+                   bounds=SHARE)
 
 
 def late_flips(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
@@ -221,7 +251,7 @@ def migrants_margin_gap(rows: pd.DataFrame, keys: list[str], context: Context) -
     """Per repeat, the mean posterior margin of the examples that migrated minus that of the
     others (prior method, final model; repeats without a migrant are left out)."""
     gap = _final(rows, keys, "prior", "migrant_margin") - _final(rows, keys, "prior", "resident_margin")
-    return t_frame(gap, keys, context.alpha, "repeats with migrants (paired)")
+    return t_frame(gap, keys, context.alpha, "repeats with migrants (paired)", bounds=SHARE_GAP)
 
 
 # --- figs. 5.4 and 5.5: the kernel sweep (kernel_sweep) ------------------------------------
@@ -244,7 +274,7 @@ def sweep_value(method: str, metric: str, kernels: int) -> Measure:
     def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
         values = _sweep(rows, keys, method, metric)
         at = values[values.index.get_level_values("n_components") == kernels].droplevel("n_components")
-        frame = t_frame(at, keys, context.alpha)
+        frame = t_frame(at, keys, context.alpha, bounds=value_range(metric))
         fitted = _fitted(rows, keys, method, kernels).reindex(frame.index)
         frame["detail"] = [f"{kernels} kernels per class asked, {f:.3g} fit (mean over classes and repeats)"
                            for f in fitted]
@@ -263,7 +293,7 @@ def sweep_gap_at(metric: str, kernels: int) -> Measure:
     def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
         gap = _sweep_gap(rows, keys, metric, "iterative", "prior")
         at = gap[gap.index.get_level_values("n_components") == kernels].droplevel("n_components")
-        frame = t_frame(at, keys, context.alpha, "repeats (paired)")
+        frame = t_frame(at, keys, context.alpha, "repeats (paired)", bounds=gap_range(metric))
         fitted = [_fitted(rows, keys, m, kernels).reindex(frame.index) for m in ("iterative", "prior")]
         frame["detail"] = [f"at {kernels} kernels per class (fit: iterative {a:.3g}, prior {b:.3g})"
                            for a, b in zip(*fitted)]
@@ -306,7 +336,8 @@ def sweep_gap_every_count(metric: str, first: str, second: str) -> Measure:
         gap = _sweep_gap(rows, keys, metric, first, second)
         m = gap.index.get_level_values("n_components").nunique()
         per = t_frame(gap.reorder_levels(keys + ["n_components", "repeat"]), keys + ["n_components"],
-                      context.alpha / max(m, 1), f"repeats (paired), alpha / {m} per kernel count")
+                      context.alpha / max(m, 1), f"repeats (paired), alpha / {m} per kernel count",
+                      bounds=gap_range(metric))
         found = {}
         for key, own in per.groupby(level=keys, sort=True):
             key = key if isinstance(key, tuple) else (key,)
@@ -325,7 +356,10 @@ def argmin_training_error(rows: pd.DataFrame, keys: list[str], context: Context)
     The estimate is the argmin of the mean curve; its interval, the ``alpha/2`` and
     ``1 - alpha/2`` quantiles (on the swept counts) of the argmin over :data:`N_BOOTSTRAP`
     resamples of the repeats (both methods resampled together), each setting drawing from
-    its own generator (:meth:`Context.rng`).
+    its own generator (:meth:`Context.rng`). A bootstrap interval that is one count, or that
+    reaches an end of the swept counts (where the minimum may lie beyond the grid), is no
+    interval: the row is inconclusive and its detail gives the bootstrap's ends. The
+    prediction interval of one run is the quantiles of the repeats' own argmins.
     """
     both = ((_sweep(rows, keys, "iterative", "train_error") + _sweep(rows, keys, "prior", "train_error")) / 2
             ).dropna().unstack("n_components").dropna()
@@ -336,6 +370,13 @@ def argmin_training_error(rows: pd.DataFrame, keys: list[str], context: Context)
         picks = context.rng(key).integers(len(values), size=(N_BOOTSTRAP, len(values)))
         argmins = counts[values[picks].mean(axis=1).argmin(axis=1)]
         low, high = np.quantile(argmins, [context.alpha / 2, 1 - context.alpha / 2], method="inverted_cdf")
+        method = f"bootstrap over repeats ({N_BOOTSTRAP} resamples)"
+        detail = ""
+        if low == high or low == counts.min() or high == counts.max():
+            detail = (f"bootstrap interval [{low:g}, {high:g}] is one count or reaches an end of the "
+                      f"swept counts {counts.min():g}-{counts.max():g}: no interval")
+            method, low, high = f"none: {method} degenerate or at the grid's edge", math.nan, math.nan
+        pi_low, pi_high = empirical_prediction_interval(counts[values.argmin(axis=1)], context.alpha)
         found[key] = Evidence(float(counts[values.mean(axis=0).argmin()]), len(values), float(low),
-                              float(high), context.alpha, f"bootstrap over repeats ({N_BOOTSTRAP} resamples)")
+                              float(high), context.alpha, method, detail=detail, pi_low=pi_low, pi_high=pi_high)
     return evidence_frame(found, keys)

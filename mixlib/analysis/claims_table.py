@@ -3,7 +3,8 @@
 :func:`build_claims` gives one row per claim, split (or data set) and setting of the run's own
 tables under its reading; :func:`build_readings` the same over the sensitivity grid, one row
 per reading; :func:`with_robustness` adds to the first how many readings give each verdict;
-:func:`claims_and_readings` does all three for the ``claims`` rule.
+:func:`claims_and_readings` does all three for the ``claims`` rule, and adds the verdicts of the
+replicate of our reading.
 """
 
 from __future__ import annotations
@@ -15,13 +16,18 @@ import pandas as pd
 
 from mixlib.core.statistics import STUDY_ALPHA
 from mixlib.core.vocabulary import ANY
-from mixlib.analysis.claims import CLAIMS, QUALITATIVE, Claim
+from mixlib.analysis.claims import ABSOLUTE, CLAIMS, Claim
 from mixlib.analysis.claims_measures import EVIDENCE, Context
+from mixlib.analysis.claims_replicate import REPLICATE_COLUMNS, as_original, with_replicate
 from mixlib.experiments.settings import EMSettings
-from mixlib.analysis.verdicts import VERDICTS, Evidence, decide
+from mixlib.analysis.verdicts import VERDICTS, Evidence, decide, report_in_prediction
 
 CLAIM_COLUMNS = ["id", "chapter", "figure", "kind", "data", "reading", "statement", "band_low", "band_high",
-                 "band_rule", *EVIDENCE, "verdict", "table"]
+                 "band_rule", *EVIDENCE, "verdict", "report_low", "report_high", "report_in_pi", "table"]
+#: The readings table's extra column: the first reading of the same claim and data whose
+#: evidence is identical (settings that give identical fits, or that the measure ignores),
+#: empty for the first; only readings with an empty ``same_as`` are counted.
+SAME_AS = "same_as"
 ROBUSTNESS_COLUMNS = ["readings", "readings_holds", "readings_contradicted", "readings_inconclusive"]
 #: The grid's extra reading column (the relative variance floor).
 FLOOR = "relative_min_variance"
@@ -68,7 +74,8 @@ def _on_report_problem(table: pd.DataFrame, unit: str, names: frozenset) -> np.n
 
 
 def evaluate(claim: Claim, tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, frozenset],
-             seed: int, extra_readings: tuple[str, ...] = (), reading_suffix: str = "") -> list[dict]:
+             seed: int, extra_readings: tuple[str, ...] = (), reading_suffix: str = "",
+             em_tol: float = 1e-6, every_reading: bool = False) -> list[dict]:
     """The rows of one claim: one per split (or data set) it applies to and reading.
 
     An absolute claim keeps only the rows of the splits or data sets named for its chapter in
@@ -80,15 +87,17 @@ def evaluate(claim: Claim, tables: Mapping[str, pd.DataFrame], *, problems: Mapp
         table = table.assign(data="all")
     if unit not in table.columns:
         return []
-    if claim.kind != QUALITATIVE:
+    if claim.kind == ABSOLUTE:
         table = table[_on_report_problem(table, unit, problems.get(claim.chapter, frozenset()))]
     readings = _setting_columns(table, claim.readings + extra_readings)
     table = expand_any(table, readings)
     if table.empty:
         return []
     context = Context(STUDY_ALPHA, (claim.band.low, claim.band.high), seed, claim.id,
-                      {name: tables[name] for name in claim.tables[1:]}, claim.tables[0])
+                      {name: tables[name] for name in claim.tables[1:]}, claim.tables[0], em_tol, every_reading)
     evidence = claim.measure(table, [unit] + readings, context)
+    # a measure may add readings of its own (the EM tolerance, how rounds are counted)
+    readings = list(evidence.index.names[1:]) if evidence.index.nlevels > 1 else []
     rows = []
     for key, found in zip(evidence.index, evidence.to_dict("records")):
         key = key if isinstance(key, tuple) else (key,)
@@ -101,6 +110,9 @@ def evaluate(claim: Claim, tables: Mapping[str, pd.DataFrame], *, problems: Mapp
             "data": str(key[0]), "reading": ", ".join(p for p in (label, reading_suffix) if p),
             "statement": claim.statement, "band_low": claim.band.low, "band_high": claim.band.high,
             "band_rule": claim.band.rule, **{c: found[c] for c in EVIDENCE}, "verdict": verdict,
+            "report_low": claim.band.report_low, "report_high": claim.band.report_high,
+            "report_in_pi": report_in_prediction(claim.band.report_low, claim.band.report_high,
+                                                 found["pi_low"], found["pi_high"]),
             "table": "+".join(claim.tables),
         })
     return rows
@@ -119,7 +131,7 @@ def _with_rule(table: pd.DataFrame, rule: str | None) -> pd.DataFrame:
 
 def build_claims(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, list[str]] | None,
                  seed: int, rule: str | None = None, floor: str = "",
-                 claims: list[Claim] | None = None) -> pd.DataFrame:
+                 claims: list[Claim] | None = None, em_tol: float = 1e-6) -> pd.DataFrame:
     """The claims table of a run under its own reading.
 
     Parameters
@@ -137,6 +149,8 @@ def build_claims(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, l
         The run's variance floor, appended to the reading of chapter-3 and -5 claims.
     claims : list of Claim, optional
         Defaults to :data:`CLAIMS`.
+    em_tol : float
+        The run's EM tolerance (the EM-iteration claims' reading).
 
     Returns
     -------
@@ -148,33 +162,59 @@ def build_claims(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, l
     for claim in CLAIMS if claims is None else claims:
         if all(name in tables for name in claim.tables):
             suffix = floor if claim.chapter in READ_CHAPTERS else ""
-            rows += evaluate(claim, tables, problems=_problems(problems), seed=seed, reading_suffix=suffix)
+            rows += evaluate(claim, tables, problems=_problems(problems), seed=seed, reading_suffix=suffix,
+                             em_tol=em_tol)
     return pd.DataFrame(rows, columns=CLAIM_COLUMNS)
 
 
 def build_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, list[str]] | None,
-                   seed: int) -> pd.DataFrame:
+                   seed: int, em_tol: float = 1e-6) -> pd.DataFrame:
     """Every claim of chapters 3 and 5 under every reading of the sensitivity grid.
 
     ``tables`` holds the grid's tables under the names of the default run's (``em_trace``,
     ``semisupervised_rounds``, ``kernel_sweep``), each with a ``relative_min_variance``
-    column: one row per claim, split and reading (:data:`CLAIM_COLUMNS`).
+    column: one row per claim, split and reading (:data:`CLAIM_COLUMNS` and :data:`SAME_AS`,
+    :func:`mark_duplicates`).
     """
     rows = []
     for claim in CLAIMS:
         if claim.chapter in READ_CHAPTERS and all(name in tables for name in claim.tables):
-            rows += evaluate(claim, tables, problems=_problems(problems), seed=seed, extra_readings=(FLOOR,))
-    return pd.DataFrame(rows, columns=CLAIM_COLUMNS)
+            rows += evaluate(claim, tables, problems=_problems(problems), seed=seed, extra_readings=(FLOOR,),
+                             em_tol=em_tol, every_reading=True)
+    return mark_duplicates(pd.DataFrame(rows, columns=CLAIM_COLUMNS))
+
+
+#: The columns two readings must share to be one distinct setting of a claim's measure.
+_SAME = ["measured", "n", "ci_low", "ci_high", "p_holds", "p_contradicted", "pi_low", "pi_high"]
+
+
+def mark_duplicates(readings: pd.DataFrame) -> pd.DataFrame:
+    """``readings`` with :data:`SAME_AS`: for each row, the first reading (in table order) of
+    the same claim and data whose evidence (estimate, interval, ``n``, p-values, prediction
+    interval, to 12 significant digits) is the same, or empty.
+
+    Two settings give the same evidence when they give identical fits (two variance floors
+    that no kernel reaches) or when the measure does not read them (the confidence threshold
+    of a prior-method claim): they are one reading, counted once.
+    """
+    key = readings[["id", "data"]].astype(str).copy()
+    for column in _SAME:
+        key[column] = [format(float(v), ".12g") for v in readings[column]]
+    first = readings.groupby([key[c] for c in key.columns], sort=False, dropna=False)["reading"].transform("first")
+    return readings.assign(**{SAME_AS: np.where(first.to_numpy() == readings["reading"].to_numpy(), "",
+                                                first.to_numpy())})
 
 
 def with_robustness(claims: pd.DataFrame, readings: pd.DataFrame) -> pd.DataFrame:
-    """``claims`` with :data:`ROBUSTNESS_COLUMNS`: how many readings of the grid the claim was
-    measured under on the same data, and how many give each verdict (0 without a grid)."""
-    counts = pd.crosstab([readings["id"], readings["data"]], readings["verdict"]).reindex(
+    """``claims`` with :data:`ROBUSTNESS_COLUMNS`: how many distinct readings of the grid the
+    claim was measured under on the same data (readings with the same evidence counted once,
+    :func:`mark_duplicates`), and how many give each verdict (0 without a grid)."""
+    distinct = readings[readings[SAME_AS] == ""] if SAME_AS in readings.columns else readings
+    counts = pd.crosstab([distinct["id"], distinct["data"]], distinct["verdict"]).reindex(
         columns=list(VERDICTS), fill_value=0)
     counts.columns = [f"readings_{v}" for v in counts.columns]
     counts["readings"] = counts.sum(axis=1)
-    merged = claims.merge(counts.reset_index(), on=["id", "data"], how="left") if len(readings) else \
+    merged = claims.merge(counts.reset_index(), on=["id", "data"], how="left") if len(distinct) else \
         claims.assign(**{column: 0 for column in ROBUSTNESS_COLUMNS})
     merged[ROBUSTNESS_COLUMNS] = merged[ROBUSTNESS_COLUMNS].fillna(0).astype(int)
     return merged[CLAIM_COLUMNS + ROBUSTNESS_COLUMNS]
@@ -193,16 +233,29 @@ def floor_reading(em: EMSettings) -> str:
     return ""
 
 
+#: Prefix of the claims rule's inputs that are the replicate's tables (``claims.replicate``).
+REPLICATE_PREFIX = "replicate_"
+
+
 def claims_and_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, list[str]] | None,
                         seed: int, rule: str | None, em: EMSettings) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The claims table (our reading, with robustness counts) and the readings table.
+    """The claims table (our reading, with robustness counts and the replicate's verdicts) and
+    the readings table.
 
-    ``tables`` holds the run's tables by name and the sensitivity grid's under
-    :data:`READINGS_PREFIX` + the run's name (``readings_semisupervised_rounds``, ...).
+    ``tables`` holds the run's tables by name, the sensitivity grid's under
+    :data:`READINGS_PREFIX` + the run's name (``readings_semisupervised_rounds``, ...) and the
+    replicate's under :data:`REPLICATE_PREFIX` (``replicate_em_trace``, ...;
+    :mod:`mixlib.analysis.claims_replicate`).
     """
-    own = {name: table for name, table in tables.items() if not name.startswith(READINGS_PREFIX)}
-    grid = {name.removeprefix(READINGS_PREFIX): table for name, table in tables.items()
-            if name.startswith(READINGS_PREFIX)}
-    readings = build_readings(grid, problems=problems, seed=seed)
-    claims = build_claims(own, problems=problems, seed=seed, rule=rule, floor=floor_reading(em))
-    return with_robustness(claims, readings), readings
+    def prefixed(prefix: str) -> dict[str, pd.DataFrame]:
+        return {name.removeprefix(prefix): table for name, table in tables.items() if name.startswith(prefix)}
+
+    own = {name: table for name, table in tables.items()
+           if not name.startswith((READINGS_PREFIX, REPLICATE_PREFIX))}
+    readings = build_readings(prefixed(READINGS_PREFIX), problems=problems, seed=seed, em_tol=em.tol)
+    claims = build_claims(own, problems=problems, seed=seed, rule=rule, floor=floor_reading(em), em_tol=em.tol)
+    copies = {name: as_original(table) for name, table in prefixed(REPLICATE_PREFIX).items()}
+    replicate = build_claims(copies, problems=problems, seed=seed, rule=rule, floor=floor_reading(em),
+                             em_tol=em.tol) if copies else None
+    claims = with_replicate(with_robustness(claims, readings), replicate)
+    return claims[CLAIM_COLUMNS + ROBUSTNESS_COLUMNS + REPLICATE_COLUMNS], readings

@@ -12,11 +12,13 @@ one-sided tests (TOST) logic:
   ``ci_low >= band_high``: the data reject "theta in the band";
 - ``inconclusive`` otherwise, and whenever there is no interval (NaN ends).
 
-Each one-sided test is at level ``alpha / 2``. A test that gives no interval decides through
-two one-sided p-values instead (:func:`p_verdict`): ``p_holds``, of the test whose rejection
+**One level.** Each one-sided test is at level ``alpha / 2``, whichever path decides: the
+interval path through the two-sided ``1 - alpha`` interval, and a test that gives no interval
+through two one-sided p-values (:func:`p_verdict`): ``p_holds``, of the test whose rejection
 puts theta in the band, and ``p_contradicted``, of the test whose rejection puts it out; a
-Bayesian test gives them as ``1 - P(theta in band)`` and ``P(theta in band)``. The same rule
-then reads "holds iff ``p_holds < alpha``; contradicted iff ``p_contradicted < alpha``".
+Bayesian test gives them as ``1 - P(theta in band)`` and ``P(theta in band)``. The rule then
+reads "holds iff ``p_holds < alpha / 2``; contradicted iff ``p_contradicted < alpha / 2``",
+the same decision an interval at ``1 - alpha`` would give.
 :func:`decide` applies whichever applies to an :class:`Evidence`, and :func:`row_verdict`
 recomputes a claims-table row's verdict from its own columns.
 """
@@ -28,7 +30,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from mixlib.core.statistics import STUDY_ALPHA, mean_t_interval, median_interval
+from mixlib.core.statistics import STUDY_ALPHA, median_interval
+from mixlib.analysis.intervals import empirical_prediction_interval, mean_interval, prediction_interval
 
 HOLDS, CONTRADICTED, INCONCLUSIVE = "holds", "contradicted", "inconclusive"
 VERDICTS = (HOLDS, CONTRADICTED, INCONCLUSIVE)
@@ -60,12 +63,13 @@ def interval_verdict(ci_low: float, ci_high: float, band_low: float, band_high: 
 def p_verdict(p_holds: float, p_contradicted: float, alpha: float) -> str:
     """The verdict of a test that gives one-sided p-values (or posterior probabilities).
 
-    ``holds`` iff ``p_holds < alpha``, ``contradicted`` iff ``p_contradicted < alpha``
-    (NaN: that side cannot be established), otherwise ``inconclusive``.
+    ``holds`` iff ``p_holds < alpha / 2``, ``contradicted`` iff ``p_contradicted < alpha / 2``
+    (NaN: that side cannot be established), otherwise ``inconclusive``: each one-sided test
+    at the level of one side of a ``1 - alpha`` interval.
     """
-    if _finite(p_holds) and p_holds < alpha:
+    if _finite(p_holds) and p_holds < alpha / 2:
         return HOLDS
-    if _finite(p_contradicted) and p_contradicted < alpha:
+    if _finite(p_contradicted) and p_contradicted < alpha / 2:
         return CONTRADICTED
     return INCONCLUSIVE
 
@@ -90,6 +94,14 @@ class Evidence:
         One-sided p-values of a test without interval (see the module docstring).
     detail : str
         Where the estimate was taken, e.g. ``"at 32 kernels per class"``.
+    pi_low, pi_high : float
+        The ``1 - alpha`` prediction interval of one run's value (NaN: none), see
+        :mod:`mixlib.analysis.intervals`.
+    sd : float
+        The standard deviation of the values over repeats behind a mean (NaN otherwise): with
+        ``n`` and the range it gives the interval and the prediction interval again.
+    range_low, range_high : float
+        The quantity's range (``0, 1`` for a share or rate; NaN: unbounded).
     """
 
     measured: float
@@ -101,6 +113,11 @@ class Evidence:
     p_holds: float = math.nan
     p_contradicted: float = math.nan
     detail: str = ""
+    pi_low: float = math.nan
+    pi_high: float = math.nan
+    sd: float = math.nan
+    range_low: float = math.nan
+    range_high: float = math.nan
 
     def with_detail(self, detail: str) -> "Evidence":
         return replace(self, detail=detail)
@@ -149,28 +166,49 @@ def from_posterior(estimate: float, n: int, *, p_in_band: float, alpha: float,
                    test: str) -> Evidence:
     """Evidence of a Bayesian test: the posterior probability that ``theta`` is in the band.
 
-    Holds when ``P(band) > 1 - alpha``, contradicted when ``P(band) < alpha``.
+    Holds when ``P(band) > 1 - alpha / 2``, contradicted when ``P(band) < alpha / 2``.
     """
     return Evidence(float(estimate), int(n), alpha=alpha, method=test,
                     p_holds=1.0 - float(p_in_band), p_contradicted=float(p_in_band))
 
 
-def t_evidence(values, *, alpha: float = STUDY_ALPHA, what: str = "repeats") -> Evidence:
-    """Mean of ``values`` (NaN dropped) and its Student-t interval
-    (:func:`mixlib.core.statistics.mean_t_interval`)."""
+def t_evidence(values, *, alpha: float = STUDY_ALPHA, what: str = "repeats",
+               bounds: tuple[float, float] | None = None) -> Evidence:
+    """Mean of ``values`` (NaN dropped), its interval and the prediction interval of one run.
+
+    The interval is Student-t, on the logit scale for a share (``bounds`` = ``(0, 1)``), the
+    exact bound when every value is equal (:func:`mixlib.analysis.intervals.mean_interval`).
+    """
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     if len(x) == 0:
         return Evidence(math.nan, 0, alpha=alpha, method=f"Student-t over {what}")
-    mean, low, high = mean_t_interval(x[:, None], alpha)
-    return Evidence(float(mean[0]), len(x), float(low[0]), float(high[0]), alpha,
-                    f"Student-t over {what}")
+    std = float(np.std(x, ddof=1)) if len(x) > 1 else math.nan
+    (low,), (high,), (method,) = mean_interval(x.mean(), std, len(x), alpha, bounds)
+    (pi_low,), (pi_high,) = prediction_interval(x.mean(), std, len(x), alpha, bounds)
+    low_end, high_end = bounds if bounds is not None else (math.nan, math.nan)
+    return Evidence(float(x.mean()), len(x), float(low), float(high), alpha, f"{method} over {what}",
+                    pi_low=float(pi_low), pi_high=float(pi_high), sd=std, range_low=low_end,
+                    range_high=high_end)
 
 
 def median_evidence(values, *, alpha: float = STUDY_ALPHA, what: str = "fits") -> Evidence:
-    """Median of ``values`` and its order-statistic interval
-    (:func:`mixlib.core.statistics.median_interval`)."""
+    """Median of ``values``, its order-statistic interval
+    (:func:`mixlib.core.statistics.median_interval`) and, as the prediction interval of one
+    value, the ``alpha/2`` and ``1 - alpha/2`` quantiles of ``values``."""
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     median, low, high = median_interval(x, alpha)
-    return Evidence(median, len(x), low, high, alpha, f"order statistics of the median over {what}")
+    pi_low, pi_high = empirical_prediction_interval(x, alpha)
+    return Evidence(median, len(x), low, high, alpha, f"order statistics of the median over {what}",
+                    pi_low=pi_low, pi_high=pi_high)
+
+
+def report_in_prediction(report_low: float, report_high: float, pi_low: float, pi_high: float) -> str:
+    """Whether the report's single run could have come from our distribution: ``"yes"`` when
+    its value (or stated range ``[report_low, report_high]``) meets the prediction interval
+    of one run ``[pi_low, pi_high]``, ``"no"`` when it lies outside, ``""`` without a report
+    value or a prediction interval."""
+    if not _finite(report_low, report_high, pi_low, pi_high):
+        return ""
+    return "yes" if report_low <= pi_high and pi_low <= report_high else "no"

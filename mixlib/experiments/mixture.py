@@ -71,7 +71,9 @@ def em_trace(
         whose variance ended at the floor (:func:`~mixlib.mixture.gaussian_mixture.kernel_counts`).
         ``n_restarts`` and ``global_gap``: the highest final mean log-likelihood of the class
         over the first fit and its restarts, minus the first fit's (>= 0 nats per example;
-        0 when no restart did better, and always 0 without restarts).
+        0 when no restart did better, and always 0 without restarts). ``nondegenerate_gap``:
+        the same among the fits without a kernel at the variance floor (the likelihood is
+        unbounded, so a collapsed kernel can win any comparison), NaN when the first fit has one.
     """
     if n_restarts < 0:
         raise ValueError(f"n_restarts must be >= 0, got {n_restarts!r}.")
@@ -85,7 +87,9 @@ def em_trace(
     rows = []
     for c, (label, mixture, k) in enumerate(zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_)):
         final = mixture.score(X[y == label])
-        best = max([final] + [other.mixtures_[c].score(X[y == label]) for other in restarts])
+        others = [other.mixtures_[c] for other in restarts]
+        best = max([final] + [other.score(X[y == label]) for other in others])
+        sound = [other.score(X[y == label]) for other in others if kernel_counts(other)[1] == 0]
         trace = np.append(mixture.lower_bounds_, final)
         rows.append(pd.DataFrame({
             "class": label,
@@ -98,6 +102,8 @@ def em_trace(
             "collapsed": kernel_counts(mixture)[1],
             "n_restarts": int(n_restarts),
             "global_gap": float(best - final),
+            "nondegenerate_gap": (float(max([final] + sound) - final) if kernel_counts(mixture)[1] == 0
+                                  else np.nan),
         }))
     return pd.concat(rows, ignore_index=True)
 

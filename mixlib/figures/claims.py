@@ -1,189 +1,153 @@
-"""The claims figure: every claim's verdict under our reading and under every reading."""
+"""The claims figure: a forest plot of every claim against its band, with the report's value.
+
+Each row of ``claims.tsv`` has its own unit (iterations, rates, ranks), so each row is drawn on
+its band's scale: a band ``(low, high)`` with both ends finite maps to ``(-1, 1)``
+(``x' = (x - mid) / half``); a direction or an "at most" band, with one finite end ``e``, maps
+``e`` to 0 and scales by the largest distance from ``e`` of the row's estimate, intervals and
+report value (``x' = (x - e) / s``), its band running to the edge. The true numbers are
+written beside each row.
+"""
 
 from __future__ import annotations
 
-import itertools
+import math
 
 import numpy as np
 import pandas as pd
-from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from mixlib.figures import new_figure
 from mixlib.figures.semisupervised_rounds import require_columns
 
-#: The settings a reading fixes, in the order the columns are sorted (outermost first).
-FACTORS = ("relative_min_variance", "threshold", "restart", "finish", "unclassifiable")
-_FACTOR_NAMES = {"relative_min_variance": "floor", "threshold": "threshold", "restart": "restart",
-                 "finish": "finish", "unclassifiable": "rule"}
-#: Cell colours: verdicts, then "not a reading of this claim".
-VERDICT_COLOURS = {"holds": "#009E73", "contradicted": "#D55E00", "inconclusive": "#F0E442"}
-_NONE = "#FFFFFF"
-_STRIPS = ("restart", "finish", "unclassifiable")
+#: Verdict colours (Okabe-Ito); an unstable row (the replicate disagrees) is grey.
+VERDICT_COLOURS = {"holds": "#009E73", "contradicted": "#D55E00", "inconclusive": "#E69F00",
+                   "unstable": "#999999"}
+#: How far the normalised axis reaches either side (values beyond are drawn at the edge).
+REACH = 3.0
+_COLUMNS = ("id", "data", "kind", "verdict", "measured", "ci_low", "ci_high", "band_low", "band_high")
 
 
-def parse_reading(reading: str) -> dict[str, str]:
-    """``"a=1, b=x"`` as ``{"a": "1", "b": "x"}`` (empty for an empty or missing reading)."""
-    if not isinstance(reading, str) or not reading.strip():
-        return {}
-    return dict(part.split("=", 1) for part in reading.split(", ") if "=" in part)
-
-
-def _sort_key(value: str):
+def _float(row: pd.Series, column: str) -> float:
+    value = row.get(column, math.nan)
     try:
-        return (0, float(value), value)
-    except ValueError:
-        return (1, 0.0, value)
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
 
 
-def reading_columns(readings: pd.DataFrame) -> pd.DataFrame:
-    """Every full reading of the grid: one row per combination of the factors' values.
-
-    Columns: the :data:`FACTORS` present in ``readings``'s reading labels, sorted
-    outermost-first (numbers numerically).
-    """
-    parsed = pd.DataFrame([parse_reading(r) for r in readings["reading"]])
-    factors = [f for f in FACTORS if f in parsed.columns]
-    values = [sorted(parsed[f].dropna().unique(), key=_sort_key) for f in factors]
-    return pd.DataFrame(list(itertools.product(*values)), columns=factors)
-
-
-def verdict_matrix(claims: pd.DataFrame, readings: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray]:
-    """Claims down, readings across: the verdict codes of the figure.
-
-    Returns
-    -------
-    rows : pandas.DataFrame
-        The claims' ``id``, ``data``, ``kind`` and ``verdict`` (our reading), in table order.
-    columns : pandas.DataFrame
-        :func:`reading_columns`.
-    codes : ndarray of int of shape (n_rows, 1 + n_columns)
-        Column 0 is our reading; then one column per full reading. ``0, 1, 2`` index the
-        verdicts of :data:`VERDICT_COLOURS`, ``3`` marks a reading the claim was not
-        measured under (a claim without readings, or another split's grid). A reading row
-        that does not fix a factor (e.g. the iterative method's rows and ``restart``) fills
-        every column of that factor.
-    """
-    rows = claims[["id", "data", "kind", "verdict"]].reset_index(drop=True)
-    codes_of = {verdict: code for code, verdict in enumerate(VERDICT_COLOURS)}
-    columns = reading_columns(readings) if len(readings) else pd.DataFrame()
-    codes = np.full((len(rows), 1 + len(columns)), len(VERDICT_COLOURS), dtype=int)
-    codes[:, 0] = rows["verdict"].map(codes_of).fillna(len(VERDICT_COLOURS)).to_numpy()
-    if columns.empty:
-        return rows, columns, codes
-    index = {(i, d): k for k, (i, d) in enumerate(zip(rows["id"], rows["data"]))}
-    parsed = pd.DataFrame([parse_reading(r) for r in readings["reading"]]).reindex(columns=columns.columns)
-    match = np.ones((len(readings), len(columns)), dtype=bool)
-    for factor in columns.columns:
-        mine = parsed[factor].to_numpy(dtype=object)[:, None]
-        match &= pd.isna(mine) | (mine == columns[factor].to_numpy(dtype=object)[None, :])
-    for r, (claim, data, verdict) in enumerate(zip(readings["id"], readings["data"], readings["verdict"])):
-        k = index.get((claim, data))
-        if k is not None:
-            codes[k, 1:][match[r]] = codes_of[verdict]
-    return rows, columns, codes
+def band_scale(row: pd.Series) -> tuple[float, float]:
+    """``(origin, scale)`` of a row's normalised axis, ``x' = (x - origin) / scale`` (module
+    docstring)."""
+    low, high = _float(row, "band_low"), _float(row, "band_high")
+    if math.isfinite(low) and math.isfinite(high):
+        return (low + high) / 2, (high - low) / 2
+    origin = low if math.isfinite(low) else high
+    points = [_float(row, c) for c in ("measured", "ci_low", "ci_high", "pi_low", "pi_high",
+                                       "report_low", "report_high")]
+    spread = max([abs(p - origin) for p in points if math.isfinite(p)], default=0.0)
+    return origin, spread if spread > 0 else 1.0
 
 
-def claims_figure(claims: pd.DataFrame, readings: pd.DataFrame) -> Figure:
-    """Every claim's verdict (rows) under our reading and under every reading (columns).
+def stated_verdict(row: pd.Series) -> str:
+    """The row's verdict, or ``unstable`` when its replicate disagrees."""
+    return "unstable" if str(row.get("stability", "")) == "unstable" else str(row["verdict"])
+
+
+def _clip(x: float) -> float:
+    return float(np.clip(x, -REACH, REACH))
+
+
+def _number(x: float) -> str:
+    return "" if not math.isfinite(x) else format(x, ".3g")
+
+
+def row_text(row: pd.Series) -> str:
+    """The numbers beside a row: ours with its interval, the report's value, the readings."""
+    text = f"{_number(_float(row, 'measured'))} [{_number(_float(row, 'ci_low'))}, {_number(_float(row, 'ci_high'))}]"
+    report = _float(row, "report_low")
+    if math.isfinite(report):
+        high = _float(row, "report_high")
+        text += f"; report {_number(report)}" + (f"-{_number(high)}" if high != report else "")
+        inside = str(row.get("report_in_pi", ""))
+        if inside in ("yes", "no"):
+            text += " (in PI)" if inside == "yes" else " (outside PI)"
+    total = int(_float(row, "readings")) if math.isfinite(_float(row, "readings")) else 0
+    if total:
+        text += f"; holds in {int(_float(row, 'readings_holds'))}/{total} readings"
+    if str(row.get("stability", "")) == "unstable":
+        text += f"; replicate {row.get('replicate_verdict', '')}"
+    return text
+
+
+def claims_figure(claims: pd.DataFrame, readings: pd.DataFrame | None = None) -> Figure:
+    """A forest plot of ``claims.tsv``: one row per claim and data set.
 
     Parameters
     ----------
     claims : pandas.DataFrame
-        ``claims.tsv``: columns ``id``, ``data``, ``kind``, ``verdict``.
-    readings : pandas.DataFrame
-        ``claims_readings.tsv``: columns ``id``, ``data``, ``reading``, ``verdict``.
+        ``claims.tsv`` (columns :data:`_COLUMNS`; with ``pi_low``, ``pi_high``,
+        ``report_low``, ``report_high``, ``readings``, ``readings_holds``, ``stability`` when
+        present).
+    readings : pandas.DataFrame, optional
+        ``claims_readings.tsv``: not drawn, its counts are the table's (``readings_holds`` of
+        ``readings``, identical readings counted once).
 
     Returns
     -------
     matplotlib.figure.Figure
-        A grid of cells coloured by verdict (holds green, contradicted vermilion,
-        inconclusive yellow, white where the claim has no such reading): the first column is
-        our reading (the claims table), the others every combination of variance floor,
-        threshold, restart, finish and unclassifiable rule of the grid, grouped by floor and
-        threshold (labelled on top); a strip under the grid shows each column's restart,
-        finish and rule (dark: the first value named in the legend). Rows are named
-        ``id · split``, absolute claims (the report's own numbers) marked ``*``; the row's
-        count of readings where it holds is written on the right.
+        Per row, on the band's scale (:func:`band_scale`): the band (grey), our estimate (dot)
+        with its 95 % interval (thick) and the 95 % prediction interval of one run (thin),
+        coloured by verdict (grey: unstable, the replicate disagrees), and the report's value
+        (black diamond; a bar for a range). Beside it, the numbers (:func:`row_text`).
     """
-    require_columns(claims, ("id", "data", "kind", "verdict"), "claims")
-    require_columns(readings, ("id", "data", "reading", "verdict"), "claims_readings")
-    rows, columns, codes = verdict_matrix(claims, readings)
-    n_rows, n_cols = codes.shape
-    strips = [f for f in _STRIPS if f in columns.columns]
-    width = 5.0 + 0.085 * n_cols
-    fig, axes = new_figure(2, 1, figsize=(width, 1.6 + 0.2 * n_rows + 0.25 * len(strips)), squeeze=False,
-                           gridspec_kw={"height_ratios": [max(n_rows, 1), max(len(strips), 0.01)]})
-    ax, ax_strip = axes[0, 0], axes[1, 0]
-    cmap = ListedColormap(list(VERDICT_COLOURS.values()) + [_NONE])
-    ax.imshow(codes, cmap=cmap, vmin=-0.5, vmax=len(VERDICT_COLOURS) + 0.5, aspect="auto",
-              interpolation="nearest")
+    require_columns(claims, _COLUMNS, "claims")
+    claims = claims.reset_index(drop=True)
+    n = len(claims)
+    fig, ax = new_figure(figsize=(12.0, 1.4 + 0.28 * max(n, 1)))
+    for k, row in claims.iterrows():
+        y = n - 1 - k
+        origin, scale = band_scale(row)
+
+        def at(column: str) -> float:
+            return (_float(row, column) - origin) / scale
+
+        low, high = at("band_low"), at("band_high")
+        ax.fill_between([_clip(low), _clip(high)], y - 0.38, y + 0.38, color="0.88", linewidth=0)
+        colour = VERDICT_COLOURS.get(stated_verdict(row), "black")
+        if math.isfinite(at("pi_low")):
+            ax.plot([_clip(at("pi_low")), _clip(at("pi_high"))], [y, y], color=colour, linewidth=1.0)
+        if math.isfinite(at("ci_low")):
+            ax.plot([_clip(at("ci_low")), _clip(at("ci_high"))], [y, y], color=colour, linewidth=4.0,
+                    solid_capstyle="butt")
+        if math.isfinite(at("measured")):
+            ax.plot([_clip(at("measured"))], [y], "o", color=colour, markeredgecolor="black", markersize=5)
+        if math.isfinite(at("report_low")):
+            if at("report_high") > at("report_low"):
+                ax.plot([_clip(at("report_low")), _clip(at("report_high"))], [y + 0.3] * 2, color="black",
+                        linewidth=2)
+            else:
+                ax.plot([_clip(at("report_low"))], [y], "D", color="black", markerfacecolor="white", markersize=6)
+        ax.text(REACH + 0.1, y, row_text(row), va="center", fontsize="x-small")
+    ax.set_yticks(range(n))
+    ax.set_yticklabels([f"{'*' if kind == 'absolute' else ''}{claim} · {data}" for claim, data, kind in
+                        zip(claims["id"][::-1], claims["data"][::-1], claims["kind"][::-1])], fontsize="x-small")
+    ax.set_xlim(-REACH, REACH)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xticks([-1, 0, 1])
+    ax.set_xticklabels(["band's low end", "band's centre\n(or its finite end)", "band's high end"],
+                       fontsize="x-small")
     ax.grid(False)
-    ax.set_yticks(range(n_rows))
-    ax.set_yticklabels([f"{'*' if kind == 'absolute' else ''}{claim} · {data}"
-                        for claim, data, kind in zip(rows["id"], rows["data"], rows["kind"])], fontsize="small")
-    ax.axvline(0.5, color="black", linewidth=2)
-    ticks, labels = [0], ["our\nreading"]
-    for start, end, value in _groups(columns, ("relative_min_variance", "threshold")):
-        ax.axvline(start + 0.5, color="black", linewidth=0.4)
-        ticks.append(1 + (start + end - 1) / 2)
-        labels.append(f"t {value['threshold']}" if "threshold" in value else "")
-    floors = list(_groups(columns, ("relative_min_variance",)))
-    for start, _, _ in floors:
-        ax.axvline(start + 0.5, color="black", linewidth=1.5)
-    ax.xaxis.tick_top()
-    ax.set_xticks(ticks)
-    ax.set_xticklabels(labels, fontsize="x-small")
-    held = (codes[:, 1:] == 0).sum(axis=1)
-    measured = (codes[:, 1:] != len(VERDICT_COLOURS)).sum(axis=1)
-    for k in range(n_rows):
-        if measured[k]:
-            ax.text(n_cols - 0.3, k, f" {held[k]}/{measured[k]}", va="center", ha="left", fontsize="x-small")
-    for k in range(1, n_rows):
-        if rows["id"].iloc[k] != rows["id"].iloc[k - 1]:
-            ax.axhline(k - 0.5, color="0.6", linewidth=0.3)
-    _draw_strips(ax_strip, columns, strips, n_cols)
-    ax_strip.set_xticks([1 + (start + end - 1) / 2 for start, end, _ in floors])
-    ax_strip.set_xticklabels([f"variance floor {value['relative_min_variance']}" for _, _, value in floors],
-                             fontsize="x-small")
-    handles = [Patch(color=colour, label=verdict) for verdict, colour in VERDICT_COLOURS.items()]
-    handles.append(Patch(facecolor=_NONE, edgecolor="0.5", label="no such reading"))
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, -0.02 - 0.35 * len(strips) / max(n_rows, 1)),
-              ncol=4, fontsize="small")
-    fig.suptitle("Claims of the report: verdict under our reading and under every reading of the grid "
-                 "(right: readings where the claim holds; * = the report's own numbers)")
+    ax.axvline(0, color="0.6", linewidth=0.5)
+    handles = [Patch(color=c, label=v) for v, c in VERDICT_COLOURS.items()]
+    handles += [Patch(color="0.88", label="band (the report's words)"),
+                Line2D([], [], color="0.3", linewidth=4, label="our 95 % interval"),
+                Line2D([], [], color="0.3", linewidth=1, label="95 % prediction interval, one run"),
+                Line2D([], [], marker="D", color="black", markerfacecolor="white", linestyle="",
+                       label="the report's value")]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.6 / max(n, 1) ** 0.5), ncol=4,
+              fontsize="x-small")
+    fig.suptitle("Claims of the report under our reading, each on its band's scale (* = the report's own "
+                 "numbers; right: the numbers, and in how many readings the claim holds)", fontsize="small")
     return fig
-
-
-def _groups(columns: pd.DataFrame, factors: tuple[str, ...]):
-    """``(start, end, values)`` of each run of equal values of ``factors`` along the columns
-    (their first column; the factors absent from ``columns`` are ignored)."""
-    present = [f for f in factors if f in columns.columns]
-    if not present or columns.empty:
-        return
-    keys = columns[present].astype(str)
-    starts = np.flatnonzero((keys != keys.shift()).any(axis=1).to_numpy())
-    ends = np.append(starts[1:], len(columns))
-    for start, end in zip(starts, ends):
-        yield int(start), int(end), keys.iloc[start].to_dict()
-
-
-def _draw_strips(ax, columns: pd.DataFrame, strips: list[str], n_cols: int) -> None:
-    """Under the grid, one strip per factor: each reading's value (dark: the factor's first value)."""
-    ax.grid(False)
-    if not strips:
-        ax.axis("off")
-        return
-    shade = np.full((len(strips), n_cols), np.nan)
-    names = []
-    for s, factor in enumerate(strips):
-        values = sorted(columns[factor].unique(), key=_sort_key)
-        shade[s, 1:] = (columns[factor] != values[0]).to_numpy(dtype=float)
-        names.append(f"{_FACTOR_NAMES[factor]}: {' | '.join(values)}")
-    ax.imshow(np.ma.masked_invalid(shade), cmap=ListedColormap(["0.25", "0.85"]), vmin=0, vmax=1,
-              aspect="auto", interpolation="nearest")
-    ax.set_yticks(range(len(strips)))
-    ax.set_yticklabels(names, fontsize="x-small")
-    for spine in ax.spines.values():
-        spine.set_visible(False)

@@ -117,11 +117,16 @@ def _carried_forward(table: pd.DataFrame, metric: str, last_round: int) -> pd.Da
 
 
 _ROUNDS_COLUMNS = ("method", "round", "metric", "unclassifiable", "value", "repeat")
+#: The report's values (in %), drawn as dotted reference lines in the counter's colour: fig. 5.1
+#: settles at 5 %, 3 % and 0 %; fig. 5.3 at 4 % hard error, 3 % unknown error, about 2 % flips
+#: in each of the first three rounds.
+REPORT_FIG5_1 = {"hard_error": 5.0, "unknown_error": 3.0, "unknown": 0.0}
+REPORT_FIG5_3 = {"hard_error": 4.0, "unknown_error": 3.0, "flips": 2.0}
 
 
 def _rounds_figure(table: pd.DataFrame, method: str, rule_metrics: tuple[str, ...],
                    free_metrics: tuple[str, ...], title: str, name: str,
-                   confidence_level: float) -> Figure:
+                   confidence_level: float, report: dict[str, float]) -> Figure:
     require_columns(table, _ROUNDS_COLUMNS, name)
     rows = table[table["method"] == method]
     if rows.empty:
@@ -145,6 +150,9 @@ def _rounds_figure(table: pd.DataFrame, method: str, rule_metrics: tuple[str, ..
                 ax.plot(x[shown], mean[shown], marker="o", markersize=3, color=f"C{i}",
                         linestyle=RULE_LINESTYLES.get(rule, "-"), label=label)
                 ax.fill_between(x[shown], low[shown], high[shown], color=f"C{i}", alpha=0.2, linewidth=0)
+            if metric in report:
+                ax.axhline(report[metric], color=f"C{i}", linestyle=":", linewidth=1.2,
+                           label=f"report: {_LABELS[metric]} {report[metric]:g} %")
         kernels = own["n_components"].iloc[0] if "n_components" in own.columns else None
         details = ([f"{kernels} kernels per class"] if kernels is not None else [])
         details += [note for note in notes if not note.startswith("n components")]
@@ -184,7 +192,8 @@ def fig5_1(table: pd.DataFrame, *, confidence_level: float) -> Figure:
         One panel per split (sorted by name; title: split, data set, kernels, settings,
         repeats). For each counter, in %, the mean over repeats per round (line) and its
         Student-t interval at ``confidence_level`` (band); colour = counter, line style = rule (confidence solid,
-        underflow dashed). A repeat that stopped before the last round drawn is held at its
+        underflow dashed); the report's values (:data:`REPORT_FIG5_1`) as dotted lines in the
+        counter's colour. A repeat that stopped before the last round drawn is held at its
         final value (its model no longer changes).
 
     Raises
@@ -193,7 +202,7 @@ def fig5_1(table: pd.DataFrame, *, confidence_level: float) -> Figure:
         If a column, the method or one of the metrics (in some split) is absent.
     """
     return _rounds_figure(table, "iterative", ("hard_error", "unknown_error"), ("unknown",),
-                          "Iterative classification", "fig5_1", confidence_level)
+                          "Iterative classification", "fig5_1", confidence_level, REPORT_FIG5_1)
 
 
 def fig5_3(table: pd.DataFrame, *, confidence_level: float) -> Figure:
@@ -212,7 +221,8 @@ def fig5_3(table: pd.DataFrame, *, confidence_level: float) -> Figure:
     Returns
     -------
     matplotlib.figure.Figure
-        As :func:`fig5_1`; a converged repeat is held at its last value (flips 0).
+        As :func:`fig5_1` (the report's values: :data:`REPORT_FIG5_3`); a converged repeat is
+        held at its last value (flips 0).
 
     Raises
     ------
@@ -220,4 +230,4 @@ def fig5_3(table: pd.DataFrame, *, confidence_level: float) -> Figure:
         If a column, the method or one of the metrics (in some split) is absent.
     """
     return _rounds_figure(table, "prior", ("hard_error", "unknown_error"), ("flips",),
-                          "Prior probabilities", "fig5_3", confidence_level)
+                          "Prior probabilities", "fig5_3", confidence_level, REPORT_FIG5_3)

@@ -15,15 +15,16 @@ from typing import Any
 
 
 def min_signed_rank_datasets(alpha: float) -> int:
-    """The fewest data sets on which a one-sided signed-rank test can reject at ``alpha``.
+    """The fewest data sets on which a one-sided signed-rank test can reject at the claims'
+    level, ``alpha / 2`` per side (:mod:`mixlib.analysis.verdicts`).
 
     Over ``n`` data sets the smallest one-sided p-value of the exact Wilcoxon signed-rank test
     is ``2 ** -n`` (every difference on one side), so this is the smallest ``n`` with
-    ``2 ** -n < alpha``: ``floor(log2(1 / alpha)) + 1`` (5 at ``alpha = 0.05``).
+    ``2 ** -n < alpha / 2``: ``floor(log2(2 / alpha)) + 1`` (6 at ``alpha = 0.05``).
     """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
-    return math.floor(math.log2(1 / alpha)) + 1
+    return math.floor(math.log2(2 / alpha)) + 1
 
 
 def decides_claims_across_datasets(config: Mapping[str, Any]) -> bool:

@@ -27,7 +27,8 @@ import pandas as pd
 
 #: columns measured on the scale of a row's ``ci_low`` / ``ci_high`` interval
 INTERVAL_SCALE = ("measured", "band_low", "band_high", "ci_low", "ci_high", "ci_corrected_low",
-                  "ci_corrected_high", "cv_error", "cv_std")
+                  "ci_corrected_high", "cv_error", "cv_std", "pi_low", "pi_high", "report_low",
+                  "report_high")
 PROBABILITY_COLUMNS = ("p_value", "p_holm", "alpha", "p_a_better", "p_equivalent",
                        "p_b_better", "theta_a", "theta_rope", "theta_b", "p_holds",
                        "p_contradicted")

@@ -232,17 +232,30 @@ def test_user_csv_flows_through_fetch_prepare_split_and_summary(tmp_path):
 
 
 def test_claims_follow_from_their_rows_and_from_the_tables(test_run):
+    from mixlib.analysis.claims_replicate import REPLICATE_COLUMNS, row_replicate_verdict, stability
     from mixlib.analysis.claims_table import CLAIM_COLUMNS, ROBUSTNESS_COLUMNS
     from mixlib.analysis.verdicts import row_verdict
 
     claims = read_table(test_run / "results/tables/claims.tsv")
     readings = read_table(test_run / "results/tables/claims_readings.tsv")
-    assert list(claims.columns) == CLAIM_COLUMNS + ROBUSTNESS_COLUMNS + ["provenance"]
+    assert list(claims.columns) == CLAIM_COLUMNS + ROBUSTNESS_COLUMNS + REPLICATE_COLUMNS + ["provenance"]
+    # the replicate of chapters 3 and 5 (claims.replicate): its verdict and flag from the row
+    for _, row in claims.iterrows():
+        assert row_replicate_verdict(row) == (row["replicate_verdict"] if isinstance(row["replicate_verdict"], str)
+                                              else "")
+        assert stability(row["verdict"], row["replicate_verdict"]) == (
+            row["stability"] if isinstance(row["stability"], str) else "")
+    chapter35 = claims[claims["chapter"].astype(str).isin(["3", "5"])]
+    assert chapter35["replicate_verdict"].notna().all()
+    # claims.repeats (3 in the test config) for the chapter-3/5 splits, the study's repeats elsewhere
+    rounds = read_table(test_run / "results/tables/semisupervised_rounds.tsv")
+    assert rounds["repeat"].nunique() == 3
+    assert claims.loc[claims["id"] == "iterative_hard_error", "n"].tolist() == [3]
     for table in (claims, readings):
         assert [row_verdict(row) for _, row in table.iterrows()] == table["verdict"].tolist()
         holds = table[table["verdict"] == "holds"]
         assert ((holds["band_low"] < holds["measured"]) & (holds["measured"] < holds["band_high"])).all()
-    assert set(claims["kind"]) == {"absolute", "qualitative"}
+    assert set(claims["kind"]) <= {"absolute", "qualitative", "beyond the report"}
     # the absolute numbers of chapters 3 and 5 only on the report's problem (bacteria)
     assert set(claims.loc[(claims["kind"] == "absolute") & claims["chapter"].astype(str).isin(["3", "5"]), "data"]) == {"bacteria"}
     # EM iterations: the median over the bacteria split's own class fits

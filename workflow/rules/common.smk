@@ -6,7 +6,7 @@ from pathlib import Path
 
 from mixlib.datasets import dataset_encoding, uses_standardisation
 from mixlib.datasets.sources import SOURCE_KEYS
-from mixlib.model_selection.fixed_splits import split_kind, split_repeats
+from mixlib.model_selection.fixed_splits import split_kind
 from mixlib.pipeline.checks import validate_study_config
 from mixlib.pipeline.cluster import check_slurm_workflow
 from mixlib.pipeline.config import describe_config_source
@@ -26,6 +26,13 @@ from mixlib.pipeline.provenance import (
 )
 from mixlib.pipeline.stages import configured_stages
 from mixlib.pipeline.suite_claims import decides_claims_across_datasets
+from mixlib.pipeline.replicates import (
+    claim_splits,
+    replicate_of,
+    replicates,
+    repeats_of,
+    with_replicate_splits,
+)
 
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -68,7 +75,12 @@ onstart:
 
 DATASETS = sorted(config["datasets"])
 STAGES_RUN = configured_stages(config)  # the stages whose config sections are present
+# With claims.replicate, every split of the chapter-3 and -5 stages runs twice, the second time
+# as "<split>_replicate" (its own seed streams): mixlib/pipeline/replicates.py.
+config["splits"] = with_replicate_splits(config)
 SPLITS = sorted(config["splits"])
+#: The replicate splits of the chapter-3 and -5 stages (none without claims.replicate).
+REPLICATES = [replicate_of(name) for name in claim_splits(config)] if replicates(config) else []
 # The figures' settings: required by the stages that draw intervals (validate_study_config).
 FIGURES = config["figures"] if "figures" in config else None
 # The relative variance floors of the sensitivity grid (semisupervised_sensitivity), which
@@ -135,7 +147,7 @@ def split_dataset(wildcards):
 
 def split_repeats_of(wildcards):
     """Repeats of a split's table: ``repeats`` for a random split, 1 for a fixed one."""
-    return split_repeats(config["splits"][wildcards.split], config["repeats"])
+    return repeats_of(config, wildcards.split)
 
 
 def split_dataset_table(wildcards):
@@ -293,6 +305,13 @@ def claim_tables():
             {
                 f"readings_{name}": f"results/tables/{grid}.tsv"
                 for name, grid in CLAIM_READING_TABLES.items()
+            }
+        )
+    if REPLICATES:
+        tables.update(
+            {
+                f"replicate_{name}": f"results/tables/{name}_replicate.tsv"
+                for name in CLAIM_READING_TABLES
             }
         )
     return tables

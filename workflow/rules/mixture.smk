@@ -41,6 +41,8 @@ rule em_trace_sensitivity:
         n_restarts=MIXTURE["n_restarts"],
         em=EM,
         floors=SENSITIVITY_FLOORS,
+        # the grid keeps the study's repeats, the first of the split's claims.repeats
+        repeats=config["repeats"],
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
@@ -80,6 +82,16 @@ rule em_trace_table:
         "results/logs/em_trace_table/all.log",
     script:
         "../scripts/concat_tables.py"
+
+
+# The replicate of fig. 3.3's fits (claims.replicate): the same stage on the replicate splits.
+use rule em_trace_table as em_trace_replicate_table with:
+    input:
+        expand("results/mixture/{split}.em_trace.tsv", split=[replicate_of(s) for s in MIXTURE["splits"]]),
+    output:
+        "results/tables/em_trace_replicate.tsv",
+    log:
+        "results/logs/em_trace_replicate_table/all.log",
 
 
 rule kernel_map_table:

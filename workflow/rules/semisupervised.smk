@@ -77,6 +77,8 @@ rule semisupervised_sensitivity_point:
         settings=grid_threshold_settings,
         restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
         finishes=SENSITIVITY["finishes"] if SENSITIVITY else [],
+        # the grid keeps the study's repeats, the first of the split's claims.repeats
+        repeats=config["repeats"],
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
@@ -107,6 +109,8 @@ rule kernel_sweep_sensitivity_point:
         thresholds=SENSITIVITY["thresholds"] if SENSITIVITY else [],
         restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
         finishes=SENSITIVITY["finishes"] if SENSITIVITY else [],
+        # the grid keeps the study's repeats, the first of the split's claims.repeats
+        repeats=config["repeats"],
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
@@ -152,6 +156,33 @@ use rule semisupervised_rounds_table as kernel_sweep_table with:
         "results/tables/kernel_sweep.tsv",
     log:
         "results/logs/kernel_sweep_table/all.log",
+
+
+# The replicates of our reading (claims.replicate): the same stages on the replicate splits.
+use rule semisupervised_rounds_table as semisupervised_rounds_replicate_table with:
+    input:
+        expand(
+            "results/semisupervised/{split}.{method}.rounds.tsv",
+            split=[replicate_of(s) for s in SEMI["splits"]],
+            method=SEMI["methods"],
+        ),
+    output:
+        "results/tables/semisupervised_rounds_replicate.tsv",
+    log:
+        "results/logs/semisupervised_rounds_replicate_table/all.log",
+
+
+use rule semisupervised_rounds_table as kernel_sweep_replicate_table with:
+    input:
+        expand(
+            "results/kernel_sweep/{split}.{method}.tsv",
+            split=[replicate_of(s) for s in KERNEL_SWEEP["splits"]],
+            method=KERNEL_SWEEP["methods"],
+        ),
+    output:
+        "results/tables/kernel_sweep_replicate.tsv",
+    log:
+        "results/logs/kernel_sweep_replicate_table/all.log",
 
 
 use rule semisupervised_rounds_table as semisupervised_sensitivity_table with:

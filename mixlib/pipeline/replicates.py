@@ -1,0 +1,64 @@
+"""The claims' repeats and their replicate: which splits run how many repeats, twice.
+
+The claims of chapters 3 and 5 are cheap to measure and need power, so the splits their
+stages read (``mixture.splits``, ``semisupervised.splits``, ``kernel_sweep.splits``) run
+``claims.repeats`` seeded repeats instead of the study's ``repeats`` (the readings grid keeps
+the first ``repeats`` of them: repeat ``r`` draws the same rows at any count).
+
+With ``claims.replicate``, each of those splits runs a second time as the split
+``<name>_replicate``: the same spec and the same number of repeats, under the seed streams
+that name gives (``generator(seed, "split", "<name>_replicate", r)`` for its rows, and the same
+name in every stage's stream), so an independent replicate of our reading derived from the
+config's seed. The claims table judges both and flags a row whose verdicts differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mixlib.model_selection.fixed_splits import split_repeats
+
+REPLICATE_SUFFIX = "_replicate"
+#: The stage sections whose ``splits`` the chapter-3 and -5 claims are measured on.
+CLAIM_SPLIT_SECTIONS = ("mixture", "semisupervised", "kernel_sweep")
+
+
+def claim_splits(config: Mapping[str, Any]) -> list[str]:
+    """The splits the chapter-3 and -5 stages of ``config`` read, sorted."""
+    names = set()
+    for section in CLAIM_SPLIT_SECTIONS:
+        names.update(config.get(section, {}).get("splits", []) if config.get(section) else [])
+    return sorted(names)
+
+
+def replicates(config: Mapping[str, Any]) -> bool:
+    """Whether the run replicates our reading of chapters 3 and 5 (``claims.replicate``)."""
+    return bool(config.get("claims", {}).get("replicate", False))
+
+
+def replicate_of(split: str) -> str:
+    """The name of ``split``'s replicate."""
+    return f"{split}{REPLICATE_SUFFIX}"
+
+
+def original_of(split: str) -> str:
+    """The split a replicate replicates (``split`` itself if it is none)."""
+    return split.removesuffix(REPLICATE_SUFFIX)
+
+
+def with_replicate_splits(config: Mapping[str, Any]) -> dict[str, Any]:
+    """``config["splits"]`` plus, with ``claims.replicate``, a replicate of every claim split."""
+    splits = dict(config["splits"])
+    if replicates(config):
+        splits.update({replicate_of(name): splits[name] for name in claim_splits(config)})
+    return splits
+
+
+def repeats_of(config: Mapping[str, Any], split: str) -> int:
+    """Repeats of ``split``: ``claims.repeats`` (else ``repeats``) for a claim split and its
+    replicate, ``repeats`` for any other random split, 1 for a fixed one."""
+    repeats = int(config["repeats"])
+    if original_of(split) in claim_splits(config):
+        repeats = int(config.get("claims", {}).get("repeats", repeats))
+    return split_repeats(with_replicate_splits(config)[split], repeats)

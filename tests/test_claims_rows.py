@@ -1,0 +1,100 @@
+"""Every row of the claims table decides from its own columns: the verdict, the interval of a
+mean, the prediction interval of one run and whether the report's value lies in it."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mixlib.analysis.claims_table import build_claims
+from mixlib.analysis.intervals import mean_interval, prediction_interval
+from mixlib.analysis.verdicts import report_in_prediction, row_verdict
+from tests.test_claims import EVERY_PROBLEM, all_tables
+
+
+def _bounds(row) -> tuple[float, float] | None:
+    return None if math.isnan(row["range_low"]) else (row["range_low"], row["range_high"])
+
+
+def recompute(row: pd.Series) -> dict:
+    """What the row's own columns say its verdict, intervals and report flag are."""
+    found = {"verdict": row_verdict(row),
+             "report_in_pi": report_in_prediction(row["report_low"], row["report_high"], row["pi_low"],
+                                                  row["pi_high"])}
+    if not math.isnan(row["sd"]) and row["n"] >= 2:
+        (low,), (high,), _ = mean_interval(row["measured"], row["sd"], row["n"], row["alpha"], _bounds(row))
+        (pi_low,), (pi_high,) = prediction_interval(row["measured"], row["sd"], row["n"], row["alpha"],
+                                                    _bounds(row))
+        found.update(ci_low=low, ci_high=high, pi_low=pi_low, pi_high=pi_high)
+    return found
+
+
+@pytest.fixture(scope="module")
+def claims() -> pd.DataFrame:
+    return build_claims(all_tables(), problems=EVERY_PROBLEM, seed=0)
+
+
+def test_every_verdict_interval_and_prediction_interval_follows_from_its_row(claims):
+    recomputed = 0
+    for _, row in claims.iterrows():
+        for column, value in recompute(row).items():
+            if isinstance(value, str):
+                assert value == row[column], (row["id"], row["data"], column)
+            else:
+                assert value == pytest.approx(row[column], nan_ok=True), (row["id"], row["data"], column)
+                recomputed += 1
+    assert recomputed >= 4 * 20
+
+
+def test_shares_and_rates_stay_in_their_range_and_absolute_rows_answer_both_questions(claims):
+    bounded = claims[claims["range_low"].notna()]
+    assert len(bounded) > 10
+    for column in ("ci_low", "ci_high", "pi_low", "pi_high"):
+        values = bounded[column].dropna()
+        assert ((values >= bounded.loc[values.index, "range_low"])
+                & (values <= bounded.loc[values.index, "range_high"])).all(), column
+    rates = claims[claims["id"].isin(["iterative_hard_error", "prior_unknown_error", "dna_mixture_error"])]
+    assert (rates["range_low"] == 0).all() and (rates["range_high"] == 1).all()
+    absolute = claims[(claims["kind"] == "absolute") & claims["pi_low"].notna()]
+    assert set(absolute["report_in_pi"]) <= {"yes", "no"} and len(absolute) > 5
+    qualitative = claims[claims["kind"] == "qualitative"]
+    assert (qualitative["report_in_pi"].fillna("") == "").all()
+
+
+def test_report_in_prediction_reads_a_value_or_a_range():
+    assert report_in_prediction(0.05, 0.05, 0.01, 0.09) == "yes"
+    assert report_in_prediction(0.05, 0.05, 0.06, 0.09) == "no"
+    assert report_in_prediction(2, 3, 3.5, 6) == "no" and report_in_prediction(2, 3, 2.5, 6) == "yes"
+    assert report_in_prediction(np.nan, np.nan, 0.0, 1.0) == ""
+    assert report_in_prediction(0.05, 0.05, np.nan, np.nan) == ""
+
+
+def test_the_replicate_is_judged_on_its_own_rows_and_a_disagreement_is_unstable():
+    from mixlib.analysis.claims_replicate import REPLICATE_COLUMNS, row_replicate_verdict, stability
+    from mixlib.analysis.claims_table import claims_and_readings
+    from mixlib.experiments.settings import EMSettings
+    from tests.test_claims import rounds_table
+
+    rounds = rounds_table(splits=("s",))
+    other = rounds_table(splits=("s",), seed=9)
+    other["split"] = "s_replicate"
+    tables = {"semisupervised_rounds": rounds, "replicate_semisupervised_rounds": other}
+    claims, _ = claims_and_readings(tables, problems=EVERY_PROBLEM, seed=0, rule="confidence",
+                                    em=EMSettings(relative_min_variance=1e-6))
+    assert list(claims.columns[-len(REPLICATE_COLUMNS):]) == REPLICATE_COLUMNS
+    alone = build_claims({"semisupervised_rounds": other.assign(split="s")}, problems=EVERY_PROBLEM, seed=0,
+                         rule="confidence", floor="relative_min_variance=1e-06").set_index(["id", "reading"])
+    for _, row in claims.iterrows():
+        assert row_replicate_verdict(row) == row["replicate_verdict"]
+        assert row["stability"] == stability(row["verdict"], row["replicate_verdict"]) != ""
+        mirror = alone.loc[(row["id"], row["reading"])]
+        assert row["replicate_measured"] == pytest.approx(mirror["measured"])
+    # the same draws twice agree everywhere; no replicate, no flag
+    same = {"semisupervised_rounds": rounds, "replicate_semisupervised_rounds": rounds.assign(split="s_replicate")}
+    twice, _ = claims_and_readings(same, problems=EVERY_PROBLEM, seed=0, rule="confidence", em=EMSettings())
+    assert (twice["stability"] == "stable").all()
+    once, _ = claims_and_readings({"semisupervised_rounds": rounds}, problems=EVERY_PROBLEM, seed=0,
+                                  rule="confidence", em=EMSettings())
+    assert (once["stability"] == "").all() and (once["replicate_verdict"] == "").all()
+    assert stability("holds", "inconclusive") == "unstable" and stability("holds", "") == ""
