@@ -1,15 +1,17 @@
-"""Compile the numba loops once per run, and load them in a job before anything is timed.
+"""Compile the numba loops once per run, before the jobs that call them.
 
 numba compiles a ``cache=True`` function on its first call with given argument types and
 writes the machine code to its cache (``NUMBA_CACHE_DIR``, which ``workflow/rules/common.smk``
 sets to ``.snakemake/numba_cache`` for every job); a later process loads it from there
-(0.3-0.6 s of CPU, plus numba's import). Two costs then fell inside measurements: on a fresh
-checkout every job that started before the cache was written compiled the same loops (up to
-30 s, in the first fold of a comparison), and a process with a warm cache loaded it inside its
-first timed fit. So the workflow runs :func:`warm` for each compiled module in a job of its own
-(rule ``compile_numba``), before every job that may call it (``compiled_markers``), and such a
-job loads its modules again with :func:`warm` before its stage runs (:func:`warm_for_inputs`,
-called by :func:`mixlib.pipeline.workflow.logged_job`).
+(0.3-0.6 s of CPU, plus numba's import). On a fresh checkout every job that started before the
+cache was written compiled the same loops (up to 30 s, in the first fold of a comparison). So
+the workflow runs :func:`warm` for each compiled module in a job of its own (rule
+``compile_numba``), before every job that may call it (``compiled_code`` in
+``workflow/rules/common.smk``, from the job's module closure). Loading the cache, and any other
+first-call cost, stays out of the timed fits by an untimed warm-up fit in the timing stages
+(:func:`mixlib.model_selection.resampling.score_units`). No job imports this module: its
+warm-ups import every estimator with compiled code, which would put them in every job's code
+fingerprint.
 
 Each warm-up is a tiny fit of the estimator that calls the module, on data chosen to reach
 every argument type the study's fits pass (e.g. both integer types of a tree's (rank, class)
@@ -102,19 +104,3 @@ def modules_used(files: Iterable[Path | str]) -> list[str]:
     """The compiled modules among a job's source files (:func:`mixlib.pipeline.fingerprint.job_files`)."""
     names = {Path(path).as_posix().removesuffix(".py").replace("/", ".") for path in files}
     return [module for module in COMPILED_MODULES if any(name.endswith(module) for name in names)]
-
-
-def warm_for_inputs(inputs: Iterable[str]) -> list[str]:
-    """Load, before a job's stage runs, the compiled modules whose markers are among its inputs.
-
-    Returns
-    -------
-    list of str
-        The modules warmed, in :data:`COMPILED_MODULES` order.
-    """
-    markers = {Path(path).as_posix() for path in inputs}
-    modules = [module for module in COMPILED_MODULES
-               if any(marker.endswith(marker_path(module)) for marker in markers)]
-    for module in modules:
-        warm(module)
-    return modules

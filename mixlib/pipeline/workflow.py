@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 from mixlib.experiments.contract import RepeatData
-from mixlib.pipeline.compiled import warm_for_inputs
 from mixlib.pipeline.manifest import producing_job
 from mixlib.pipeline.warning_summary import WarningTally
 
@@ -48,11 +47,6 @@ def logged_job(smk: Any) -> Iterator[logging.Logger]:
     # floating-point errors (overflow, invalid, division by zero) are warned of.
     previous_errors = np.seterr(all="warn", under="ignore")
     start = time.perf_counter()
-    # The compiled loops the job may call, loaded now rather than inside its first timed fit.
-    warmed = warm_for_inputs(str(path) for path in smk.input)
-    if warmed:
-        logger.info("compiled code loaded in %.2f s: %s", time.perf_counter() - start,
-                    ", ".join(warmed))
     with warnings.catch_warnings():
         # Every repeat is counted (the default shows one per message and line), none written twice.
         for category in (UserWarning, RuntimeWarning):
