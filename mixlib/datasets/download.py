@@ -23,9 +23,7 @@ import signal
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,6 +116,11 @@ def _check_url(url: str, where: str) -> None:
 
 
 def _open(url: str, timeout: float, where: str):
+    # Imported here: urllib.request pulls in http.client, ssl and email (about 0.1 s), which
+    # only the fetch jobs use, and every job imports this module through mixlib.pipeline.io.
+    import urllib.error
+    import urllib.request
+
     try:
         return urllib.request.urlopen(url, timeout=timeout)
     except urllib.error.HTTPError as exc:
