@@ -72,6 +72,8 @@ class FitMemo:
         self.capacity = capacity
         self._fits: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
         self.hits = self.misses = 0
+        # The parameter names, read once (get_params inspects the signature at every call).
+        self._names = tuple(sorted(MixtureClassifier().get_params()))
         memo = self
 
         class Memoised(MixtureClassifier):
@@ -104,7 +106,7 @@ class FitMemo:
             classes) -> Hashable | None:
         """What a fit depends on; None when it cannot be memoised (a random generator, object
         labels, or a warm start from a fit the memo did not make)."""
-        params = estimator.get_params()
+        params = {name: getattr(estimator, name) for name in self._names}
         if not isinstance(params["random_state"], (int, np.integer)):
             return None
         previous = None
@@ -113,7 +115,7 @@ class FitMemo:
             if previous is None:
                 return None
         try:
-            return (tuple(sorted(params.items())), previous,
+            return (tuple(params.items()), previous,
                     *(_digest(a) for a in (X, y, sample_weight, soft_labels, classes)))
         except TypeError:
             return None

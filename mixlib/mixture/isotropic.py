@@ -186,7 +186,9 @@ class IsotropicGaussianMixture(BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ validation / init
-    def _check_params(self, n_features: int) -> None:
+    def _check_params(self, n_features: int) -> dict[str, np.ndarray]:
+        """Check the parameters; the given initial ``means``, ``sigmas`` and ``weights``,
+        checked (as :meth:`_initialize` reads them)."""
         check_int(self.n_components, "n_components", min_value=1)
         check_int(self.max_iter, "max_iter", min_value=1)
         check_float(self.tol, "tol", low=0)
@@ -195,40 +197,43 @@ class IsotropicGaussianMixture(BaseEstimator):
                     allow_none=True)
         check_choice(self.init, "init", INITS)
         k = self.n_components
+        given = {}
         if self.means_init is not None:
-            means = check_array(self.means_init, name="means_init")
+            given["means"] = means = check_array(self.means_init, name="means_init")
             if means.shape != (k, n_features):
                 raise ValueError(
                     f"means_init must have shape ({k}, {n_features}), got {means.shape}."
                 )
         if self.sigmas_init is not None:
-            sigmas = check_array(self.sigmas_init, name="sigmas_init", ndim=1)
+            given["sigmas"] = sigmas = check_array(self.sigmas_init, name="sigmas_init", ndim=1)
             if sigmas.shape != (k,) or (sigmas <= 0).any():
                 raise ValueError(
                     f"sigmas_init must hold {k} positive values, got {sigmas.tolist()}."
                 )
         if self.weights_init is not None:
-            weights = check_array(self.weights_init, name="weights_init", ndim=1)
+            given["weights"] = weights = check_array(self.weights_init, name="weights_init",
+                                                     ndim=1)
             if weights.shape != (k,) or (weights <= 0).any() or not np.isclose(weights.sum(), 1.0):
                 raise ValueError(
                     f"weights_init must hold {k} positive values summing to 1, "
                     f"got {weights.tolist()}."
                 )
+        return given
 
-    def _initialize(self, X: np.ndarray, sample_weight: np.ndarray, rng: np.random.Generator) -> None:
-        if self.means_init is not None:
-            means = check_array(self.means_init, name="means_init").copy()
+    def _initialize(self, X: np.ndarray, sample_weight: np.ndarray, rng: np.random.Generator,
+                    given: dict[str, np.ndarray]) -> None:
+        if "means" in given:
+            means = given["means"].copy()
         else:
             means = initial_centres(
                 X, self.n_components, init=self.init, sample_weight=sample_weight, random_state=rng
             )
-        if self.sigmas_init is not None:
-            sigmas = check_array(self.sigmas_init, name="sigmas_init", ndim=1)
+        if "sigmas" in given:
+            sigmas = given["sigmas"]
         else:
             sigmas = initial_sigmas(means, X, sample_weight)
-        if self.weights_init is not None:
-            weights = check_array(self.weights_init, name="weights_init", ndim=1)
-            weights = weights / weights.sum()
+        if "weights" in given:
+            weights = given["weights"] / given["weights"].sum()
         else:
             weights = np.full(self.n_components, 1.0 / self.n_components)
         self.means_ = means
@@ -259,14 +264,14 @@ class IsotropicGaussianMixture(BaseEstimator):
         X = check_array(X)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
         n_features = X.shape[1]
-        self._check_params(n_features)
+        given = self._check_params(n_features)
         rng = check_random_state(self.random_state)
         if (sample_weight == 0).any():
             keep = sample_weight > 0
             X, sample_weight = X[keep], sample_weight[keep]
         self.n_features_in_ = n_features
         self.min_variance_ = variance_floor(X, sample_weight, self.min_variance, self.relative_min_variance)
-        self._initialize(X, sample_weight, rng)
+        self._initialize(X, sample_weight, rng, given)
 
         total_weight = sample_weight.sum()
         centre = sample_weight @ X / total_weight
