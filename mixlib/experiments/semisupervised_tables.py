@@ -237,15 +237,21 @@ def sweep_table(fitted, arrays: dict[str, RoleData], *, method: str, n_component
     if wrapped:
         free["pseudo_label_error"] = _pseudo_label_error(fitted, arrays["unlabelled"].y)
     scored = [ScoredExamples(model, *arrays[role]) for role in ("labelled", "test")]
-    blocks = []
+    # Built as columns of plain values and made a DataFrame once.
+    thresholds_, metrics, rule_column, values = [], [], [], []
     for threshold in [settings.threshold] if thresholds is None else thresholds:
         rows = []
         for rule in rules:
             errors = error_columns(*(examples.errors(rule, threshold) for examples in scored))
             rows.extend((metric, rule, value) for metric, value in errors.items())
         rows.extend((metric, ANY, value) for metric, value in free.items())
-        table = pd.DataFrame(rows, columns=["metric", "unclassifiable", "value"])
-        columns = {"method": method, "n_components": int(n_components),
-                   **method_settings(fitted, threshold)}
-        blocks.append(pd.concat([pd.DataFrame(columns, index=table.index), table], axis=1))
-    return pd.concat(blocks, ignore_index=True)
+        thresholds_ += [float(threshold)] * len(rows)
+        metrics += [metric for metric, _, _ in rows]
+        rule_column += [rule for _, rule, _ in rows]
+        values += [value for _, _, value in rows]
+    columns = {"method": method, "n_components": int(n_components),
+               **method_settings(fitted, settings.threshold)}
+    columns["threshold"] = np.asarray(thresholds_, dtype=float)
+    return pd.DataFrame({**columns, "metric": metrics, "unclassifiable": rule_column,
+                         "value": np.asarray(values, dtype=float)},
+                        index=pd.RangeIndex(len(values)))
