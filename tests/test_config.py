@@ -11,8 +11,9 @@ from snakemake.utils import validate
 
 from mixlib.datasets import load_source
 from mixlib.experiments.settings import ComparisonProtocol, EMSettings
+from mixlib.datasets.checks import check_classes_fill_folds
 from mixlib.pipeline.checks import (
-    check_config, check_fold_sizes, schema_references, split_role_names, validate_study_config,
+    check_config, schema_references, split_role_names, validate_study_config,
 )
 from mixlib.pipeline.datasets import dataset_source
 
@@ -133,10 +134,10 @@ def test_csv_split_sizes_are_checked_against_the_file(tmp_path):
 
 def test_fold_check_names_the_key_the_data_set_and_each_small_class():
     labels = ["a"] * 10 + ["b"] * 3 + ["c"] * 4
-    check_fold_sizes(labels, 3, "mine")
+    check_classes_fill_folds(labels, 3, "mine")
     with pytest.raises(ValueError, match=r"comparison.n_folds: 4 folds .* data set 'mine' has "
                                          r"fewer of class 'b' \(3\)\. Lower"):
-        check_fold_sizes(labels, 4, "mine")
+        check_classes_fill_folds(labels, 4, "mine")
 
 
 def test_command_line_check_places_a_yaml_error_of_a_configfile(tmp_path, capsys):

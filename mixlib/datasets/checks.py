@@ -229,3 +229,22 @@ def read_role_column(cells: Sequence[str], lines: Sequence[int], *, column: str,
             f"of {', '.join(ROLE_VALUES)}, or nothing (the row is then unused)."
         )
     return roles
+
+
+def check_classes_fill_folds(labels: np.ndarray, n_folds: int, dataset: str,
+                     where: str = "comparison.n_folds") -> None:
+    """Every class of ``dataset`` has at least ``n_folds`` examples, so each fold tests it.
+
+    Raises
+    ------
+    ValueError
+        Naming the config key ``where``, the data set and each class that is too small.
+    """
+    classes, counts = np.unique(np.asarray(labels, dtype=str), return_counts=True)
+    small = [f"{str(label)!r} ({n})" for label, n in zip(classes, counts) if n < n_folds]
+    if small:
+        raise ValueError(
+            f"{where}: {n_folds} folds need at least {n_folds} examples of every class, but "
+            f"data set {dataset!r} has fewer of class {', '.join(small)}. Lower {where} or "
+            f"leave {dataset!r} out of the comparison."
+        )

@@ -25,9 +25,7 @@ import signal
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +62,8 @@ def _request(url: str) -> str | urllib.request.Request:
     """What to open for ``url``: an ``http(s)`` URL with a user part is sent without it, its
     user and password going in an ``Authorization: Basic`` header that a redirect does not
     carry to another address."""
+    import urllib.request  # only the fetch jobs open URLs (see _open)
+
     parts = urllib.parse.urlsplit(url)
     if parts.username is None or parts.scheme not in ("http", "https"):
         return url
@@ -151,6 +151,11 @@ def _check_url(url: str, where: str) -> None:
 
 
 def _open(url: str, timeout: float, where: str):
+    # Imported here: urllib.request pulls in http.client, ssl and email (about 0.1 s), which
+    # only the fetch jobs use, and every job imports this module through mixlib.pipeline.io.
+    import urllib.error
+    import urllib.request
+
     shown = redact(url)
     try:
         return urllib.request.urlopen(_request(url), timeout=timeout)

@@ -39,7 +39,7 @@ import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.experiments.contract import RepeatData, RoleData, Stage
-from mixlib.experiments.mixture_errors import seeded_classifier
+from mixlib.experiments.mixture_errors import memoised_classifier
 from mixlib.experiments.semisupervised_tables import (
     RoundScores,
     last_round,
@@ -69,7 +69,7 @@ def _fit_method(method: str, data: dict[str, RoleData], n_components: int, em: E
     ``labelled_only``: a MixtureClassifier; the others: the fitted wrapper, whose model of
     every round goes to ``callback``. ``settings.max_rounds`` is the wrapper's ``max_iter``.
     """
-    estimator = seeded_classifier(n_components, em, rng)
+    estimator = memoised_classifier(n_components, em, rng)
     X_labelled, y_labelled = data["labelled"]
     X_unlabelled = data["unlabelled"].X
     if method == "labelled_only":
@@ -95,7 +95,7 @@ def _fit_iterative_finishes(data: dict[str, RoleData], n_components: int, em: EM
     (:meth:`~mixlib.semi_supervised.IterativeClassifier.fit_finishes`): ``{"argmax": ...,
     "stop": ...}``, each what :func:`_fit_method` gives with that ``settings.finish``."""
     return iterative_classification_finishes(
-        *data["labelled"], data["unlabelled"].X, estimator=seeded_classifier(n_components, em, rng),
+        *data["labelled"], data["unlabelled"].X, estimator=memoised_classifier(n_components, em, rng),
         threshold=settings.threshold, callback=callback, **_given(max_iter=settings.max_rounds))
 
 

@@ -156,29 +156,48 @@ def _run_metrics(fitted, scores: RoundScores) -> dict[str, float]:
             "resident_margin": float(margin[~moved].mean()) if (~moved).any() else np.nan}
 
 
-def _long_history(history: pd.DataFrame, rules: tuple[str, ...], free_metrics: list[str]) -> pd.DataFrame:
-    """Wide per-round scores as long rows ``round, metric, unclassifiable, value``."""
-    parts = []
+def _long_rows(rows: list[dict[str, float]], rules: tuple[str, ...], own: str,
+               own_values: np.ndarray) -> tuple[list[int], list[str], list[str], list[float]]:
+    """Per-round scores as long rows: columns ``round``, ``metric``, ``unclassifiable``,
+    ``value``. For each rule, ``hard_error``, ``unknown_error``, ``test_hard_error``,
+    ``test_unknown_error`` and ``test_error`` (the last two's sum), each over every round;
+    then the wrapper's own metric over the rounds where it is not NaN (rule-free)."""
+    rounds = [int(row["round"]) for row in rows]
+    columns: tuple[list[int], list[str], list[str], list[float]] = ([], [], [], [])
+
+    def extend(metric: str, rule: str, values: list[float]) -> None:
+        columns[0].extend(rounds)
+        columns[1].extend([metric] * len(values))
+        columns[2].extend([rule] * len(values))
+        columns[3].extend(values)
+
     for rule in rules:
-        wide = pd.DataFrame({"round": history["round"]})
-        for base in ("hard_error", "unknown_error", "test_hard_error", "test_unknown_error"):
-            wide[base] = history[f"{base}_{rule}"]
-        wide["test_error"] = wide["test_hard_error"] + wide["test_unknown_error"]
-        parts.append(wide.melt(id_vars="round", var_name="metric").assign(unclassifiable=rule))
-    free = history.melt(id_vars="round", value_vars=free_metrics, var_name="metric")
-    parts.append(free.dropna(subset=["value"]).assign(unclassifiable=ANY))
-    return pd.concat(parts, ignore_index=True)[["round", "metric", "unclassifiable", "value"]]
+        hard = [row[f"test_hard_error_{rule}"] for row in rows]
+        unknown = [row[f"test_unknown_error_{rule}"] for row in rows]
+        for base in ("hard_error", "unknown_error"):
+            extend(base, rule, [row[f"{base}_{rule}"] for row in rows])
+        extend("test_hard_error", rule, hard)
+        extend("test_unknown_error", rule, unknown)
+        extend("test_error", rule, [h + u for h, u in zip(hard, unknown)])
+    for round_, value in zip(rounds, own_values.tolist()):
+        if not np.isnan(value):
+            columns[0].append(round_)
+            columns[1].append(own)
+            columns[2].append(ANY)
+            columns[3].append(value)
+    return columns
 
 
 def rounds_table(fitted, scores: RoundScores, rows: list[dict[str, float]],
                   arrays: dict[str, RoleData], *, method: str, n_components: int, em: EMSettings,
                   settings: SemiSupervisedSettings, setting_columns: Sequence[str]) -> pd.DataFrame:
-    """The table of :func:`semisupervised_rounds` from a fitted wrapper and its rounds' ``rows``."""
-    rules = settings.unclassifiable
-    history = pd.DataFrame(rows)
-    own, values = _own_metric(fitted, len(arrays["unlabelled"].y))
-    history[own] = values
-    table = _long_history(history, rules, [own])
+    """The table of :func:`semisupervised_rounds` from a fitted wrapper and its rounds' ``rows``.
+
+    Built as columns of plain values and made a DataFrame once (pandas' reshaping per rule
+    cost more than the fits of a round)."""
+    own, own_values = _own_metric(fitted, len(arrays["unlabelled"].y))
+    rounds, metrics, rules, values = _long_rows(rows, settings.unclassifiable, own,
+                                                np.asarray(own_values, dtype=float))
     last = last_round(fitted)
     final = {
         "pseudo_label_error": _pseudo_label_error(fitted, arrays["unlabelled"].y),
@@ -189,13 +208,17 @@ def rounds_table(fitted, scores: RoundScores, rows: list[dict[str, float]],
     }
     if method == "iterative":
         final["n_argmax"] = float(fitted.n_assigned_by_argmax_)
-    final_rows = pd.DataFrame({"round": last, "metric": list(final), "unclassifiable": ANY,
-                               "value": list(final.values())})
-    table = pd.concat([table, final_rows], ignore_index=True)
+    rounds += [last] * len(final)
+    metrics += list(final)
+    rules += [ANY] * len(final)
+    values += [float(value) for value in final.values()]
     columns = {"method": method, "n_components": int(n_components),
                **method_settings(fitted, settings.threshold),
                **{column: float(getattr(em, column)) for column in setting_columns}}
-    return pd.concat([pd.DataFrame(columns, index=table.index), table], axis=1)
+    return pd.DataFrame({**columns, "round": np.asarray(rounds, dtype=np.int64),
+                         "metric": metrics, "unclassifiable": rules,
+                         "value": np.asarray(values, dtype=float)},
+                        index=pd.RangeIndex(len(values)))
 
 
 def sweep_table(fitted, arrays: dict[str, RoleData], *, method: str, n_components: int,
@@ -214,15 +237,21 @@ def sweep_table(fitted, arrays: dict[str, RoleData], *, method: str, n_component
     if wrapped:
         free["pseudo_label_error"] = _pseudo_label_error(fitted, arrays["unlabelled"].y)
     scored = [ScoredExamples(model, *arrays[role]) for role in ("labelled", "test")]
-    blocks = []
+    # Built as columns of plain values and made a DataFrame once.
+    thresholds_, metrics, rule_column, values = [], [], [], []
     for threshold in [settings.threshold] if thresholds is None else thresholds:
         rows = []
         for rule in rules:
             errors = error_columns(*(examples.errors(rule, threshold) for examples in scored))
             rows.extend((metric, rule, value) for metric, value in errors.items())
         rows.extend((metric, ANY, value) for metric, value in free.items())
-        table = pd.DataFrame(rows, columns=["metric", "unclassifiable", "value"])
-        columns = {"method": method, "n_components": int(n_components),
-                   **method_settings(fitted, threshold)}
-        blocks.append(pd.concat([pd.DataFrame(columns, index=table.index), table], axis=1))
-    return pd.concat(blocks, ignore_index=True)
+        thresholds_ += [float(threshold)] * len(rows)
+        metrics += [metric for metric, _, _ in rows]
+        rule_column += [rule for _, rule, _ in rows]
+        values += [value for _, _, value in rows]
+    columns = {"method": method, "n_components": int(n_components),
+               **method_settings(fitted, settings.threshold)}
+    columns["threshold"] = np.asarray(thresholds_, dtype=float)
+    return pd.DataFrame({**columns, "metric": metrics, "unclassifiable": rule_column,
+                         "value": np.asarray(values, dtype=float)},
+                        index=pd.RangeIndex(len(values)))

@@ -29,6 +29,13 @@ from mixlib.mixture.initialisation import INITS, initial_centres, initial_sigmas
 logger = logging.getLogger(__name__)
 
 _LOG_2PI = float(np.log(2.0 * np.pi))
+# numpy's own reductions and einsum kernel, called without their Python wrappers (the same
+# functions ndarray.sum, ndarray.max and np.einsum(optimize=False) call, so the same results).
+_sum, _max = np.add.reduce, np.maximum.reduce
+try:
+    from numpy._core._multiarray_umath import c_einsum as _einsum
+except ImportError:  # pragma: no cover - numpy 1.x
+    _einsum = np.einsum
 # Added to every kernel's total responsibility, as scikit-learn does, so that a kernel that
 # lost all its examples divides by a tiny positive number instead of zero.
 _NK_EPS = 10.0 * np.finfo(np.float64).eps
@@ -52,25 +59,6 @@ def kernel_counts(mixture: "IsotropicGaussianMixture") -> tuple[int, int]:
     """
     live = mixture.weights_ > LIVE_WEIGHT
     return int(live.sum()), int((live & mixture.at_floor_).sum())
-
-
-def _normalise_log_prob(log_prob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Responsibilities and log normaliser from ``log_prob`` of shape (n, K), in place.
-
-    Notes
-    -----
-    The classic log-sum-exp trick (:func:`mixlib.core.log_space.logsumexp_rows` is its log1p
-    form), written out so that the exponentials serve twice: with ``m_n = max_j a_nj`` and
-    ``s_n = sum_j exp(a_nj - m_n)`` (``s_n >= 1``, so no underflow to ``log 0``),
-    ``ln sum_j exp(a_nj) = m_n + ln s_n`` and ``r_nj = exp(a_nj - m_n) / s_n``. ``log_prob``
-    is overwritten with ``r``.
-    """
-    shift = log_prob.max(axis=1)
-    log_prob -= shift[:, None]
-    resp = np.exp(log_prob, out=log_prob)
-    total = resp.sum(axis=1)
-    resp /= total[:, None]
-    return resp, shift + np.log(total)
 
 
 class IsotropicGaussianMixture(BaseEstimator):
@@ -198,7 +186,9 @@ class IsotropicGaussianMixture(BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ validation / init
-    def _check_params(self, n_features: int) -> None:
+    def _check_params(self, n_features: int) -> dict[str, np.ndarray]:
+        """Check the parameters; the given initial ``means``, ``sigmas`` and ``weights``,
+        checked (as :meth:`_initialize` reads them)."""
         check_int(self.n_components, "n_components", min_value=1)
         check_int(self.max_iter, "max_iter", min_value=1)
         check_float(self.tol, "tol", low=0)
@@ -207,40 +197,43 @@ class IsotropicGaussianMixture(BaseEstimator):
                     allow_none=True)
         check_choice(self.init, "init", INITS)
         k = self.n_components
+        given = {}
         if self.means_init is not None:
-            means = check_array(self.means_init, name="means_init")
+            given["means"] = means = check_array(self.means_init, name="means_init")
             if means.shape != (k, n_features):
                 raise ValueError(
                     f"means_init must have shape ({k}, {n_features}), got {means.shape}."
                 )
         if self.sigmas_init is not None:
-            sigmas = check_array(self.sigmas_init, name="sigmas_init", ndim=1)
+            given["sigmas"] = sigmas = check_array(self.sigmas_init, name="sigmas_init", ndim=1)
             if sigmas.shape != (k,) or (sigmas <= 0).any():
                 raise ValueError(
                     f"sigmas_init must hold {k} positive values, got {sigmas.tolist()}."
                 )
         if self.weights_init is not None:
-            weights = check_array(self.weights_init, name="weights_init", ndim=1)
+            given["weights"] = weights = check_array(self.weights_init, name="weights_init",
+                                                     ndim=1)
             if weights.shape != (k,) or (weights <= 0).any() or not np.isclose(weights.sum(), 1.0):
                 raise ValueError(
                     f"weights_init must hold {k} positive values summing to 1, "
                     f"got {weights.tolist()}."
                 )
+        return given
 
-    def _initialize(self, X: np.ndarray, sample_weight: np.ndarray, rng: np.random.Generator) -> None:
-        if self.means_init is not None:
-            means = check_array(self.means_init, name="means_init").copy()
+    def _initialize(self, X: np.ndarray, sample_weight: np.ndarray, rng: np.random.Generator,
+                    given: dict[str, np.ndarray]) -> None:
+        if "means" in given:
+            means = given["means"].copy()
         else:
             means = initial_centres(
                 X, self.n_components, init=self.init, sample_weight=sample_weight, random_state=rng
             )
-        if self.sigmas_init is not None:
-            sigmas = check_array(self.sigmas_init, name="sigmas_init", ndim=1)
+        if "sigmas" in given:
+            sigmas = given["sigmas"]
         else:
             sigmas = initial_sigmas(means, X, sample_weight)
-        if self.weights_init is not None:
-            weights = check_array(self.weights_init, name="weights_init", ndim=1)
-            weights = weights / weights.sum()
+        if "weights" in given:
+            weights = given["weights"] / given["weights"].sum()
         else:
             weights = np.full(self.n_components, 1.0 / self.n_components)
         self.means_ = means
@@ -271,46 +264,67 @@ class IsotropicGaussianMixture(BaseEstimator):
         X = check_array(X)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
         n_features = X.shape[1]
-        self._check_params(n_features)
+        given = self._check_params(n_features)
         rng = check_random_state(self.random_state)
         if (sample_weight == 0).any():
             keep = sample_weight > 0
             X, sample_weight = X[keep], sample_weight[keep]
         self.n_features_in_ = n_features
         self.min_variance_ = variance_floor(X, sample_weight, self.min_variance, self.relative_min_variance)
-        self._initialize(X, sample_weight, rng)
+        self._initialize(X, sample_weight, rng, given)
 
         total_weight = sample_weight.sum()
         centre = sample_weight @ X / total_weight
         Xc = X - centre
-        X_sq = np.einsum("ij,ij->i", Xc, Xc)
-        self.means_ = self.means_ - centre
-        weight_column = sample_weight[:, None]
+        X_sq = _einsum("ij,ij->i", Xc, Xc)[:, None]
+        # Multiplying by a unit weight is exact: the responsibilities of unit-weight rows are
+        # used as they are.
+        weight_column = None if (sample_weight == 1.0).all() else sample_weight[:, None]
+        means, variances, weights = self.means_ - centre, self.variances_, self.weights_
+        floor, half_d = self.min_variance_, 0.5 * n_features
+        debug = logger.isEnabledFor(logging.DEBUG)
 
         lower_bounds: list[float] = []
         self.converged_ = False
         for n_iter in range(1, self.max_iter + 1):
-            # E-step: responsibilities and the weighted mean log-likelihood.
-            log_prob, distances = self._weighted_log_prob(Xc, X_sq)
-            resp, log_norm = _normalise_log_prob(log_prob)
-            lower_bounds.append(float(sample_weight @ log_norm / total_weight))
-            resp *= weight_column
+            # E-step: responsibilities and the weighted mean log-likelihood. The operations of
+            # _weighted_log_prob (squared_euclidean's distances), inlined, then the log-sum-exp
+            # with m_n = max_j a_nj and s_n = sum_j exp(a_nj - m_n) >= 1: ln p(x_n) = m_n +
+            # ln s_n and r_nj = exp(a_nj - m_n) / s_n. A small fit spends its time in per-call
+            # costs, not arithmetic.
+            distances = Xc @ means.T
+            distances *= -2.0
+            distances += X_sq
+            distances += _einsum("ij,ij->i", means, means)[None, :]
+            np.maximum(distances, 0.0, out=distances)
+            resp = distances * (-0.5 / variances)
+            resp += np.log(weights) - half_d * (_LOG_2PI + np.log(variances))
+            shift = _max(resp, axis=1)
+            resp -= shift[:, None]
+            np.exp(resp, out=resp)
+            total = _sum(resp, axis=1)
+            resp /= total[:, None]
+            lower_bounds.append(float(sample_weight @ (shift + np.log(total)) / total_weight))
+            if weight_column is not None:
+                resp *= weight_column
             # M-step on the weighted responsibilities w_n r_nj.
-            nk = resp.sum(axis=0) + _NK_EPS
+            nk = _sum(resp, axis=0) + _NK_EPS
             # Xc.T @ resp rather than resp.T @ Xc: the same GEMM, but multi-threaded OpenBLAS
             # is several times slower on the latter layout.
             new_means = (Xc.T @ resp).T / nk[:, None]
-            shift = new_means - self.means_
-            spread = np.einsum("nk,nk->k", resp, distances) / nk
-            variances = (spread - np.einsum("kd,kd->k", shift, shift)) / n_features
-            self.means_ = new_means
-            self.variances_ = np.maximum(variances, self.min_variance_)
-            self.weights_ = nk / nk.sum()
-            logger.debug("EM iteration %d: mean log-likelihood %.10g", n_iter, lower_bounds[-1])
+            shift = new_means - means
+            spread = _einsum("nk,nk->k", resp, distances) / nk
+            variances = (spread - _einsum("kd,kd->k", shift, shift)) / n_features
+            means = new_means
+            variances = np.maximum(variances, floor)
+            weights = nk / _sum(nk)
+            if debug:
+                logger.debug("EM iteration %d: mean log-likelihood %.10g", n_iter, lower_bounds[-1])
             if len(lower_bounds) > 1 and abs(lower_bounds[-1] - lower_bounds[-2]) < self.tol:
                 self.converged_ = True
                 break
-        self.means_ = self.means_ + centre
+        self.means_ = means + centre
+        self.variances_, self.weights_ = variances, weights
         self.sigmas_ = np.sqrt(self.variances_)
         self.at_floor_ = self.variances_ <= self.min_variance_ * _AT_FLOOR
         self.lower_bounds_ = np.asarray(lower_bounds)

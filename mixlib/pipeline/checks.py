@@ -42,6 +42,7 @@ from mixlib.pipeline.config_overrides import load_schema, retype_strings
 from mixlib.pipeline.datasets import dataset_source, load_dataset_table
 from mixlib.pipeline.limits import check_limits
 from mixlib.pipeline.prerun_checks import check_prerun
+from mixlib.datasets.checks import check_classes_fill_folds
 from mixlib.pipeline.stage_params import check_stage_params
 from mixlib.pipeline.stages import check_shared_sections
 
@@ -114,25 +115,6 @@ def schema_references(schema: str | Path | Mapping[str, Any]
     yield from walk(schema, ())
 
 
-def check_fold_sizes(labels: np.ndarray, n_folds: int, dataset: str,
-                     where: str = "comparison.n_folds") -> None:
-    """Every class of ``dataset`` has at least ``n_folds`` examples, so each fold tests it.
-
-    Raises
-    ------
-    ValueError
-        Naming the config key ``where``, the data set and each class that is too small.
-    """
-    classes, counts = np.unique(np.asarray(labels, dtype=str), return_counts=True)
-    small = [f"{str(label)!r} ({n})" for label, n in zip(classes, counts) if n < n_folds]
-    if small:
-        raise ValueError(
-            f"{where}: {n_folds} folds need at least {n_folds} examples of every class, but "
-            f"data set {dataset!r} has fewer of class {', '.join(small)}. Lower {where} or "
-            f"leave {dataset!r} out of the comparison."
-        )
-
-
 def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],
                  base_dir: str | Path = ".") -> dict[str, pd.DataFrame | None]:
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
@@ -189,7 +171,7 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
     check_comparison_params(comparison.get("params", {}))
     for name in comparison.get("datasets", []):
         if tables[name] is not None:
-            check_fold_sizes(tables[name][CLASS_COLUMN].to_numpy(), comparison["n_folds"], name)
+            check_classes_fill_folds(tables[name][CLASS_COLUMN].to_numpy(), comparison["n_folds"], name)
     for chapter, names in config.get("claims", {}).get("report_problems", {}).items():
         for name in names:
             if name not in splits and name not in datasets:

@@ -8,10 +8,12 @@ from mixlib.datasets import dataset_encoding, uses_standardisation
 from mixlib.datasets.sources import SOURCE_KEYS
 from mixlib.model_selection.fixed_splits import split_kind
 from mixlib.pipeline.checks import validate_study_config
+from mixlib.pipeline.compiled import marker_path, modules_used
 from mixlib.pipeline.cluster import check_slurm_workflow
 from mixlib.pipeline.config import describe_config_source
 from mixlib.pipeline.config_errors import stop_on_config_error
 from mixlib.pipeline.datasets import dataset_source
+from mixlib.pipeline.fingerprint import job_files
 from mixlib.pipeline.mixtures import (
     comparison_fits_mixture,
     em_if,
@@ -37,6 +39,9 @@ from mixlib.pipeline.replicates import (
 # Parallelism comes from Snakemake jobs: one BLAS thread per job unless the user says otherwise.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
+# numba's compiled loops are cached under the project (git-ignored), where the compile rule
+# writes them and every job, local or on a cluster's shared file system, reads them.
+os.environ.setdefault("NUMBA_CACHE_DIR", os.path.abspath(".snakemake/numba_cache"))
 
 # The first line of a run: the commit, and whether uncommitted changes make it untraceable.
 if workflow.is_main_process:
@@ -393,3 +398,20 @@ def study_targets():
         stage_targets = per_stage[stage]
         targets += stage_targets() if callable(stage_targets) else stage_targets
     return targets
+
+
+# --- Compiled code ----------------------------------------------------------------------------
+
+
+def compiled_code(script):
+    """An input function: the markers of the compiled modules a job of ``script`` (a file of
+    workflow/scripts) may call, for its ``model`` wildcard where it has one (the same module
+    closure as its code fingerprint). ancient(): the job waits for the compilation, and does
+    not rerun when a marker is rewritten."""
+    path = Path(workflow.basedir) / "workflow" / "scripts" / script
+
+    def markers(wildcards):
+        used = modules_used(job_files(path, wildcards.get("model")))
+        return [ancient(marker_path(module)) for module in used]
+
+    return markers

@@ -9,6 +9,7 @@ COMPARISON = config["comparison"]
 rule comparison_point:
     input:
         dataset_prepared,
+        compiled=compiled_code("comparison_point.py"),
     output:
         scores="results/comparison/{dataset}.{model}.tsv",
         settings="results/comparison/{dataset}.{model}.settings.tsv",
@@ -35,6 +36,7 @@ rule comparison_point:
 rule comparison_holdout_point:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("comparison_holdout_point.py"),
     output:
         scores="results/comparison/holdout/{split}.{model}.tsv",
         settings="results/comparison/holdout/{split}.{model}.settings.tsv",

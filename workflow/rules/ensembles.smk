@@ -10,6 +10,7 @@ ENSEMBLES = config["ensembles"]
 rule ensemble_curve:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("ensemble_curve.py"),
     output:
         "results/ensembles/{split}.{method}.tsv",
     log:

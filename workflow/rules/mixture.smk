@@ -87,7 +87,10 @@ rule em_trace_table:
 # The replicate of fig. 3.3's fits (claims.replicate): the same stage on the replicate splits.
 use rule em_trace_table as em_trace_replicate_table with:
     input:
-        expand("results/mixture/{split}.em_trace.tsv", split=[replicate_of(s) for s in MIXTURE["splits"]]),
+        expand(
+            "results/mixture/{split}.em_trace.tsv",
+            split=[replicate_of(s) for s in MIXTURE["splits"]],
+        ),
     output:
         "results/tables/em_trace_replicate.tsv",
     log:

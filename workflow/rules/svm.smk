@@ -11,6 +11,7 @@ rule svm_grid_level:
     input:
         unpack(split_inputs),
         previous=previous_grid_levels,
+        compiled=compiled_code("svm_grid_level.py"),
     output:
         "results/svm/{split}.level{level}.tsv",
     log:
@@ -46,6 +47,7 @@ rule svm_best:
     input:
         unpack(split_inputs),
         grid="results/tables/svm_grid.{split}.tsv",
+        compiled=compiled_code("svm_best.py"),
     output:
         "results/tables/svm_best.{split}.tsv",
     log:
@@ -83,6 +85,7 @@ rule svm_grid_figure:
 rule mkl:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("mkl.py"),
     output:
         "results/svm/{split}.mkl.tsv",
     log:
@@ -102,6 +105,7 @@ rule mkl:
 rule svdd:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("svdd.py"),
     output:
         "results/svm/{split}.svdd.tsv",
     log:

@@ -1,0 +1,68 @@
+"""The compile-once rule: which jobs wait for which compiled module, and the warm-up fit."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mixlib.model_selection.resampling import WARM_UP_ROWS, warm_up
+from mixlib.pipeline.compiled import COMPILED_MODULES, marker_path, modules_used, warm
+from mixlib.pipeline.fingerprint import job_files
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "workflow" / "scripts"
+
+
+@pytest.mark.parametrize(("model", "expected"), [
+    ("knn", []),
+    ("mixture", []),
+    ("cart", ["mixlib.tree._histogram_search"]),
+    ("logistic_regression", ["mixlib.linear_model._sparse_loop"]),
+    ("svm", ["mixlib.svm._smo_loop", "mixlib.svm._all_together_loop"]),
+])
+def test_a_comparison_job_waits_for_the_compiled_modules_of_its_model(model, expected):
+    assert modules_used(job_files(SCRIPTS / "comparison_point.py", model)) == expected
+
+
+def test_jobs_without_compiled_code_wait_for_none():
+    # every job imports mixlib.pipeline.workflow: it must not pull the warm-ups in
+    for script in ("semisupervised_sensitivity_point.py", "dna_kernel_point.py",
+                   "mlp_sweep_point.py", "imputation_study_point.py"):
+        assert modules_used(job_files(SCRIPTS / script)) == [], script
+    assert modules_used(job_files(SCRIPTS / "ensemble_curve.py")) == [COMPILED_MODULES[0]]
+
+
+def test_markers_and_unknown_module():
+    assert marker_path("mixlib.svm._smo_loop") == "results/compiled/mixlib.svm._smo_loop.done"
+    with pytest.raises(ValueError, match="no compiled module 'numpy'"):
+        warm("numpy")
+
+
+class _Recorder:
+    fitted: list = []
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def fit(self, X, y):
+        _Recorder.fitted.append((X.copy(), y.copy()))
+        return self
+
+
+def test_warm_up_fits_a_few_rows_with_every_class_and_its_own_generator():
+    _Recorder.fitted = []
+    X = np.arange(600.0).reshape(300, 2)
+    y = np.r_[np.zeros(299, dtype=int), 1]  # class 1 only in the last row
+    unit_rng = np.random.default_rng(3)
+    state = unit_rng.bit_generator.state
+    warm_up(lambda X_, rng: _Recorder(rng), X, y)
+    (X_fit, y_fit), = _Recorder.fitted
+    assert len(y_fit) <= WARM_UP_ROWS + 2 and set(y_fit) == {0, 1}
+    assert unit_rng.bit_generator.state == state
+
+
+def test_warm_up_ignores_a_model_that_cannot_fit_so_few_rows():
+    class Failing:
+        def fit(self, X, y):
+            raise ValueError("too few rows")
+
+    warm_up(lambda X, rng: Failing(), np.zeros((5, 1)), np.arange(5))  # no exception
