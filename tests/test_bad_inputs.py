@@ -257,8 +257,8 @@ CASES = [
          config=fixed_split()),
     Case("stratified fixed split", r"splits.people_fixed.stratify: only a random split \(roles\) is stratified",
          config=fixed_split(rows={"train": "0:30"}, stratify=True)),
-    Case("stage naming an unknown split", r"mlp.split: unknown split 'dna'",
-         config=lambda c: c["mlp"].update(split="dna")),
+    Case("stage naming an unknown split", r"mlp.splits: unknown split 'dna'",
+         config=lambda c: c["mlp"].update(splits=["dna"])),
     Case("split without the role a stage needs", r"mixture.splits: split 'people_holdout' has no role \['labelled'\]",
          config=lambda c: c["mixture"].update(splits=["people_holdout"])),
     Case("semi-supervised split without unlabelled rows",
@@ -333,16 +333,16 @@ CASES = [
     Case("MLP stage split with a class of 1 training row",
          r"splits.people_holdout: repeat 0 gives the role 'train' fewer than 2 rows of class 'rare' "
          r"\(1\) of data set 'people'.*mlp stage's regime early_stopping \(mlp.regimes",
-         csv=rare_class(2), config=lambda c: c["mlp"].update(split="people_holdout")),
+         csv=rare_class(2), config=lambda c: c["mlp"].update(splits=["people_holdout"])),
     Case("hold-out split with a class of 1 training row",
          r"splits.people_holdout: repeat 0 gives the role 'train' fewer than 2 rows of class 'rare'"
          r".*comparison's model mlp", csv=rare_class(2),
          config=lambda c: c["comparison"].update(holdout_splits=["people_holdout"])),
     Case("training role of one class",
          r"splits.people_fixed: repeat 0 gives the role 'train' only class 'tall' of data set "
-         r"'people'; the MLP \(mlp.split\) needs at least two classes",
+         r"'people'; the MLP \(mlp.splits\) needs at least two classes",
          config=lambda c: (fixed_split(rows={"train": "1:3", "test": "3:"})(c),
-                           c["mlp"].update(split="people_fixed"))),
+                           c["mlp"].update(splits=["people_fixed"]))),
     Case("svm split with fewer training rows than svm.grid.n_folds",
          r"splits.people_fixed: repeat 0 gives the role 'train' 2 rows of data set 'people'; "
          r"svm.grid.n_folds: 3 folds need at least 3",

@@ -151,7 +151,7 @@ def mlp_table(splits=("mlp_s", "mlp_t"), n_repeats=5) -> pd.DataFrame:
     rng = np.random.default_rng(6)
     return pd.DataFrame([{"regime": regime, "hidden_size": h, "repeat": r, "metric": metric,
                           "value": value + (0.2 if split == "mlp_t" else 0.0) + 0.01 * rng.random(),
-                          "split": split, "dataset": "splice"}
+                          "split": split, "encoding": "onehot", "dataset": "splice"}
                          for split in splits for regime in ("plain", "weight_decay") for h in (1, 4)
                          for r in range(n_repeats) for metric, value in (("test_error", 0.085), ("fit_seconds", 2.0))])
 

@@ -35,7 +35,7 @@ def test_shipped_configs_are_valid(name):
 def test_the_schema_declares_the_roles_each_stage_reads():
     references = {".".join(path): (kind, roles) for path, kind, roles in schema_references(SCHEMA)}
     assert references["mixture.splits"] == ("splits", ("labelled",))
-    assert references["mlp.split"] == ("splits", ("train", "test"))
+    assert references["mlp.splits"] == ("splits", ("train", "test"))
     assert references["comparison.holdout_splits"] == ("splits", ("train", "test"))
     assert references["semisupervised.splits"] == ("splits", ("labelled", "unlabelled", "test"))
     assert references["comparison.datasets"] == ("datasets", ())
@@ -96,7 +96,7 @@ def test_schema_errors_name_the_bad_key_or_value(edit, message):
          r"datasets.wine.encoding: only sequence data"),
         (lambda c: c["datasets"].update(mine={"source": "csv", "path": "no/such.csv", "class_column": "c"}),
          r"datasets.mine.path: no file"),
-        (lambda c: c["mlp"].update(split="dna"), r"mlp.split: unknown split 'dna'"),
+        (lambda c: c["mlp"].update(splits=["dna"]), r"mlp.splits: unknown split 'dna'"),
         (lambda c: c["mixture"].update(splits=["bacteria", "dna_mlp"]),
          r"mixture.splits: split 'dna_mlp' has no role \['labelled'\]"),
         (lambda c: c["semisupervised"].update(splits=["wine_holdout"]),
@@ -197,6 +197,6 @@ def test_role_column_splits_read_their_roles_from_the_csv(tmp_path):
     assert split_role_names(config["splits"]["s"], table) == {"labelled", "unlabelled", "test"}
     assert split_role_names(config["splits"]["s"], None) is None
     assert split_role_names({"rows": {"train": "0:1"}}, None) == {"train"}
-    config["mlp"] = {"split": "s"}
-    with pytest.raises(ValueError, match=r"mlp.split: split 's' has no role \['train'\] \(its role column 'fold' holds"):
+    config["mlp"] = {"splits": ["s"]}
+    with pytest.raises(ValueError, match=r"mlp.splits: split 's' has no role \['train'\] \(its role column 'fold' holds"):
         check_config(config, SCHEMA, tmp_path)

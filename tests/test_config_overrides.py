@@ -11,10 +11,10 @@ SCHEMA = load_schema(str(Path(__file__).resolve().parents[1] / "workflow/schemas
 
 
 def test_integers_in_a_nested_list_are_read_as_integers():
-    config = {"mlp": {"hidden_sizes": ["1", "2"], "split": "123", "regimes": ["plain"]}}
+    config = {"mlp": {"hidden_sizes": ["1", "2"], "splits": ["123"], "regimes": ["plain"]}}
     retype_strings(config, SCHEMA)
     assert config["mlp"]["hidden_sizes"] == [1, 2]
-    assert config["mlp"]["split"] == "123"  # a split name is a string: left alone
+    assert config["mlp"]["splits"] == ["123"]  # a split name is a string: left alone
 
 
 def test_numbers_and_booleans_through_refs_and_alternatives():

@@ -21,7 +21,8 @@ def tiny_data(seed=0, repeat=0):
 def sweep(regime, hidden_size, seed, n_repeats, data_seed=0):
     """The sweep point's stage on ``n_repeats`` repeats of the same rows."""
     repeats = [tiny_data(data_seed, r) for r in range(n_repeats)]
-    stage = mlp_sweep_stage(split="s", regime=regime, hidden_size=hidden_size, params=PARAMS, dataset="d")
+    stage = mlp_sweep_stage(split="s", regime=regime, hidden_size=hidden_size, params=PARAMS, encoding="ordinal",
+                            dataset="d")
     return run_stages(stage, repeats, seed=seed)
 
 
@@ -37,7 +38,9 @@ no_convergence_warning = pytest.mark.filterwarnings(
 @pytest.mark.parametrize("regime", ["plain", "early_stopping", "weight_decay"])
 def test_sweep_point_table(regime):
     table = sweep(regime, 3, 1, n_repeats=3)
-    expected_columns = ["regime", "hidden_size", "repeat", *PARAMS, "metric", "value", "split", "dataset"]
+    expected_columns = ["regime", "hidden_size", "repeat", *PARAMS, "metric", "value", "split", "encoding",
+                        "dataset"]
+    assert set(table["encoding"]) == {"ordinal"}
     assert list(table.columns) == expected_columns
     assert len(table) == 3 * len(METRICS)
     assert isinstance(table.index, pd.RangeIndex)
@@ -105,6 +108,23 @@ def test_fig6_2_draws_one_test_and_one_training_curve_per_regime():
     assert len(ax.collections) == 3  # one band per regime
     with pytest.raises(ValueError, match="lacks column"):
         fig6_2(pd.DataFrame({"regime": ["plain"]}), confidence_level=0.95)
+
+
+def test_fig6_2_draws_one_panel_per_coding():
+    rows = []
+    for split, encoding, error in (("dna_mlp", "onehot", 0.05), ("dna_mlp_ordinal", "ordinal", 0.2)):
+        for h in (1, 2):
+            for repeat in range(2):
+                rows.append({"regime": "plain", "hidden_size": h, "repeat": repeat, "metric": "test_error",
+                             "value": error, "split": split, "encoding": encoding, "dataset": "d"})
+    fig = fig6_2(pd.DataFrame(rows), confidence_level=0.95)
+    assert len(fig.axes) == 2
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == ["dna_mlp\nonehot coding", "dna_mlp_ordinal\nordinal coding"]
+    assert all(t.count("\n") <= 1 for t in titles + [fig._suptitle.get_text()])
+    # each panel draws its own split's errors: 5 % one-hot, 20 % ordinal
+    means = [[line for line in ax.lines if line.get_linestyle() == "-"][0].get_ydata() for ax in fig.axes]
+    np.testing.assert_allclose(means, [[5.0, 5.0], [20.0, 20.0]])
 
 
 def test_training_settings_are_the_networks_parameters_but_the_swept_ones():

@@ -108,14 +108,15 @@ def mlp_sweep_point(
 
 
 def mlp_sweep_stage(*, split: str, regime: str, hidden_size: int,
-                    params: dict[str, Any] | None, dataset: str) -> Stage:
+                    params: dict[str, Any] | None, encoding: str, dataset: str) -> Stage:
     """One pipeline job of fig. 6.2: :func:`mlp_sweep_point` on every repeat of a split.
 
     Repeat ``r`` trains one network on that repeat's ``train`` rows and scores it on its
     ``test`` rows (each repeat has its own split), with the generator of
     ``(seed, "mlp", split, regime, hidden_size, r)``. The table gets a ``repeat`` column
-    after ``hidden_size`` and last ``split`` and ``dataset`` columns.
+    after ``hidden_size`` and last ``split``, ``encoding`` (the data set's coding, by which
+    the chapter-6 claims pair the MLP with the DNA mixture) and ``dataset`` columns.
     """
     return Stage(mlp_sweep_point, {"regime": regime, "hidden_size": hidden_size, "params": params},
                  keys=("mlp", split, regime, int(hidden_size)), repeat_column=2,
-                 trailing={"split": split, "dataset": dataset})
+                 trailing={"split": split, "encoding": encoding, "dataset": dataset})

@@ -84,7 +84,7 @@ def _hidden(config: Mapping[str, Any], value: int) -> str:
 
 def _epochs(config: Mapping[str, Any], value: int) -> str:
     networks = (_n(config, "mlp", "hidden_sizes") * _n(config, "mlp", "regimes")
-                * _n(config, "repeats"))
+                * _n(config, "mlp", "splits") * _n(config, "repeats"))
     return (f"{_count(value)} passes over the training rows for each of {networks} networks "
             f"of the mlp stage ({_count(value * networks)} passes)")
 

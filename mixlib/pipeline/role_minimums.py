@@ -12,7 +12,7 @@ from the job's own resampling (:func:`mixlib.model_selection.resampling.repeated
   ``ensembles`` (with ``adaboost``) and ``comparison.holdout_splits`` stages.
 - **two rows of every class** in the rows an MLP with early stopping is fitted on
   (:func:`mixlib.neural_network.mlp.stratified_split` holds out at least one row of every
-  class for validation and trains on at least one): the ``train`` role of ``mlp.split``
+  class for validation and trains on at least one): the ``train`` role of each of ``mlp.splits``
   when ``mlp.regimes`` has ``early_stopping``, and, when the comparison's ``mlp`` runs with
   early stopping (its default), the ``train`` role of every hold-out split and the training
   part of every fold of every CV repeat.
@@ -121,7 +121,8 @@ def _role_needs(config: Mapping[str, Any]) -> Iterator[tuple[str, str, str, dict
     if mlp:
         early = ("the mlp stage's regime early_stopping (mlp.regimes; leave it out there to "
                  "train without)" if "early_stopping" in mlp.get("regimes", []) else None)
-        yield mlp["split"], "train", "mlp.split", {"classes": "the MLP", "early_stopping": early}
+        for split in mlp["splits"]:
+            yield split, "train", "mlp.splits", {"classes": "the MLP", "early_stopping": early}
     svm = config.get("svm")
     if svm:
         n_folds = svm.get("grid", {}).get("n_folds", 0)

@@ -56,7 +56,7 @@ def _write_project(workdir) -> None:
     config["semisupervised"]["splits"] = ["people_ssl"]
     config["kernel_sweep"]["splits"] = ["people_ssl"]
     config["dna_kernel_sweep"]["splits"] = ["dna_rows"]
-    config["mlp"]["split"] = "dna_rows"
+    config["mlp"]["splits"] = ["dna_rows"]
     config["svm"]["splits"] = ["people_fixed"]
     config["ensembles"]["splits"] = ["people_fixed"]
     # the comparison's hold-out protocol on the user's own train/test rows

@@ -376,7 +376,7 @@ def test_config_override_of_a_nested_list_plans_its_values(tmp_path):
                        "--config", 'mlp={"hidden_sizes": [1, 3]}')
     outputs = set(re.findall(r"output: (results/mlp/\S+)", result.stdout))
     assert {re.search(r"\.h(\d+)\.tsv", path).group(1) for path in outputs} == {"1", "3"}
-    assert len(outputs) == 6  # the three regimes of config/test.yaml are kept
+    assert len(outputs) == 12  # the three regimes and two splits of config/test.yaml are kept
 
 
 def test_a_configfile_stands_on_its_own(tmp_path):

@@ -17,6 +17,7 @@ rule mlp_sweep_point:
     params:
         training=MLP["training"],
         seed=config["seed"],
+        encoding=split_encoding,
         dataset=split_dataset,
         standardise=standardises,
     wildcard_constraints:
@@ -33,7 +34,7 @@ rule mlp_sweep:
     input:
         expand(
             "results/mlp/{split}/{regime}.h{hidden}.tsv",
-            split=MLP["split"],
+            split=MLP["splits"],
             regime=MLP["regimes"],
             hidden=MLP["hidden_sizes"],
         ),

@@ -7,6 +7,6 @@ with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
     stage = mlp_sweep_stage(split=wildcards.split, regime=wildcards.regime,
                             hidden_size=int(wildcards.hidden), params=params.training,
-                            dataset=params.dataset)
+                            encoding=params.encoding, dataset=params.dataset)
     table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
     write_table(table, snakemake.output[0])
