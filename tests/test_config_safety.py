@@ -66,7 +66,7 @@ def test_the_alias_bomb_through_snakemake_prints_at_most_20_lines(tmp_path):
     bomb = tmp_path / "bomb.yaml"
     bomb.write_text(ALIAS_BOMB)
     run = subprocess.run([sys.executable, "-m", "snakemake", "-n", "-s",
-                          str(ROOT / "workflow" / "Snakefile"), "--configfile", str(bomb)],
+                          str(ROOT / "Snakefile"), "--configfile", str(bomb)],
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert run.returncode != 0
     output = run.stdout + run.stderr
