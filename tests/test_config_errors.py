@@ -17,7 +17,7 @@ def test_key_path_reads_as_the_config_is_written():
 
 def test_schema_violation_names_the_key(tmp_path):
     with pytest.raises(ValueError, match=r"^mlp\.hidden_sizes\[1\]: 'x' is not of type 'integer'"):
-        mlp = {"split": "s", "hidden_sizes": [1, "x"], "regimes": ["plain"], "training": {}}
+        mlp = {"splits": ["s"], "hidden_sizes": [1, "x"], "regimes": ["plain"], "training": {}}
         check_schema({"mlp": mlp}, {**SCHEMA, "required": []})
     with pytest.raises(ValueError, match=r"^top level: .*'seeed' was unexpected"):
         check_schema({"seeed": 1}, SCHEMA)

@@ -132,6 +132,24 @@ class ClassifierMixin:
         return float(np.average(correct, weights=sample_weight))
 
 
+def transformer_tags(preserves_dtype: list[str]):
+    """scikit-learn's ``TransformerTags`` for an estimator that also transforms, imported only
+    when scikit-learn asks for the tags.
+
+    Parameters
+    ----------
+    preserves_dtype : list of str
+        The float dtypes its ``transform`` keeps (empty: it returns another type).
+
+    Returns
+    -------
+    sklearn.utils.TransformerTags
+    """
+    from sklearn.utils import TransformerTags
+
+    return TransformerTags(preserves_dtype=preserves_dtype)
+
+
 def clone(estimator: BaseEstimator) -> BaseEstimator:
     """A new unfitted estimator with the same parameters (nested estimators cloned too)."""
     params = estimator.get_params(deep=False)

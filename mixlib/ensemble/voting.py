@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
+from mixlib.core.base import BaseEstimator, ClassifierMixin, clone, transformer_tags
 from mixlib.core.validation import (
     check_choice,
     check_fitted_input,
@@ -212,10 +212,8 @@ class VotingClassifier(ClassifierMixin, BaseEstimator):
         -------
         sklearn.utils.Tags
         """
-        from sklearn.utils import TransformerTags
-
         tags = super().__sklearn_tags__()
-        tags.transformer_tags = TransformerTags(preserves_dtype=[])
+        tags.transformer_tags = transformer_tags(preserves_dtype=[])
         return tags
 
     def fit_transform(self, X, y, sample_weight=None) -> np.ndarray:

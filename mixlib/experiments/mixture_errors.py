@@ -73,7 +73,7 @@ class FitMemo:
         self._fits: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
         self.hits = self.misses = 0
         # The parameter names, read once (get_params inspects the signature at every call).
-        self._names = tuple(sorted(MixtureClassifier().get_params()))
+        self._names = tuple(MixtureClassifier._param_names())
         memo = self
 
         class Memoised(MixtureClassifier):

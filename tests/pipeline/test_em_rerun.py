@@ -8,6 +8,8 @@ import pandas as pd
 import pytest
 import yaml
 
+from mixlib.pipeline.replicates import with_replicate_splits
+
 from .conftest import snakemake
 
 pytestmark = pytest.mark.pipeline
@@ -55,7 +57,8 @@ def test_changing_one_em_setting_reruns_exactly_the_mixture_jobs(test_run, tmp_p
     missing = {path.name.split(".")[0] for path in (workdir / "results" / "data").glob("*.prepared.tsv")
                if pd.read_csv(path, sep="\t").isna().to_numpy().any()}
     assert missing == {"heart_cleveland"}
-    splits = config["splits"]
+    # The replicate splits of the claims (claims.replicate) draw from their original's data set.
+    splits = with_replicate_splits(config)
 
     def fits_mixture(rule: str, wildcards: dict[str, str]) -> bool:
         if rule in MIXTURE_RULES:
