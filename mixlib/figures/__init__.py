@@ -40,11 +40,12 @@ def new_figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float] |
 
 
 def note_figure(note: str, width: float | None = None) -> Figure:
-    """A figure a few lines of text high, in place of a diagram that would show nothing: the
-    ``note`` says why (wrapped at the figure's ``width`` in inches, the style's by default)."""
+    """A figure a few lines of text high (an inch at least), in place of a diagram that would
+    show nothing: the ``note`` says why (wrapped at the figure's ``width`` in inches, the
+    style's by default)."""
     width = width or matplotlib.rcParams["figure.figsize"][0]
     lines = textwrap.wrap(note, width=int(width * 14))
-    figure, ax = new_figure(figsize=(width, 0.2 + 0.2 * len(lines)))
+    figure, ax = new_figure(figsize=(width, max(1.0, 0.2 + 0.2 * len(lines))))
     ax.set_axis_off()
     ax.text(0.0, 0.5, "\n".join(lines), ha="left", va="center", transform=ax.transAxes)
     return figure
