@@ -39,15 +39,18 @@ MARKER_DIRECTORY = "results/compiled"
 
 
 def _warm_trees() -> None:
+    from mixlib.ensemble import AdaBoostClassifier
     from mixlib.tree import DecisionTreeClassifier
 
     rng = np.random.default_rng(0)
-    y = np.arange(40) % 2
+    y = np.arange(400) % 2
     # A few values per feature: uint8 (rank, class) codes; 200 values x 2 classes: uint16.
     for n_values in (3, 200):
-        X = rng.integers(0, n_values, size=(40, 3)).astype(float)
+        X = rng.integers(0, n_values, size=(400, 3)).astype(float)
         for max_features in (None, 2):  # every feature in order, and a drawn permutation
             DecisionTreeClassifier(max_features=max_features, random_state=0).fit(X, y)
+        # boosted stumps search weighted histograms: specialisations of their own
+        AdaBoostClassifier(n_estimators=2, random_state=0).fit(X, y)
 
 
 def _warm_smo() -> None:
