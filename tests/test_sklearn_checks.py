@@ -57,10 +57,6 @@ REQUIRED_ARGUMENTS = {
 #: A docstring line naming a check the class does not pass, and why.
 DOCUMENTED = re.compile(r"^\s*sklearn check not passed: (check_\w+) — (.+?)(?:\n\s*\n|\Z)",
                         flags=re.MULTILINE | re.DOTALL)
-#: Classes allowed two documented failures instead of one: the semi-supervised wrappers read
-#: scikit-learn's unlabelled mark -1 as unlabelled, and count no round when every row is
-#: labelled (scikit-learn exempts its own SelfTrainingClassifier from that check).
-TWO_DOCUMENTED = {"IterativeClassifier", "PriorProbabilityClassifier"}
 
 
 def public_classifier_classes() -> list[type]:
@@ -142,7 +138,7 @@ def test_every_public_classifier_is_checked():
 def test_documented_failures_are_few_and_explained():
     for name, estimator in PUBLIC_CLASSIFIERS.items():
         failures = documented_failures(type(estimator))
-        assert len(failures) <= (2 if name in TWO_DOCUMENTED else 1), name
+        assert len(failures) <= 1, name
         assert all(len(reason) > 80 for reason in failures.values()), name
     assert list(documented_failures(SVC)) == ["check_sample_weight_equivalence_on_dense_data"]
     assert "tol=1e-3" in documented_failures(SVC)["check_sample_weight_equivalence_on_dense_data"]
