@@ -175,3 +175,96 @@ def test_ledoit_wolf_makes_one_hot_covariances_invertible():
     model = QuadraticGaussianClassifier(reg_covar="ledoit_wolf").fit(X, y)
     assert (model.shrinkage_ > 0).all()
     assert np.isfinite(model.predict_proba(X)).all() and model.score(X, y) == 1.0
+
+
+# ------------------------------------------------------------------ reg_param="auto": inner CV
+def _standardised(X):
+    return (X - X.mean(axis=0)) / X.std(axis=0)
+
+
+def _wine():
+    from mixlib.datasets import load_xy
+
+    X, y = load_xy("wine")
+    return _standardised(X), y
+
+
+@pytest.mark.parametrize("data", ["wine", "problem"])
+def test_auto_shrinkage_is_scikit_learns_qda_with_the_chosen_reg_param(data):
+    from mixlib.generative._shrinkage_cv import REG_PARAM_GRID
+
+    X, y = _wine() if data == "wine" else _problem(5, n=120, d=4)[:2]
+    X = _standardised(X)
+    model = QuadraticGaussianClassifier(reg_param="auto", reg_covar=0.0, ddof=SKLEARN_QDA_DDOF,
+                                        random_state=3).fit(X, y)
+    assert model.reg_param_ in REG_PARAM_GRID
+    theirs = QuadraticDiscriminantAnalysis(reg_param=model.reg_param_).fit(X, y)
+    np.testing.assert_allclose(model.predict_proba(X), theirs.predict_proba(X), rtol=0, atol=1e-8)
+    np.testing.assert_array_equal(model.predict(X), theirs.predict(X))
+
+
+def test_auto_shrinkage_is_deterministic_given_the_seed():
+    X, y = _wine()
+    fits = [QuadraticGaussianClassifier(reg_param="auto", random_state=seed).fit(X, y)
+            for seed in (7, 7, np.random.default_rng(7))]
+    for fit in fits[1:]:
+        assert fit.reg_param_ == fits[0].reg_param_
+        np.testing.assert_array_equal(fit.cv_error_, fits[0].cv_error_)
+        np.testing.assert_array_equal(fit.cv_log_loss_, fits[0].cv_log_loss_)
+
+
+@pytest.mark.parametrize("ddof, priors", [(0, None), (1, [0.5, 0.3, 0.2])])
+def test_inner_cv_scores_are_those_of_fits_on_every_fold(ddof, priors):
+    """The vectorised scores of every grid value equal plain fits on the same inner folds."""
+    from mixlib.generative._shrinkage_cv import REG_PARAM_GRID, inner_cv_scores
+    from mixlib.model_selection.resampling import stratified_folds
+
+    X, y, _ = _problem(8, n=90, d=5)
+    weight = np.random.default_rng(0).integers(1, 4, size=len(y)).astype(float)
+    classes, codes = np.unique(y, return_inverse=True)
+    R = np.zeros((len(y), 3))
+    R[np.arange(len(y)), codes] = weight
+    error, log_loss = inner_cv_scores(X, R, codes, None if priors is None else np.array(priors),
+                                      np.array(REG_PARAM_GRID), 1e-6, ddof, 11)
+    folds = stratified_folds(codes, 5, 11)
+    for g, r in enumerate(REG_PARAM_GRID):
+        wrong = loss = 0.0
+        for f in range(5):
+            train, test = folds != f, folds == f
+            fit = QuadraticGaussianClassifier(priors=priors, reg_covar=1e-6, reg_param=r,
+                                              ddof=ddof).fit(X[train], y[train], weight[train])
+            proba = fit.predict_proba(X[test])
+            truth = np.searchsorted(fit.classes_, y[test])
+            wrong += weight[test] @ (fit.predict(X[test]) != y[test])
+            loss -= weight[test] @ np.log(proba[np.arange(len(truth)), truth])
+        assert error[g] == pytest.approx(wrong / weight.sum(), abs=1e-12)
+        assert log_loss[g] == pytest.approx(loss / weight.sum(), rel=1e-9)
+
+
+def test_choice_is_least_error_then_least_log_loss_then_smallest():
+    from mixlib.generative._shrinkage_cv import choose_reg_param
+
+    grid = np.array([0.0, 0.1, 0.5, 1.0])
+    assert choose_reg_param(grid, np.array([0.3, 0.1, 0.1, 0.2]), np.array([1, 2, 1.5, 0])) == 0.5
+    assert choose_reg_param(grid, np.array([0.3, 0.1, 0.1, 0.2]), np.array([1, 2, 2, 0])) == 0.1
+    assert choose_reg_param(grid, np.array([0.0, 0.1, 0.1, 0.0]), np.full(4, np.inf)) == 0.0
+
+
+def test_auto_shrinkage_on_one_hot_rows_and_its_errors():
+    """One-hot rows: singular covariances, which the ridge keeps invertible at r = 0."""
+    from mixlib.generative._shrinkage_cv import REG_PARAM_GRID
+
+    rng = np.random.default_rng(2)
+    codes = rng.integers(0, 4, size=(150, 6))
+    y = np.where(codes[:, 0] == codes[:, 1], "same", "other")
+    X = np.eye(4)[codes].reshape(150, 24)
+    model = QuadraticGaussianClassifier(reg_param="auto", random_state=0).fit(X, y)
+    assert np.isfinite(model.cv_log_loss_).all() and model.score(X, y) > 0.8
+    chosen = REG_PARAM_GRID.index(model.reg_param_)
+    assert model.cv_error_[chosen] == model.cv_error_.min() < 0.1
+    with pytest.raises(ValueError, match="reg_param must be a float in \\[0, 1\\] or 'auto'"):
+        QuadraticGaussianClassifier(reg_param="auto", reg_covar="ledoit_wolf").fit(X, y)
+    with pytest.raises(ValueError, match="reg_param must be a float in \\[0, 1\\] or 'auto'"):
+        QuadraticGaussianClassifier(reg_param="cv").fit(X, y)
+    with pytest.raises(ValueError, match="the smallest has 1 sample\\(s\\) \\(rows per class: \\[1, 149\\]\\)"):
+        QuadraticGaussianClassifier(reg_param="auto").fit(X, np.r_[["a"], ["b"] * 149])

@@ -84,28 +84,63 @@ def test_validation():
         MKLSVC().fit(X, y, sample_weight=np.ones(20))
 
 
-def test_decision_function_has_one_score_per_class_consistent_with_predict():
-    rng = np.random.default_rng(5)
-    labels = rng.integers(0, 4, size=160)
-    centres = np.array([[0, 0], [2, 0], [0, 2], [2, 2]])
-    X = centres[labels] + rng.normal(scale=0.9, size=(160, 2))
+def four_blobs(n=160, seed=5, scale=0.9, centres=((0, 0), (2, 0), (0, 2), (2, 2))):
+    """Four overlapping classes: rows with a tie in one-vs-one votes."""
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, 4, size=n)
+    return np.array(centres)[labels] + rng.normal(scale=scale, size=(n, 2)), labels
+
+
+def wine_standardised():
+    from mixlib.datasets import load_xy
+
+    X, y = load_xy("wine")
+    return (X - X.mean(axis=0)) / X.std(axis=0), y
+
+
+@pytest.mark.parametrize("data", [four_blobs, lambda: four_blobs(90, 11), wine_standardised,
+                                  lambda: ring_problem(3)], ids=["blobs", "blobs2", "wine", "ring"])
+def test_argmax_of_decision_function_is_the_prediction(data):
     from mixlib.svm.svc import ovo_votes
 
-    for break_ties in (False, True):
-        model = MKLSVC(C=1.0, kernels=KERNELS, break_ties=break_ties).fit(X, labels)
-        scores = model.decision_function(X)
-        assert scores.shape == (160, 4)
-        votes = ovo_votes(model._decision_matrix(X), model.problems_, 4)
-        tied = (votes == votes.max(axis=1, keepdims=True)).sum(axis=1) > 1
-        # libsvm's rule gives a tie in votes to the lowest class index; break_ties=True to
-        # the largest score, and then the argmax is the prediction on every row
-        agree = np.ones(160, bool) if break_ties else ~tied
-        np.testing.assert_array_equal(model.classes_[scores.argmax(axis=1)][agree],
-                                      model.predict(X)[agree])
-        assert np.mean(model.predict(X) == labels) > 0.6
-    assert tied.any() and agree.sum() == 160
-    with pytest.raises(ValueError, match="break_ties must be False or True"):
-        MKLSVC(break_ties="yes").fit(X, labels)
+    X, labels = data()
+    model = MKLSVC(C=1.0, kernels=KERNELS).fit(X, labels)
+    scores, predicted = model.decision_function(X), model.predict(X)
+    n_classes = len(model.classes_)
+    if n_classes == 2:
+        assert scores.shape == (len(X),)
+        np.testing.assert_array_equal(predicted, model.classes_[(scores > 0).astype(int)])
+        return
+    assert scores.shape == (len(X), n_classes)
+    np.testing.assert_array_equal(model.classes_[scores.argmax(axis=1)], predicted)
+    # the prediction is a class with the most votes: libsvm's where the votes do not tie
+    votes = ovo_votes(model._decision_matrix(X), model.problems_, n_classes)
+    winners = votes == votes.max(axis=1, keepdims=True)
+    assert winners[np.arange(len(X)), np.searchsorted(model.classes_, predicted)].all()
+    tied = winners.sum(axis=1) > 1
+    np.testing.assert_array_equal(predicted[~tied], model.classes_[votes.argmax(axis=1)][~tied])
+    assert np.mean(predicted == labels) > 0.6
+
+
+def test_ties_in_votes_go_to_the_largest_summed_confidence():
+    from mixlib.svm.svc import ovo_votes
+
+    model = MKLSVC(C=1.0, kernels=KERNELS).fit(
+        *four_blobs(120, 0, 1.5, centres=((0, 0), (2, 0), (1, 1.7), (2, 2))))
+    X = np.stack(np.meshgrid(np.linspace(-3, 5, 81), np.linspace(-3, 5, 81)), -1).reshape(-1, 2)
+    values = model._decision_matrix(X)
+    votes = ovo_votes(values, model.problems_, 4)
+    tied = (votes == votes.max(axis=1, keepdims=True)).sum(axis=1) > 1
+    assert tied.sum() >= 20
+    np.testing.assert_array_equal(model.predict(X), model.decision_function(X).argmax(axis=1))
+    # by hand: the summed decision value of each class, taken positive for it
+    confidence = np.zeros((len(X), 4))
+    for k, (pos, neg) in enumerate(model.problems_):
+        confidence[:, pos] += values[:, k]
+        confidence[:, neg] -= values[:, k]
+    confidence[votes < votes.max(axis=1, keepdims=True)] = -np.inf
+    np.testing.assert_array_equal(model.predict(X)[tied], confidence.argmax(axis=1)[tied])
+    assert "break_ties" not in model.get_params()
 
 
 def test_kernels_take_sigma_scale():

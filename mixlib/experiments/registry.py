@@ -103,7 +103,7 @@ def _mixture(p: dict[str, Any], random_state: RandomState) -> Any:
 def _gaussian_per_class(p: dict[str, Any], random_state: RandomState) -> Any:
     from mixlib.generative import QuadraticGaussianClassifier
 
-    return QuadraticGaussianClassifier(**p)
+    return QuadraticGaussianClassifier(**p, random_state=random_state)
 
 
 def _gaussian_shared(p: dict[str, Any], random_state: RandomState) -> Any:
@@ -218,9 +218,10 @@ MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in [
               _taken_by("MixtureClassifier", "n_components"),
               "isotropic Gaussian mixture per class, fitted by EM (report ch. 3)"),
     ModelSpec("gaussian_per_class", "probabilistic", "generative", _gaussian_per_class,
-              _taken_by("QuadraticGaussianClassifier", "reg_covar"),
+              _taken_by("QuadraticGaussianClassifier", "reg_covar", "reg_param"),
               "one full-covariance Gaussian per class (quadratic boundaries; lecture on "
-              "linear classification)"),
+              "linear classification), by default shrunk towards the identity by an amount "
+              "chosen by inner cross-validation"),
     ModelSpec("gaussian_shared", "probabilistic", "generative", _gaussian_shared,
               _taken_by("LinearGaussianClassifier", "reg_covar"),
               "Gaussians with one shared covariance (linear boundaries; lecture on linear "

@@ -21,6 +21,7 @@ from mixlib.core.validation import (
     check_float,
 )
 from mixlib.generative._bayes import BayesRuleClassifier, check_priors, weighted_class_indicator
+from mixlib.generative._shrinkage_cv import REG_PARAM_GRID, choose_reg_param, inner_cv_scores
 
 __all__ = ["QuadraticGaussianClassifier", "LinearGaussianClassifier", "ledoit_wolf_shrinkage"]
 
@@ -123,12 +124,16 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
         ``reg_covar=0``. ``"ledoit_wolf"``: no ridge; each class's covariance is shrunk
         towards a multiple of the identity by the Ledoit-Wolf rule (see Notes), which
         chooses the amount from the class's own rows.
-    reg_param : float in [0, 1], default=0.0
+    reg_param : float in [0, 1] or "auto", default=0.0
         Shrinks every covariance towards the identity, ``(1 - reg_param) S_k + reg_param I``
         before the ridge: scikit-learn's ``QuadraticDiscriminantAnalysis(reg_param=...)``.
+        ``"auto"``: the value of :data:`~mixlib.generative._shrinkage_cv.REG_PARAM_GRID` of
+        least held-out error in an inner stratified cross-validation (see Notes).
     ddof : {0, 1}, default=0
         0: the maximum-likelihood estimates of the lecture (divide by ``N_k``, as
         scikit-learn's ``QuadraticDiscriminantAnalysis``); 1: divide by ``N_k - 1``.
+    random_state : None, int or numpy.random.Generator, default=None
+        Deals the rows into the inner folds of ``reg_param="auto"`` (unused otherwise).
 
     Attributes
     ----------
@@ -142,6 +147,11 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
     shrinkage_ : ndarray of shape (n_classes,)
         The Ledoit-Wolf shrinkage ``delta_k`` of every class (zeros unless
         ``reg_covar="ledoit_wolf"``).
+    reg_param_ : float
+        The shrinkage used: ``reg_param``, or the value ``"auto"`` chose.
+    cv_error_, cv_log_loss_ : ndarray of shape (len(REG_PARAM_GRID),)
+        With ``reg_param="auto"`` only: the held-out error ``E(r)`` and log-loss ``L(r)`` of
+        every candidate.
 
     Notes
     -----
@@ -163,14 +173,40 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
     squared Frobenius error, estimated from the spread of the rows' outer products. It needs
     no tuning, and makes every covariance positive definite unless a class's features are
     all constant.
+
+    With ``reg_param="auto"`` the rows are dealt into ``F = min(5, n_min)`` stratified folds
+    (``n_min`` the row count of the smallest class; seeded by ``random_state``), and with
+    ``p_{-f}(C_k | x; r)`` the classifier of shrinkage ``r`` fitted on the rows outside fold
+    ``f`` (the same ridge, ``ddof`` and ``priors``), the held-out error and log-loss are
+
+    ``E(r) = (1 / sum_n s_n) sum_f sum_{n in f} s_n [argmax_k p_{-f}(C_k | x_n; r) != y_n]``,
+    ``L(r) = -(1 / sum_n s_n) sum_f sum_{n in f} s_n log p_{-f}(C_{y_n} | x_n; r)``.
+
+    The shrinkage is ``r* = argmin E(r)`` over the grid ``r in {0, 0.001, 0.003, 0.01, 0.03,
+    0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6, 0.8, 1}``, ties in ``E`` broken by the least ``L``
+    (then the smallest ``r``), and the model is refitted on every row with ``r*``. The
+    error decides because it is what the study measures: on one-hot splice the log-loss
+    prefers far more shrinkage than the error does (on one 5-fold split it stays within
+    0.21-0.26 from ``r = 0.1`` to ``0.6`` while the error goes from 4.7 % up to 9.8 % and
+    back to 6.8 %), since shrinking softens the
+    overconfident posteriors it punishes; the log-loss, smooth in ``r``, still settles the
+    frequent ties of the error of a few held-out rows. A row of integer weight ``w`` lies in
+    one fold where ``w`` repeated rows may lie in several, so weights and repeated rows may
+    choose different ``r*``.
+
+    sklearn check not passed with reg_param='auto': check_sample_weight_equivalence_on_dense_data
+    — the inner folds deal a row of weight 2 into one fold where its two copies can fall in
+    two, so the held-out errors, and with them the chosen reg_param, can differ. At a fixed
+    reg_param the weighted and the repeated fits are the same model.
     """
 
     def __init__(self, priors: ArrayLike | None = None, reg_covar: float | str = 1e-6,
-                 reg_param: float = 0.0, ddof: int = 0) -> None:
+                 reg_param: float | str = 0.0, ddof: int = 0, random_state=None) -> None:
         self.priors = priors
         self.reg_covar = reg_covar
         self.reg_param = reg_param
         self.ddof = ddof
+        self.random_state = random_state
 
     def fit(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
@@ -188,8 +224,21 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
             raise InvalidParameterError(f"reg_covar must be a float >= 0 or 'ledoit_wolf', got "
                                         f"{self.reg_covar!r}.")
         ridge = 0.0 if shrink else check_float(self.reg_covar, "reg_covar", low=0, finite=False)
-        reg_param = check_float(self.reg_param, "reg_param", low=0, high=1)
-        X, R, _ = self._fit_common(X, y, sample_weight)
+        auto = isinstance(self.reg_param, str)
+        if auto and (self.reg_param != "auto" or shrink):
+            raise InvalidParameterError(
+                "reg_param must be a float in [0, 1] or 'auto' (with a float reg_covar: 'auto' "
+                f"chooses the shrinkage itself), got reg_param={self.reg_param!r} with "
+                f"reg_covar={self.reg_covar!r}.")
+        reg_param = None if auto else check_float(self.reg_param, "reg_param", low=0, high=1)
+        X, R, codes = self._fit_common(X, y, sample_weight)
+        if auto:
+            grid = np.array(REG_PARAM_GRID)
+            self.cv_error_, self.cv_log_loss_ = inner_cv_scores(
+                X, R, codes, None if self.priors is None else self.priors_, grid, ridge,
+                self.ddof, self.random_state)
+            reg_param = choose_reg_param(grid, self.cv_error_, self.cv_log_loss_)
+        self.reg_param_ = reg_param
         n_features = X.shape[1]
         covariances = np.empty((len(self.classes_), n_features, n_features))
         self.shrinkage_ = np.zeros(len(self.classes_))

@@ -98,7 +98,9 @@ class IterativeClassifier(SemiSupervisedMixin):
     n_features_in_ : int
         Columns of ``X`` seen by :meth:`fit`.
     n_iter_ : int
-        Rounds in which the unknowns were classified (the argmax round included).
+        Rounds run, that is models fit: round 0 (the labelled examples only) and every round
+        after one that assigned unknowns (the argmax round included); the length of the
+        arrays of ``history_``, at least 1.
     n_assigned_by_argmax_ : int
         Unknowns assigned by the final argmax round (0 with ``finish="stop"``).
     termination_condition_ : {"all_labeled", "no_change", "max_iter", "argmax"}
@@ -124,19 +126,17 @@ class IterativeClassifier(SemiSupervisedMixin):
             A = U_r                                (finish="argmax": one last round)
         L_{r+1} = L_r + A with labels argmax_c p(c | x),  U_{r+1} = U_r - A
 
-    With ``finish="stop"`` the pseudo-labels and ``n_iter_`` equal scikit-learn's
+    With ``finish="stop"`` the pseudo-labels and ``labeled_iter_`` equal scikit-learn's
     ``SelfTrainingClassifier`` with the same estimator and ``random_state`` int;
     scikit-learn refits once more after a round that assigned nothing, on the same examples,
-    which here is skipped.
+    which here is skipped. Its ``n_iter_`` does not count its final fit: it is ours less one,
+    or ours when our last model tried the unknowns and assigned none (its uncounted final fit
+    is then that repeated one).
 
     sklearn check not passed: check_classifiers_classes — a label equal to unlabelled_label
     (-1 by default, scikit-learn's mark of an unlabelled row) is read as unlabelled, so the
     check's classes -1 and 1 leave one known class; give unlabelled_label a value that is
     not a class.
-
-    sklearn check not passed: check_non_transformer_estimators_n_iter — n_iter_ counts the
-    rounds that classified unlabelled rows, 0 when every row is labelled as in the check;
-    scikit-learn exempts its own SelfTrainingClassifier from this check for the same reason.
     """
 
     def __init__(
@@ -288,7 +288,7 @@ class IterativeClassifier(SemiSupervisedMixin):
         self.classes_ = estimator.classes_
         self.transduction_ = tidy_labels(state.transduction)
         self.labeled_iter_ = state.labeled_iter
-        self.n_iter_ = state.n_iter
+        self.n_iter_ = len(state.records["n_labelled"])
         self.n_assigned_by_argmax_ = state.n_by_argmax
         self.termination_condition_ = state.termination
         self.history_ = {key: np.array(values, dtype=int) for key, values in state.records.items()}

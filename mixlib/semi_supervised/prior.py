@@ -57,10 +57,11 @@ class PriorProbabilityClassifier(SemiSupervisedMixin):
     n_features_in_ : int
         Columns of ``X`` seen by :meth:`fit`.
     n_iter_ : int
-        Soft-label refits performed.
+        Rounds run, that is models fit: round 0 (the labelled examples only) and the
+        soft-label refits; at least 1.
     converged_ : bool
         Whether the last refit flipped no argmax class (True as well without unlabelled rows).
-    history_ : dict of str to ndarray of shape (n_iter_ + 1,)
+    history_ : dict of str to ndarray of shape (n_iter_,)
         The wrapper's own record of every fitted model, ``round`` = 0 (labelled examples
         only), 1, ... (refits on all examples with soft labels). Key ``n_flips`` (float):
         the number of unlabelled examples whose argmax class under this model differs from
@@ -86,10 +87,6 @@ class PriorProbabilityClassifier(SemiSupervisedMixin):
     (-1 by default, scikit-learn's mark of an unlabelled row) is read as unlabelled, so the
     check's classes -1 and 1 leave one known class; give unlabelled_label a value that is
     not a class.
-
-    sklearn check not passed: check_non_transformer_estimators_n_iter — n_iter_ counts the
-    soft-label refits on unlabelled rows, 0 when every row is labelled as in the check;
-    scikit-learn exempts its own SelfTrainingClassifier from this check for the same reason.
     """
 
     def __init__(
@@ -135,7 +132,6 @@ class PriorProbabilityClassifier(SemiSupervisedMixin):
         Q[np.nonzero(~unlabelled)[0], np.searchsorted(classes, y_known)] = 1.0
         flips = [np.nan]
         converged = True
-        n_iter = 0
         if unlabelled.any():
             q = estimator.predict_proba(X_unknown)
             converged = False
@@ -164,7 +160,7 @@ class PriorProbabilityClassifier(SemiSupervisedMixin):
         self.classes_ = estimator.classes_
         self.soft_labels_ = Q
         self.transduction_ = classes[Q.argmax(axis=1)]
-        self.n_iter_ = n_iter
+        self.n_iter_ = len(flips)
         self.converged_ = converged
         self.history_ = {"n_flips": np.array(flips, dtype=float)}
         return self

@@ -13,7 +13,6 @@ import numpy as np
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.svm._smo import smo_solve
 from mixlib.core.validation import (
-    check_choice,
     check_fitted_input,
     check_float,
     check_int,
@@ -73,10 +72,6 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
     line_search_steps : int, default=8
         Golden-section evaluations of ``J`` per line search (more, up to 40, while none has
         decreased ``J``).
-    break_ties : bool, default=False
-        With three classes or more, whether :meth:`predict` breaks a tie in votes by the
-        largest :meth:`decision_function` (then the two agree on every row) or gives it to
-        the lowest class index (libsvm's rule), as :class:`mixlib.svm.svc.SVC`.
 
     Attributes
     ----------
@@ -111,8 +106,7 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
 
     def __init__(self, C: float = 1.0, kernels: Sequence[dict[str, Any]] = DEFAULT_KERNELS,
                  tol: float = 1e-5, max_iter: int | None = None, mkl_max_iter: int = 50,
-                 gap_tol: float = 1e-3, line_search_steps: int = 8,
-                 break_ties: bool = False) -> None:
+                 gap_tol: float = 1e-3, line_search_steps: int = 8) -> None:
         self.C = C
         self.kernels = kernels
         self.tol = tol
@@ -120,7 +114,6 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         self.mkl_max_iter = mkl_max_iter
         self.gap_tol = gap_tol
         self.line_search_steps = line_search_steps
-        self.break_ties = break_ties
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> "MKLSVC":
         """Learn the kernel weights and the SVM.
@@ -133,7 +126,6 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         X, y = check_X_y(X, y)
         self._max_iter = check_svm_params(self.C, self.tol, self.max_iter, 1.0)
         specs = _check_kernels(self.kernels, X)
-        check_choice(self.break_ties, "break_ties", (False, True))
         for name in ("mkl_max_iter", "line_search_steps"):
             check_int(getattr(self, name), name, min_value=1)
         check_float(self.gap_tol, "gap_tol", low=0, closed="neither", finite=False)
@@ -289,8 +281,7 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
         ``classes_[1]``), else (n_samples, n_classes): the votes of the one-vs-one problems
         plus their squashed summed confidence (:func:`mixlib.svm.svc.ovr_decision`, the
         conventions of :meth:`mixlib.svm.svc.SVC.decision_function`). Its argmax is
-        :meth:`predict` on every row without a tie in votes, and on every row with
-        ``break_ties=True``.
+        :meth:`predict` on every row.
         """
         values = self._decision_matrix(X)
         if len(self.classes_) == 2:
@@ -300,15 +291,18 @@ class MKLSVC(ClassifierMixin, BaseEstimator):
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Predicted labels (one-vs-one voting), shape (n_samples,).
 
-        The class with the most votes; a tie goes to the lowest class index (libsvm's rule),
-        or with ``break_ties=True`` to the class of largest :meth:`decision_function`.
+        The class of largest :meth:`decision_function`: with two classes ``classes_[1]`` where
+        ``f(x) > 0``; with more, the class with the most votes, a tie in votes going to the
+        tied class of largest summed confidence (scikit-learn's ``SVC(break_ties=True)``,
+        where libsvm gives it to the lowest class index), so that :meth:`predict` and the
+        argmax of :meth:`decision_function` are the same on every row.
 
         Parameters
         ----------
         X : ndarray of shape (n_samples, n_features)
         """
         values = self._decision_matrix(X)
-        if self.break_ties and len(self.classes_) > 2:
+        if len(self.classes_) > 2:
             scores = ovr_decision(values, self.problems_, len(self.classes_))
             return self.classes_[scores.argmax(axis=1)]
         return vote(values, self.problems_, self.classes_)
