@@ -213,6 +213,15 @@ def test_auto_shrinkage_is_deterministic_given_the_seed():
         np.testing.assert_array_equal(fit.cv_log_loss_, fits[0].cv_log_loss_)
 
 
+def test_a_refit_with_a_fixed_shrinkage_drops_the_scores_of_an_auto_fit():
+    X, y = _wine()
+    model = QuadraticGaussianClassifier(reg_param="auto", random_state=0).fit(X, y)
+    assert hasattr(model, "cv_error_")
+    model.set_params(reg_param=0.3).fit(X, y)
+    assert model.reg_param_ == 0.3
+    assert not hasattr(model, "cv_error_") and not hasattr(model, "cv_log_loss_")
+
+
 @pytest.mark.parametrize("ddof, priors", [(0, None), (1, [0.5, 0.3, 0.2])])
 def test_inner_cv_scores_are_those_of_fits_on_every_fold(ddof, priors):
     """The vectorised scores of every grid value equal plain fits on the same inner folds."""

@@ -238,6 +238,9 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
                 X, R, codes, None if self.priors is None else self.priors_, grid, ridge,
                 self.ddof, self.random_state)
             reg_param = choose_reg_param(grid, self.cv_error_, self.cv_log_loss_)
+        else:  # a refit with a fixed shrinkage keeps no scores of an earlier 'auto' fit
+            for stale in ("cv_error_", "cv_log_loss_"):
+                self.__dict__.pop(stale, None)
         self.reg_param_ = reg_param
         n_features = X.shape[1]
         covariances = np.empty((len(self.classes_), n_features, n_features))
