@@ -63,7 +63,7 @@ def test_the_family_comparison_keeps_one_tree_and_leaves_logistic_regression_out
 def test_em_iterations_at_a_looser_tolerance_read_off_the_trace():
     from mixlib.analysis.claims_em import iterations_at
     from mixlib.experiments.mixture import em_trace
-    from mixlib.experiments.settings import EMSettings
+    from mixlib.catalogue.settings import EMSettings
     from tests.test_experiments_mixture import _labelled
 
     rng = np.random.default_rng(3)

@@ -16,7 +16,7 @@ from mixlib.experiments.comparison import (
 from mixlib.analysis.comparison_stats import comparison_pairs, comparison_ranks, fold_errors
 from mixlib.analysis.comparison_summary import comparison_summary
 from mixlib.experiments.contract import RepeatData
-from mixlib.experiments.settings import ComparisonProtocol, EMSettings
+from mixlib.catalogue.settings import ComparisonProtocol, EMSettings
 from mixlib.figures.comparison import best_per_family, comparison_figure
 from mixlib.figures.critical_difference import critical_difference_figure
 from mixlib.model_selection.evaluation import stratified_folds, t_interval

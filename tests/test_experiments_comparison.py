@@ -21,8 +21,8 @@ from mixlib.analysis.comparison_summary import (
     comparison_summary,
     probabilistic_vs_deterministic,
 )
-from mixlib.experiments.registry import CLASSIFIERS, MODELS, ModelSpec, make_model, resolve_params
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.registry import CLASSIFIERS, MODELS, ModelSpec, make_model, resolve_params
+from mixlib.catalogue.settings import EMSettings
 from mixlib.figures.comparison import best_per_family, comparison_figure, confusion_figure
 from mixlib.tree import ID3Classifier, QuantileDiscretised
 from mixlib.core.seeding import generator
@@ -209,7 +209,7 @@ class _SpyClassifier(BaseEstimator):
         return np.full(len(X), self.label_, dtype=object)
 
 
-SPY = ModelSpec("spy", "deterministic", "test", lambda p, rng: _SpyClassifier(**p),
+SPY = ModelSpec("spy", "deterministic", "test", _SpyClassifier,
                 {"label": "_SpyClassifier"}, "records fit sizes; a constant label if given")
 
 

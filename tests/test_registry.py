@@ -21,7 +21,7 @@ from mixlib.core.seeding import generator
 from mixlib.core.validation import check_array
 from mixlib.core.vocabulary import COMPARISON_COLUMNS
 from mixlib.experiments.comparison import comparison_job, comparison_point
-from mixlib.experiments.registry import (
+from mixlib.catalogue.registry import (
     APPROACHES,
     CLASSIFIERS,
     MODELS,
@@ -31,7 +31,7 @@ from mixlib.experiments.registry import (
     make_model,
     resolve_params,
 )
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.settings import EMSettings
 from mixlib.mixture import MixtureClassifier
 from mixlib.model_selection.resampling import stratified_folds
 from mixlib.pipeline.checks import check_comparison_params, check_config
@@ -65,8 +65,7 @@ class NearestCentroid(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmin(distances, axis=1)]
 
 
-CENTROID = ModelSpec("centroid", "deterministic", "neighbours",
-                     lambda p, random_state: NearestCentroid(**p),
+CENTROID = ModelSpec("centroid", "deterministic", "neighbours", NearestCentroid,
                      {"shrink": "NearestCentroid"}, "nearest class centroid (a toy added by one entry)")
 
 
@@ -121,7 +120,7 @@ def test_schema_lists_exactly_the_catalogue_classifiers():
     assert "svdd" in MODELS and "svdd" not in CLASSIFIERS  # a one-class detector
 
 
-@pytest.mark.parametrize("module", ["mixlib.pipeline.checks", "mixlib.experiments.registry",
+@pytest.mark.parametrize("module", ["mixlib.pipeline.checks", "mixlib.catalogue.registry",
                                     "mixlib.experiments.comparison",
                                     "mixlib.analysis.comparison_summary"])
 def test_importing_the_registry_loads_no_estimator(module):

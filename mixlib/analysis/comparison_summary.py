@@ -16,7 +16,7 @@ import pandas as pd
 
 from mixlib.core.vocabulary import COMPARISON_KEYS as SUMMARY_KEYS
 from mixlib.core.vocabulary import CV, HOLDOUT, SUMMARY_METRICS
-from mixlib.experiments.registry import APPROACHES
+from mixlib.catalogue.registry import APPROACHES
 
 
 def with_protocol(table: pd.DataFrame) -> pd.DataFrame:

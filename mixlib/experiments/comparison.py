@@ -7,7 +7,7 @@ stratified K-fold cross-validation on a whole data set (:func:`comparison_point`
 split's train and test rows, one unit per repeat of the split
 (:func:`comparison_holdout_job`). Each unit is standardised from its own training rows when
 the data set is (numeric data; one-hot splice keeps the 0/1 coding the isotropic mixtures are
-meant to see), its model built by the catalogue (:func:`mixlib.experiments.registry.make_model`,
+meant to see), its model built by the catalogue (:func:`mixlib.catalogue.registry.make_model`,
 data-dependent values resolved on the unit's training rows), fitted and scored; both protocols
 give the same tables.
 
@@ -71,8 +71,8 @@ from mixlib.core.vocabulary import (
     ANY, COMPARISON_COLUMNS, COMPARISON_ROW, CV, GROUPED, HOLDOUT, SETTINGS_COLUMNS, UNGROUPED,
 )
 from mixlib.experiments.contract import RepeatData
-from mixlib.experiments.registry import make_imputer, make_model, model_spec, unknown_parameters
-from mixlib.experiments.settings import ComparisonProtocol, EMSettings
+from mixlib.catalogue.registry import make_imputer, make_model, model_spec, unknown_parameters
+from mixlib.catalogue.settings import ComparisonProtocol, EMSettings
 from mixlib.model_selection.evaluation import confusion_matrix, t_interval
 from mixlib.model_selection.resampling import (
     EvaluationUnit, UnitScore, repeated_kfold_units, score_units,
@@ -206,7 +206,7 @@ def comparison_point(X: np.ndarray, y: np.ndarray, dataset: str, model: str,
     dataset : str
         Value of the ``dataset`` column.
     model : str
-        A classifier of :data:`mixlib.experiments.registry.MODELS`.
+        A classifier of :data:`mixlib.catalogue.registry.MODELS`.
     params : mapping or None
         The model's parameters, plus the protocol key ``max_train_rows`` (fit every fold on
         at most this many of its training rows).
