@@ -27,8 +27,8 @@ def em_trace(
     *,
     n_components: int,
     em: EMSettings,
+    n_restarts: int,
     n_labelled: int | None = None,
-    n_restarts: int = 0,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Mean log-likelihood of every class model at every EM iteration (fig. 3.3; one repeat).
@@ -52,7 +52,7 @@ def em_trace(
         The EM settings of the mixtures.
     n_labelled : int, optional
         Labelled rows drawn (the report: 36); all of them if None or not fewer.
-    n_restarts : int, default=0
+    n_restarts : int >= 0
         Extra random initialisations per class model, >= 0.
     rng : numpy.random.Generator, int or None
         Draws the subsample, then the initialisations.
@@ -205,7 +205,7 @@ def kernel_map(
 
 
 def em_trace_stage(*, split: str, dataset: str, n_components: int, em: EMSettings,
-                   n_restarts: int = 0) -> Stage:
+                   n_restarts: int) -> Stage:
     """The ``em_trace`` rule (fig. 3.3): :func:`em_trace` on the labelled rows of every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "em_trace", split, r)``; its table gets a
