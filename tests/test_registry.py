@@ -16,11 +16,12 @@ import numpy as np
 import pytest
 import yaml
 
+from tests.comparison_runs import models_on_one_dataset
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.seeding import generator
 from mixlib.core.validation import check_array
 from mixlib.core.vocabulary import COMPARISON_COLUMNS
-from mixlib.experiments.comparison import comparison_job, comparison_point
+from mixlib.experiments.comparison import comparison_point
 from mixlib.catalogue.registry import (
     APPROACHES,
     CLASSIFIERS,
@@ -94,7 +95,7 @@ def test_a_toy_classifier_needs_one_registry_entry(monkeypatch):
                         .predict(X[folds == k]) != y[folds == k]) for k in range(4)]
     np.testing.assert_array_equal(table.loc[table["metric"] == "fold_error", "value"], expected)
     assert 0 < np.mean(expected) < 0.5
-    assert set(comparison_job(X, y, "toy", ["knn", "centroid"], None, 3, 0.05, 0).scores["model"]) \
+    assert set(models_on_one_dataset(X, y, "toy", ["knn", "centroid"], None, 3, 0.05, 0).scores["model"]) \
         == {"knn", "centroid"}
     # The config checks accept it by name and check its parameters.
     config = yaml.safe_load((ROOT / "config" / "test.yaml").read_text())

@@ -55,7 +55,6 @@ unit, its value as text: what ran, data-dependent values resolved, defaults incl
 
 from __future__ import annotations
 
-import copy
 import logging
 import numbers
 from collections.abc import Mapping, Sequence
@@ -241,32 +240,6 @@ def comparison_point(X: np.ndarray, y: np.ndarray, dataset: str, model: str,
     return _tables(scores, protocol=CV, dataset=dataset, split=None, model=model,
                    n_folds=n_folds, n_repeats=n_repeats,
                    group_duplicates=UNGROUPED if groups is None else GROUPED, alpha=alpha)
-
-
-def comparison_job(X: np.ndarray, y: np.ndarray, dataset: str, models: Sequence[str],
-                   params: Mapping[str, Mapping[str, Any]] | None, n_folds: int, alpha: float,
-                   rng: int | np.random.Generator, *, standardise: bool = False,
-                   n_repeats: int = 1, em: EMSettings | None = None) -> ComparisonRun:
-    """:func:`comparison_point` of several models of one data set, on the same folds.
-
-    Every model gets a generator in the state of ``rng`` (a copy; ``rng`` itself is not
-    advanced), so the result equals separate :func:`comparison_point` calls given a generator
-    in that state; ``params`` maps a model to its parameters. The tables are stacked in the
-    order of ``models``.
-    """
-    params = dict(params or {})
-    unknown = set(params) - set(models)
-    if unknown:
-        raise ValueError(f"params given for model(s) {sorted(unknown)} not in models "
-                         f"{list(models)}.")
-    for name in models:
-        model_spec(name)
-    runs = [comparison_point(X, y, dataset, name, params.get(name), n_folds, alpha,
-                             copy.deepcopy(rng) if isinstance(rng, np.random.Generator) else rng,
-                             standardise=standardise, n_repeats=n_repeats, em=em)
-            for name in models]
-    return ComparisonRun(pd.concat([run.scores for run in runs], ignore_index=True),
-                         pd.concat([run.settings for run in runs], ignore_index=True))
 
 
 def comparison_dataset_job(prepared: pd.DataFrame, *, dataset: str, model: str,
