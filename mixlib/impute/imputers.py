@@ -27,10 +27,7 @@ from mixlib.core.validation import (
 )
 from mixlib.mixture import fit_capped_mixture, variance_floor
 from mixlib.mixture.initialisation import (
-    DEFAULT_INIT,
-    DEFAULT_MAX_ITER,
-    DEFAULT_MIN_VARIANCE,
-    DEFAULT_TOL,
+    DEFAULT_INIT, DEFAULT_MAX_ITER, DEFAULT_MIN_VARIANCE, DEFAULT_TOL,
 )
 
 
@@ -245,17 +242,10 @@ class KernelModeImputer(_Imputer):
         The variance floor of every mixture of each feature.
     """
 
-    def __init__(
-        self,
-        n_components: int = 2,
-        *,
-        init: str = DEFAULT_INIT,
-        tol: float = DEFAULT_TOL,
-        max_iter: int = DEFAULT_MAX_ITER,
-        min_variance: float = DEFAULT_MIN_VARIANCE,
-        relative_min_variance: float | None = None,
-        random_state=None,
-    ) -> None:
+    def __init__(self, n_components: int = 2, *, init: str = DEFAULT_INIT,
+                 tol: float = DEFAULT_TOL, max_iter: int = DEFAULT_MAX_ITER,
+                 min_variance: float = DEFAULT_MIN_VARIANCE,
+                 relative_min_variance: float | None = None, random_state=None) -> None:
         self.n_components = n_components
         self.init = init
         self.tol = tol
