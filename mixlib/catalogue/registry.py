@@ -112,13 +112,13 @@ class ModelSpec:
         return outer + ((self.inner,) if self.inner is not None else ())
 
     def build(self, params: Mapping[str, Any], random_state: RandomState = None,
-              **settings: Any) -> Any:
+              **shared: Any) -> Any:
         """The unfitted estimator: each class gets the parameters ``parameters`` gives it.
 
         ``params`` are resolved (:func:`resolve_params`): only the parameters given are passed
         on, so one left out takes the estimator's default; ``random_state`` goes, as is, to an
-        outer estimator whose ``__init__`` takes it, and so do the study-wide ``settings``
-        (the EM settings of a mixture, which no model's parameters hold).
+        outer estimator whose ``__init__`` takes it, and so do the ``shared`` keyword arguments
+        (the study-wide EM settings of a mixture, which no model's parameters hold).
         """
         outer_path = self.estimator
         if isinstance(outer_path, Mapping):
@@ -133,7 +133,7 @@ class ModelSpec:
             taken = self._taken_by(inner, params)
             if taken or not self.inner_optional:
                 args.append(inner(**taken))
-        kwargs = {**settings, **self._taken_by(outer, params)}
+        kwargs = {**shared, **self._taken_by(outer, params)}
         if "random_state" in inspect.signature(outer).parameters:
             kwargs["random_state"] = random_state
         return outer(*args, **kwargs)

@@ -104,13 +104,14 @@ def split_protocol_params(params: Mapping[str, Any] | None) -> tuple[dict[str, A
 
 
 def error_rows(errors: np.ndarray, n_train: float, n_test: float,
-               alpha: float) -> list[dict[str, Any]]:
+               significance: float) -> list[dict[str, Any]]:
     """The summary metric rows of ``J`` unit errors (module docstring)."""
     errors = np.asarray(errors, dtype=float)
     if len(errors) >= 2:
-        plain = t_interval(errors, alpha)
+        plain = t_interval(errors, significance)
         mean, std, low, high = plain.mean, plain.std, plain.low, plain.high
-        c_low, c_high = corrected_t_interval(errors, n_train=n_train, n_test=n_test, alpha=alpha)
+        c_low, c_high = corrected_t_interval(errors, n_train=n_train, n_test=n_test,
+                                             alpha=significance)
     else:
         mean, std = float(errors.mean()), np.nan
         low = high = c_low = c_high = np.nan
@@ -139,11 +140,11 @@ def estimator_settings(estimator: Any) -> dict[str, str]:
 
 def _tables(scores: list[UnitScore], *, protocol: str, dataset: str, split: str | None,
             model: str, n_folds: int, n_repeats: int, group_duplicates: str,
-            alpha: float) -> ComparisonRun:
+            significance: float) -> ComparisonRun:
     """The scores and settings tables of one job from its units' scores."""
     errors = np.array([score.error for score in scores])
     rows = error_rows(errors, float(np.mean([s.n_train for s in scores])),
-                      float(np.mean([s.n_test for s in scores])), alpha)
+                      float(np.mean([s.n_test for s in scores])), significance)
     logger.info("%s %s: %s error %.4f over %d unit(s)", dataset or split, model, protocol,
                 rows[0]["value"], len(scores))
     rows += [{"metric": "fit_seconds", "value": float(np.mean([s.fit_seconds for s in scores]))},
@@ -158,7 +159,7 @@ def _tables(scores: list[UnitScore], *, protocol: str, dataset: str, split: str 
     labels = {"protocol": protocol, "dataset": dataset, "split": split, "model": model,
               "approach": spec.approach, "family": spec.family, "n_folds": int(n_folds),
               "n_repeats": int(n_repeats), "group_duplicates": group_duplicates,
-              "alpha": float(alpha)}
+              "alpha": float(significance)}
     table = pd.DataFrame([{key: row.get(key) for key in COMPARISON_ROW} for row in rows],
                          columns=list(COMPARISON_ROW))
     for position, (column, value) in enumerate(labels.items()):
@@ -190,7 +191,7 @@ def _score(units, model: str, params: Mapping[str, Any] | None, *, standardise: 
 
 
 def comparison_point(X: np.ndarray, y: np.ndarray, dataset: str, model: str,
-                     params: Mapping[str, Any] | None, n_folds: int, alpha: float,
+                     params: Mapping[str, Any] | None, n_folds: int, significance: float,
                      rng: int | np.random.Generator, *, standardise: bool = False,
                      groups: np.ndarray | None = None, n_repeats: int = 1,
                      em: EMSettings | None = None) -> ComparisonRun:
@@ -211,8 +212,8 @@ def comparison_point(X: np.ndarray, y: np.ndarray, dataset: str, model: str,
         at most this many of its training rows).
     n_folds : int
         ``K``.
-    alpha : float
-        The significance level: ``1 - alpha`` is the confidence level of the intervals.
+    significance : float
+        The significance level: ``1 - significance`` is the confidence level of the intervals.
     rng : int or numpy.random.Generator
         Build it with ``generator(seed, "comparison", dataset)`` for every model of a data set
         (:func:`mixlib.model_selection.resampling.repeated_kfold_units`).
@@ -239,7 +240,8 @@ def comparison_point(X: np.ndarray, y: np.ndarray, dataset: str, model: str,
     scores = _score(units, model, params, standardise=standardise, em=em)
     return _tables(scores, protocol=CV, dataset=dataset, split=None, model=model,
                    n_folds=n_folds, n_repeats=n_repeats,
-                   group_duplicates=UNGROUPED if groups is None else GROUPED, alpha=alpha)
+                   group_duplicates=UNGROUPED if groups is None else GROUPED,
+                   significance=significance)
 
 
 def comparison_dataset_job(prepared: pd.DataFrame, *, dataset: str, model: str,
@@ -304,4 +306,4 @@ def comparison_holdout_job(repeats: Sequence[RepeatData], *, split: str, dataset
     scores = _score(units, model, params, standardise=standardise, em=em)
     return _tables(scores, protocol=HOLDOUT, dataset=dataset, split=split, model=model,
                    n_folds=1, n_repeats=len(units), group_duplicates=ANY,
-                   alpha=protocol.significance_level)
+                   significance=protocol.significance_level)
