@@ -45,7 +45,7 @@ from mixlib.datasets import load_xy
 from mixlib.model_selection.evaluation import stratified_folds
 from mixlib.core.preprocessing import is_indicator_like
 from mixlib.experiments.comparison import comparison_point
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.settings import EMSettings
 from mixlib.impute import MeanImputer
 from mixlib.neighbors import default_n_neighbors
 from mixlib.core.seeding import generator

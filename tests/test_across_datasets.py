@@ -94,8 +94,9 @@ def test_bayesian_test_is_seeded_and_swaps_with_the_models():
 
 
 def comparison_table(errors: dict[str, list[float]], approach: dict[str, str]) -> pd.DataFrame:
-    rows = [{"protocol": "cv", "dataset": f"d{i}", "split": None, "model": model,
-             "approach": approach[model], "metric": "cv_error", "value": value, "alpha": 0.05}
+    rows = [{"protocol": "cv", "dataset": f"d{i}", "split": None, "n_repeats": 1,
+             "group_duplicates": "no", "model": model, "approach": approach[model],
+             "metric": "cv_error", "value": value, "alpha": 0.05}
             for model, values in errors.items() for i, value in enumerate(values)]
     return pd.DataFrame(rows)
 

@@ -182,7 +182,7 @@ def test_scikit_learn_meta_estimators_accept_cart():
 
 
 def test_registry_has_cart_and_the_unpruned_tree():
-    from mixlib.experiments.registry import MODELS, make_model, model_spec
+    from mixlib.catalogue.registry import MODELS, make_model, model_spec
 
     assert isinstance(make_model("cart", {"n_folds": 5}, 0), CARTClassifier)
     assert MODELS["tree_unpruned"].parameters["max_depth"] == "DecisionTreeClassifier"

@@ -20,7 +20,7 @@ from mixlib.analysis.claims_table import (
     with_robustness,
 )
 from mixlib.analysis.verdicts import VERDICTS, row_verdict
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.settings import EMSettings
 
 SPLITS = ("s", "t")
 RULES = ("confidence", "underflow")

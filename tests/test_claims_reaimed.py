@@ -63,19 +63,19 @@ def test_the_family_comparison_keeps_one_tree_and_leaves_logistic_regression_out
 def test_em_iterations_at_a_looser_tolerance_read_off_the_trace():
     from mixlib.analysis.claims_em import iterations_at
     from mixlib.experiments.mixture import em_trace
-    from mixlib.experiments.settings import EMSettings
+    from mixlib.catalogue.settings import EMSettings
     from tests.test_experiments_mixture import _labelled
 
     rng = np.random.default_rng(3)
     X = np.vstack([rng.normal(0, 1, (40, 3)), rng.normal(3, 1, (40, 3))])
     y = np.repeat([0, 1], 40)
-    trace = em_trace(_labelled(X, y), n_components=3, em=EMSettings(tol=1e-6), rng=1).assign(repeat=0)
+    trace = em_trace(_labelled(X, y), n_restarts=0, n_components=3, em=EMSettings(tol=1e-6), rng=1).assign(repeat=0)
     n_iter = trace.groupby(["repeat", "class"])["n_iter"].first()
     pd.testing.assert_series_equal(iterations_at(trace, 1e-6), n_iter, check_names=False)
     loose = iterations_at(trace, 1e-3)
     assert (loose <= n_iter).all() and (loose < n_iter).any()
     # refitting at 1e-3 stops where the trace says
-    refit = em_trace(_labelled(X, y), n_components=3, em=EMSettings(tol=1e-3), rng=1)
+    refit = em_trace(_labelled(X, y), n_restarts=0, n_components=3, em=EMSettings(tol=1e-3), rng=1)
     assert refit.groupby("class")["n_iter"].first().tolist() == loose.tolist()
 
 

@@ -73,7 +73,7 @@ def test_report_in_prediction_reads_a_value_or_a_range():
 def test_the_replicate_is_judged_on_its_own_rows_and_a_disagreement_is_unstable():
     from mixlib.analysis.claims_replicate import REPLICATE_COLUMNS, row_replicate_verdict, stability
     from mixlib.analysis.claims_table import claims_and_readings
-    from mixlib.experiments.settings import EMSettings
+    from mixlib.catalogue.settings import EMSettings
     from tests.test_claims import rounds_table
 
     rounds = rounds_table(splits=("s",))

@@ -8,15 +8,16 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from tests.comparison_runs import models_on_one_dataset
 from mixlib.core.seeding import generator
 from mixlib.analysis.claims_table import CLAIM_COLUMNS, build_claims
 from mixlib.experiments.comparison import (
-    comparison_holdout_job, comparison_job, comparison_point, error_rows,
+    comparison_holdout_job, comparison_point, error_rows,
 )
 from mixlib.analysis.comparison_stats import comparison_pairs, comparison_ranks, fold_errors
 from mixlib.analysis.comparison_summary import comparison_summary
 from mixlib.experiments.contract import RepeatData
-from mixlib.experiments.settings import ComparisonProtocol, EMSettings
+from mixlib.catalogue.settings import ComparisonProtocol, EMSettings
 from mixlib.figures.comparison import best_per_family, comparison_figure
 from mixlib.figures.critical_difference import critical_difference_figure
 from mixlib.model_selection.evaluation import stratified_folds, t_interval
@@ -70,7 +71,8 @@ def test_one_repeat_is_the_single_cv_and_repeat_zero_of_more():
 def test_repeats_draw_their_own_folds_shared_by_every_model():
     X, y = blobs(6, n=60)
     rng = generator(3, "comparison", "toy")
-    table = comparison_job(X, y, "toy", ["knn", "tree_unpruned"], None, 3, 0.05, rng, n_repeats=2).scores
+    table = models_on_one_dataset(X, y, "toy", ["knn", "tree_unpruned"], None, 3, 0.05, rng,
+                                  n_repeats=2).scores
     # the repeat-1 folds: child K of the generator's SeedSequence, drawn like repeat 0's
     stream = generator(3, "comparison", "toy")
     stratified_folds(y, 3, stream)
@@ -200,10 +202,10 @@ def study() -> pd.DataFrame:
                                       model=model, params=params.get(model), protocol=PROTOCOL,
                                       seed=2, standardise=False, em=em).scores
                for r in (1, 3) for model in MODELS]
-    return pd.concat([comparison_job(X, y, "blobs", MODELS, params, 3, 0.05, 1, n_repeats=2,
-                                     em=em).scores,
-                      comparison_job(H, z, "dna", MODELS, params, 3, 0.05, 1, n_repeats=2,
-                                     em=em).scores,
+    return pd.concat([models_on_one_dataset(X, y, "blobs", MODELS, params, 3, 0.05, 1,
+                                            n_repeats=2, em=em).scores,
+                      models_on_one_dataset(H, z, "dna", MODELS, params, 3, 0.05, 1,
+                                            n_repeats=2, em=em).scores,
                       *holdout], ignore_index=True)
 
 
@@ -264,9 +266,9 @@ def test_tables_record_whether_the_folds_kept_duplicates_together(study, tmp_pat
     assert titles and all(title.endswith("identical rows kept in one fold") for title in titles)
     assert not any("identical rows" in ax.get_title()
                    for ax in comparison_figure(comparison_summary(study)).axes)
-    # a table written before the setting was recorded says so
-    old = comparison_summary(study.drop(columns="group_duplicates"))
-    assert set(old["group_duplicates"]) == {"unrecorded"}
+    # every comparison table records the setting: one without it is refused, by name
+    with pytest.raises(ValueError, match=r"lacks column\(s\) \['group_duplicates'\]"):
+        comparison_summary(study.drop(columns="group_duplicates"))
 
 
 def test_ranks_across_cv_data_sets_with_approach(study):

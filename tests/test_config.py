@@ -10,7 +10,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 from mixlib.datasets import load_source
-from mixlib.experiments.settings import ComparisonProtocol, EMSettings
+from mixlib.catalogue.settings import ComparisonProtocol, EMSettings
 from mixlib.datasets.checks import check_classes_fill_folds
 from mixlib.pipeline.checks import (
     check_config, schema_references, split_role_names, validate_study_config,

@@ -11,18 +11,19 @@ from sklearn.metrics import confusion_matrix as sk_confusion_matrix
 from sklearn.model_selection import PredefinedSplit, cross_val_predict
 from sklearn.naive_bayes import GaussianNB
 
+from tests.comparison_runs import models_on_one_dataset
 from mixlib.core.base import BaseEstimator
 from mixlib.model_selection.evaluation import cross_val_error, stratified_folds, t_interval
 from mixlib.core.preprocessing import is_indicator_like
 from mixlib.core.vocabulary import COMPARISON_COLUMNS, SETTINGS_COLUMNS
-from mixlib.experiments.comparison import comparison_job, comparison_point
+from mixlib.experiments.comparison import comparison_point
 from mixlib.analysis.comparison_summary import (
     SUMMARY_METRICS,
     comparison_summary,
     probabilistic_vs_deterministic,
 )
-from mixlib.experiments.registry import CLASSIFIERS, MODELS, ModelSpec, make_model, resolve_params
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.registry import CLASSIFIERS, MODELS, ModelSpec, make_model, resolve_params
+from mixlib.catalogue.settings import EMSettings
 from mixlib.figures.comparison import best_per_family, comparison_figure, confusion_figure
 from mixlib.tree import ID3Classifier, QuantileDiscretised
 from mixlib.core.seeding import generator
@@ -106,24 +107,12 @@ def test_same_folds_for_every_model(seed):
     X, y = blobs(seed, n=45)
     rng = generator(seed, "comparison", "toy")
     folds = stratified_folds(y, 5, copy.deepcopy(rng))
-    table = comparison_job(X, y, "toy", ["knn", "naive_bayes", "gaussian_shared"], None, 5,
-                           0.05, rng).scores
+    table = models_on_one_dataset(X, y, "toy", ["knn", "naive_bayes", "gaussian_shared"], None,
+                                  5, 0.05, rng).scores
     for model in ("knn", "naive_bayes", "gaussian_shared"):
         rows = table[(table["model"] == model) & (table["metric"] == "fold_error")]
         expected = cross_val_error(make_model(model, None, 0, X=X), X, y, folds=folds)
         np.testing.assert_array_equal(rows["value"].to_numpy(), expected.fold_errors)
-
-
-def test_job_equals_separate_points():
-    X, y = blobs(4, n=45)
-    models = ["mixture", "random_forest", "knn"]
-    params = {name: LIGHT[name] for name in models if name in LIGHT}
-    job = comparison_job(X, y, "toy", models, params, 3, 0.1, generator(7, "comparison", "toy"),
-                         em=EM).scores
-    points = pd.concat([comparison_point(X, y, "toy", name, params.get(name), 3, 0.1,
-                                         generator(7, "comparison", "toy"), em=EM).scores
-                        for name in models], ignore_index=True)
-    pd.testing.assert_frame_equal(without_timing(job), without_timing(points))
 
 
 @pytest.mark.parametrize("model", ["mixture", "mlp", "random_forest", "bagging"])
@@ -209,7 +198,7 @@ class _SpyClassifier(BaseEstimator):
         return np.full(len(X), self.label_, dtype=object)
 
 
-SPY = ModelSpec("spy", "deterministic", "test", lambda p, rng: _SpyClassifier(**p),
+SPY = ModelSpec("spy", "deterministic", "test", _SpyClassifier,
                 {"label": "_SpyClassifier"}, "records fit sizes; a constant label if given")
 
 
@@ -242,14 +231,10 @@ def test_unknown_names_raise_clear_errors():
         make_model("lda")
     with pytest.raises(ValueError, match="known models"):
         comparison_point(X, y, "toy", "perceptron", None, 3, 0.05, 0).scores
-    with pytest.raises(ValueError, match="known models"):
-        comparison_job(X, y, "toy", ["knn", "nope"], None, 3, 0.05, 0).scores
     with pytest.raises(ValueError, match=r"unknown parameter\(s\) \['gamma'\] for model 'svm'"):
         comparison_point(X, y, "toy", "svm", {"gamma": 1.0}, 3, 0.05, 0).scores
     with pytest.raises(ValueError, match="max_train_rows must be None or an integer >= 2"):
         comparison_point(X, y, "toy", "knn", {"max_train_rows": 1.5}, 3, 0.05, 0).scores
-    with pytest.raises(ValueError, match="not in models"):
-        comparison_job(X, y, "toy", ["knn"], {"svm": {}}, 3, 0.05, 0).scores
     with pytest.raises(ValueError, match="resolved from the training rows"):
         make_model("svm", {"sigma": "scale"})
     with pytest.raises(ValueError, match="fits a mixture by EM: it needs the EM settings"):
@@ -347,8 +332,10 @@ def two_datasets() -> pd.DataFrame:
     H, z = one_hot(16, n=45)
     models = ["mixture", "naive_bayes", "knn", "tree_unpruned"]
     params = {"mixture": LIGHT["mixture"]}
-    return pd.concat([comparison_job(X, y, "blobs", models, params, 3, 0.05, 1, em=EM).scores,
-                      comparison_job(H, z, "dna", models, params, 3, 0.05, 1, em=EM).scores],
+    return pd.concat([models_on_one_dataset(X, y, "blobs", models, params, 3, 0.05, 1,
+                                            em=EM).scores,
+                      models_on_one_dataset(H, z, "dna", models, params, 3, 0.05, 1,
+                                            em=EM).scores],
                      ignore_index=True)
 
 

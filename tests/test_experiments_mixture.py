@@ -21,8 +21,8 @@ from mixlib.experiments.mixture import em_trace, kernel_map, kernel_map_stage, p
 from mixlib.figures.fig3_3 import fig3_3
 from mixlib.figures.fig3_4 import fig3_4
 from mixlib.figures.imputation import imputation_figure
-from mixlib.experiments.registry import make_imputer
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.registry import make_imputer
+from mixlib.catalogue.settings import EMSettings
 from mixlib.mixture.gaussian_mixture import MixtureClassifier
 
 EM = EMSettings(init="report", tol=1e-6, max_iter=200, min_variance=1e-6)
@@ -42,7 +42,7 @@ def _labelled(X, y, repeat=0):
 
 def _traces(X, y, seed, n_repeats=3, **params):
     """em_trace on ``n_repeats`` repeats of the same rows, through the runner."""
-    stage = Stage(em_trace, {"n_components": 2, "em": EM, **params}, keys=("em_trace", "s"), repeat_column=0)
+    stage = Stage(em_trace, {"n_components": 2, "em": EM, "n_restarts": 0, **params}, keys=("em_trace", "s"), repeat_column=0)
     return run_stages(stage, [_labelled(X, y, r) for r in range(n_repeats)], seed=seed)
 
 
@@ -67,7 +67,7 @@ def test_em_trace_table(two_classes):
 
 def test_em_trace_matches_a_direct_fit(two_classes):
     X, y = two_classes
-    trace = em_trace(_labelled(X, y), n_components=3, em=EM, rng=5)
+    trace = em_trace(_labelled(X, y), n_restarts=0, n_components=3, em=EM, rng=5)
     clf = MixtureClassifier(3, random_state=np.random.default_rng(5), **EM.as_kwargs()).fit(X, y)
     for c, label in enumerate(clf.classes_):
         run = trace[trace["class"] == label]["mean_log_likelihood"].to_numpy()
@@ -77,7 +77,7 @@ def test_em_trace_matches_a_direct_fit(two_classes):
 
 def test_em_trace_restarts_find_the_best_maximum_without_changing_the_fit(two_classes):
     X, y = two_classes
-    plain = em_trace(_labelled(X, y), n_components=4, em=EM, rng=8)
+    plain = em_trace(_labelled(X, y), n_restarts=0, n_components=4, em=EM, rng=8)
     restarted = em_trace(_labelled(X, y), n_components=4, em=EM, n_restarts=5, rng=8)
     # The restarts are drawn after the first fit: its trace is unchanged.
     gaps = ["n_restarts", "global_gap", "nondegenerate_gap"]
@@ -124,7 +124,7 @@ def test_em_trace_and_kernel_map_count_collapsed_kernels():
     rng = np.random.default_rng(1)
     X = np.vstack([rng.normal(0, 1, (5, 3)), rng.normal(3, 1, (5, 3))])
     y = np.repeat(["a", "b"], 5)
-    trace = em_trace(_labelled(X, y), n_components=4, em=EM, rng=0)
+    trace = em_trace(_labelled(X, y), n_restarts=0, n_components=4, em=EM, rng=0)
     clf = MixtureClassifier(4, random_state=np.random.default_rng(0), **EM.as_kwargs()).fit(X, y)
     expected = [int((m.at_floor_ & (m.weights_ > 1e-6)).sum()) for m in clf.mixtures_]
     assert trace.groupby("class")["collapsed"].first().tolist() == expected

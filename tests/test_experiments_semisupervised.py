@@ -9,7 +9,7 @@ import pytest
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.experiments.contract import RepeatData, run_stages
 from mixlib.experiments.dna import dna_kernel_point, dna_kernel_stage
-from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
+from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 from mixlib.experiments.semisupervised import (
     METHODS,
     kernel_sweep_point,

@@ -378,7 +378,7 @@ def test_figures_draw_the_tables_of_the_experiments():
     import warnings
 
     from mixlib.experiments.semisupervised import kernel_sweep_point, semisupervised_rounds
-    from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
+    from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 
     em, settings = EMSettings(tol=1e-4), SemiSupervisedSettings(threshold=0.8, max_rounds=4)
     rounds, sweep, grid = [], [], []

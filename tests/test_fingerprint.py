@@ -55,7 +55,7 @@ def test_a_figure_job_depends_on_its_figure_module_and_the_style_file():
     files = job_files(SCRIPTS / "figures" / "fig3_3.py")
     assert PACKAGE_DIR / "figures" / "fig3_3.py" in files
     assert PACKAGE_DIR / "figures" / "mixstudy.mplstyle" in files
-    assert PACKAGE_DIR / "experiments" / "registry.py" not in files
+    assert PACKAGE_DIR / "catalogue" / "registry.py" not in files
 
 
 def clear_caches():

@@ -13,7 +13,7 @@ from mixlib.core.exceptions import NotFittedError
 from mixlib.core.base import clone
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.mixture import IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas, kernel_counts
-from mixlib.mixture.capped import fit_capped_mixture
+from mixlib.mixture import fit_capped_mixture
 from mixlib.mixture.initialisation import distinct_rows
 
 
@@ -201,12 +201,12 @@ def test_capped_fit_is_the_mixtures_own_fit_bit_for_bit(init):
     X[60:90] = X[:30]  # repeated rows
     w = rng.exponential(size=120)
     w[rng.random(120) < 0.2] = 0.0
-    settings = MixtureClassifier(n_components=4, init=init, tol=1e-6)
     used = np.random.default_rng(5)
-    capped, k = fit_capped_mixture(settings, X, w, used, "class 'a'", "rows", stacklevel=2)
+    capped, k = fit_capped_mixture(X, w, 4, used, "class 'a'", "rows", stacklevel=2, init=init,
+                                   tol=1e-6)
     gen = np.random.default_rng(5)
-    own = IsotropicGaussianMixture(4, init=init, tol=1e-6, min_variance=settings.min_variance,
-                                   random_state=gen).fit(X, sample_weight=w)
+    own = IsotropicGaussianMixture(4, init=init, tol=1e-6, random_state=gen).fit(
+        X, sample_weight=w)
     assert k == 4
     for name in ("means_", "sigmas_", "weights_", "lower_bounds_"):
         np.testing.assert_array_equal(getattr(capped, name), getattr(own, name))

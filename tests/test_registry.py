@@ -16,12 +16,13 @@ import numpy as np
 import pytest
 import yaml
 
+from tests.comparison_runs import models_on_one_dataset
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.seeding import generator
 from mixlib.core.validation import check_array
 from mixlib.core.vocabulary import COMPARISON_COLUMNS
-from mixlib.experiments.comparison import comparison_job, comparison_point
-from mixlib.experiments.registry import (
+from mixlib.experiments.comparison import comparison_point
+from mixlib.catalogue.registry import (
     APPROACHES,
     CLASSIFIERS,
     MODELS,
@@ -31,7 +32,7 @@ from mixlib.experiments.registry import (
     make_model,
     resolve_params,
 )
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.settings import EMSettings
 from mixlib.mixture import MixtureClassifier
 from mixlib.model_selection.resampling import stratified_folds
 from mixlib.pipeline.checks import check_comparison_params, check_config
@@ -65,8 +66,7 @@ class NearestCentroid(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmin(distances, axis=1)]
 
 
-CENTROID = ModelSpec("centroid", "deterministic", "neighbours",
-                     lambda p, random_state: NearestCentroid(**p),
+CENTROID = ModelSpec("centroid", "deterministic", "neighbours", NearestCentroid,
                      {"shrink": "NearestCentroid"}, "nearest class centroid (a toy added by one entry)")
 
 
@@ -95,7 +95,7 @@ def test_a_toy_classifier_needs_one_registry_entry(monkeypatch):
                         .predict(X[folds == k]) != y[folds == k]) for k in range(4)]
     np.testing.assert_array_equal(table.loc[table["metric"] == "fold_error", "value"], expected)
     assert 0 < np.mean(expected) < 0.5
-    assert set(comparison_job(X, y, "toy", ["knn", "centroid"], None, 3, 0.05, 0).scores["model"]) \
+    assert set(models_on_one_dataset(X, y, "toy", ["knn", "centroid"], None, 3, 0.05, 0).scores["model"]) \
         == {"knn", "centroid"}
     # The config checks accept it by name and check its parameters.
     config = yaml.safe_load((ROOT / "config" / "test.yaml").read_text())
@@ -121,7 +121,7 @@ def test_schema_lists_exactly_the_catalogue_classifiers():
     assert "svdd" in MODELS and "svdd" not in CLASSIFIERS  # a one-class detector
 
 
-@pytest.mark.parametrize("module", ["mixlib.pipeline.checks", "mixlib.experiments.registry",
+@pytest.mark.parametrize("module", ["mixlib.pipeline.checks", "mixlib.catalogue.registry",
                                     "mixlib.experiments.comparison",
                                     "mixlib.analysis.comparison_summary"])
 def test_importing_the_registry_loads_no_estimator(module):

@@ -12,8 +12,8 @@ import pytest
 
 from mixlib.experiments.comparison import comparison_dataset_job
 from mixlib.experiments.data import prepare_dataset
-from mixlib.experiments.registry import MODELS, model_spec, resolve_params
-from mixlib.experiments.settings import ComparisonProtocol
+from mixlib.catalogue.registry import MODELS, model_spec, resolve_params
+from mixlib.catalogue.settings import ComparisonProtocol
 from mixlib.pipeline.checks import check_config
 from mixlib.pipeline.role_minimums import TWO_CLASS_MODELS, check_cv_early_stopping
 from tests.test_bad_inputs import SCHEMA, Case, build_project, compare, rare_class

@@ -12,7 +12,7 @@ import yaml
 from mixlib.core.vocabulary import FINISHES, RESTARTS
 from mixlib.experiments.ensembles import ENSEMBLE_METHODS
 from mixlib.experiments.imputation import IMPUTATION_METHODS
-from mixlib.experiments.registry import CLASSIFIERS
+from mixlib.catalogue.registry import CLASSIFIERS
 from mixlib.experiments.semisupervised import METHODS as SEMISUPERVISED_METHODS
 from mixlib.mixture.initialisation import INITS
 from mixlib.neural_network import REGIMES

@@ -12,7 +12,7 @@ import yaml
 
 from mixlib.experiments.contract import RepeatData
 from mixlib.experiments.semisupervised import _check_inputs, _fit_method
-from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings, study_settings
+from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings, study_settings
 from mixlib.pipeline.config import read_config_file
 from mixlib.semi_supervised import IterativeClassifier, PriorProbabilityClassifier
 from tests.test_schema_agreement import resolve

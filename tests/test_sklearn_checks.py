@@ -5,7 +5,7 @@ per (classifier, check), run twice:
 
 - on every public classifier, as its class builds it by default (the classes listed in the
   ``__all__`` of the estimator packages, so a new class is checked with no change here);
-- on each classifier of the catalogue (:data:`mixlib.experiments.registry.CLASSIFIERS`)
+- on each classifier of the catalogue (:data:`mixlib.catalogue.registry.CLASSIFIERS`)
   exactly as the study configures it (``config/config.yaml``'s ``comparison.params`` and
   ``em``).
 
@@ -33,8 +33,8 @@ from sklearn.utils.estimator_checks import (
 )
 
 from mixlib.ensemble import AdaBoostClassifier
-from mixlib.experiments.registry import CLASSIFIERS as CATALOGUE_CLASSIFIERS, make_model
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.registry import CLASSIFIERS as CATALOGUE_CLASSIFIERS, make_model
+from mixlib.catalogue.settings import EMSettings
 from mixlib.generative import GaussianNaiveBayes, QuadraticGaussianClassifier
 from mixlib.linear_model import LogisticRegression
 from mixlib.neural_network import MLPClassifier

@@ -50,8 +50,8 @@ def test_importing_and_using_mixlib_never_loads_scikit_learn():
         import numpy as np
         import mixlib
         from mixlib.core.exceptions import NotFittedError
-        from mixlib.experiments.registry import CLASSIFIERS, make_model
-        from mixlib.experiments.settings import EMSettings
+        from mixlib.catalogue.registry import CLASSIFIERS, make_model
+        from mixlib.catalogue.settings import EMSettings
 
         for module in pkgutil.walk_packages(mixlib.__path__, "mixlib."):
             __import__(module.name)

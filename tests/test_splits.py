@@ -122,7 +122,7 @@ def test_grouped_folds_without_duplicates_are_the_plain_stratified_folds():
 
 def test_comparison_with_grouped_duplicates_no_longer_flatters_nearest_neighbours():
     from mixlib.experiments.comparison import comparison_dataset_job
-    from mixlib.experiments.settings import ComparisonProtocol
+    from mixlib.catalogue.settings import ComparisonProtocol
 
     # Pure noise, every row four times: 1-NN finds each test row's copy unless grouped.
     rng = np.random.default_rng(5)

@@ -19,7 +19,7 @@ from mixlib.core.vocabulary import ANY
 from mixlib.analysis.claims import ABSOLUTE, CLAIMS, Claim
 from mixlib.analysis.claims_measures import EVIDENCE, Context
 from mixlib.analysis.claims_replicate import REPLICATE_COLUMNS, as_original, with_replicate
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.settings import EMSettings
 from mixlib.analysis.verdicts import VERDICTS, Evidence, decide, report_in_prediction
 
 CLAIM_COLUMNS = ["id", "chapter", "figure", "kind", "data", "reading", "statement", "band_low", "band_high",

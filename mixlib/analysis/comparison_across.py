@@ -17,7 +17,7 @@ import pandas as pd
 
 from mixlib.core.seeding import generator
 from mixlib.analysis.comparison_stats import table_alpha
-from mixlib.analysis.comparison_summary import with_protocol
+from mixlib.analysis.comparison_summary import split_as_text
 from mixlib.model_selection.across_datasets import bayesian_signed_rank, wilcoxon_signed_rank
 from mixlib.model_selection.significance import average_ranks, holm
 
@@ -42,7 +42,7 @@ def dataset_errors(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
         If a model lacks a data set (the tests pair models by data set), or fewer than two
         data sets or models were cross-validated.
     """
-    rows = with_protocol(table)
+    rows = split_as_text(table)
     rows = rows[(rows["protocol"] == "cv") & (rows["metric"] == "cv_error")]
     wide = rows.pivot_table(index="dataset", columns="model", values="value", sort=False)
     wide = wide.loc[pd.unique(rows["dataset"]), pd.unique(rows["model"])]

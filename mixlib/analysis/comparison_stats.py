@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.vocabulary import COMPARISON_GROUP, CV
-from mixlib.analysis.comparison_summary import with_protocol
+from mixlib.analysis.comparison_summary import split_as_text
 from mixlib.model_selection.significance import (
     average_ranks,
     nemenyi_critical_difference,
@@ -37,7 +37,7 @@ def table_alpha(table: pd.DataFrame) -> float:
 def fold_errors(table: pd.DataFrame) -> pd.DataFrame:
     """The ``fold_error`` rows of a comparison table: ``protocol, dataset, split,
     group_duplicates, model, repeat, fold, n_train, n_test, error``."""
-    rows = with_protocol(table)
+    rows = split_as_text(table)
     rows = rows[rows["metric"] == "fold_error"]
     columns = GROUP_COLUMNS + ["model", "repeat", "fold", "n_train", "n_test"]
     return rows[columns].assign(error=rows["value"].to_numpy()).reset_index(drop=True)
@@ -103,7 +103,7 @@ def comparison_ranks(table: pd.DataFrame) -> pd.DataFrame:
         NaN (the test needs two) and the critical difference is that of ``N = 1``.
     """
     alpha = table_alpha(table)
-    rows = with_protocol(table)
+    rows = split_as_text(table)
     rows = rows[(rows["protocol"] == CV) & (rows["metric"] == "cv_error")]
     if rows.empty:
         raise ValueError("the comparison table has no cross-validated cv_error rows to rank.")

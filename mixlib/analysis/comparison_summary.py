@@ -3,10 +3,8 @@ deterministic approach per data set (report ch. 6 and conclusion).
 
 Both read the stacked tables of :func:`mixlib.experiments.comparison.comparison_point` and
 :func:`mixlib.experiments.comparison.comparison_holdout_job` (the ``comparison.tsv``
-table of the pipeline); they need no estimator. Tables written before the hold-out protocol
-(no ``protocol``, ``split`` or ``n_repeats`` column) read as one cross-validation each, and
-tables written before the grouping of the folds was recorded (no ``group_duplicates``
-column) say ``unrecorded``.
+table of the pipeline); they need no estimator. Every comparison table names the protocol
+that ran and how (:data:`PROTOCOL_COLUMNS`).
 """
 
 from __future__ import annotations
@@ -16,21 +14,27 @@ import pandas as pd
 
 from mixlib.core.vocabulary import COMPARISON_KEYS as SUMMARY_KEYS
 from mixlib.core.vocabulary import CV, HOLDOUT, SUMMARY_METRICS
-from mixlib.experiments.registry import APPROACHES
+from mixlib.catalogue.registry import APPROACHES
 
 
-def with_protocol(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with the columns ``protocol`` (missing: ``cv``), ``split`` (missing: empty
-    text, as on cross-validation rows), ``n_repeats`` (missing: 1) and ``group_duplicates``
-    (missing: ``unrecorded``, for tables written before the folds' grouping was recorded)."""
+#: The columns every comparison table has: the protocol that ran and how (the jobs write them).
+PROTOCOL_COLUMNS = ("protocol", "split", "n_repeats", "group_duplicates")
+
+
+def split_as_text(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with its ``split`` column as text: empty on cross-validation rows, which a
+    table file reads back as NaN.
+
+    Raises
+    ------
+    ValueError
+        If ``table`` lacks a column of :data:`PROTOCOL_COLUMNS`.
+    """
+    missing = set(PROTOCOL_COLUMNS) - set(table.columns)
+    if missing:
+        raise ValueError(f"comparison table lacks column(s) {sorted(missing)}.")
     table = table.copy()
-    for column in ("split", "group_duplicates"):  # all empty: float NaN, so fill as text
-        if column in table.columns:
-            table[column] = table[column].astype(object)
-    for column, default in (("protocol", CV), ("split", ""), ("n_repeats", 1),
-                            ("group_duplicates", "unrecorded")):
-        table[column] = table[column].fillna(default) if column in table.columns else default
-    table["split"] = table["split"].astype(str)
+    table["split"] = table["split"].astype(object).fillna("").astype(str)
     return table
 
 
@@ -40,8 +44,8 @@ def comparison_summary(table: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     table : pandas.DataFrame
-        Stacked tables of :func:`comparison_point` / :func:`comparison_job` and of the
-        hold-out jobs.
+        Stacked tables of the cross-validation (:func:`comparison_point`) and hold-out
+        jobs.
 
     Returns
     -------
@@ -49,15 +53,14 @@ def comparison_summary(table: pd.DataFrame) -> pd.DataFrame:
         Columns :data:`SUMMARY_KEYS` (``protocol`` ``cv`` or ``holdout``; ``split`` empty for
         ``cv``) and one per metric of :data:`SUMMARY_METRICS` (``cv_error`` is the hold-out
         test error on ``holdout`` rows); cross-validation first, then by data set, split and
-        ``cv_error``. A metric absent from the table (e.g. the corrected interval of an old
-        table) is left out.
+        ``cv_error``. A metric absent from the table is left out.
     """
     keys = list(SUMMARY_KEYS)
     missing = {"dataset", "model", "approach", "family", "n_folds", "alpha", "metric",
                "value"} - set(table.columns)
     if missing:
         raise ValueError(f"table lacks column(s) {sorted(missing)}.")
-    table = with_protocol(table)
+    table = split_as_text(table)
     rows = table[table["metric"].isin(SUMMARY_METRICS)]
     wide = (rows.pivot_table(index=keys, columns="metric", values="value", aggfunc="first",
                              dropna=False, observed=True)

@@ -9,14 +9,8 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin, clone
 from mixlib.core.validation import (
-    check_choice,
-    check_fitted_input,
-    check_float,
-    check_int,
-    check_random_state,
-    check_sample_weight,
-    check_X_y,
-    encode_labels,
+    check_choice, check_fitted_input, check_float, check_int, check_random_state,
+    check_sample_weight, check_X_y, encode_labels,
 )
 from mixlib.ensemble.bagging import label_indices
 from mixlib.tree.decision_tree import DecisionTreeClassifier, bin_features

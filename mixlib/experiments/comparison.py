@@ -7,7 +7,7 @@ stratified K-fold cross-validation on a whole data set (:func:`comparison_point`
 split's train and test rows, one unit per repeat of the split
 (:func:`comparison_holdout_job`). Each unit is standardised from its own training rows when
 the data set is (numeric data; one-hot splice keeps the 0/1 coding the isotropic mixtures are
-meant to see), its model built by the catalogue (:func:`mixlib.experiments.registry.make_model`,
+meant to see), its model built by the catalogue (:func:`mixlib.catalogue.registry.make_model`,
 data-dependent values resolved on the unit's training rows), fitted and scored; both protocols
 give the same tables.
 
@@ -55,7 +55,6 @@ unit, its value as text: what ran, data-dependent values resolved, defaults incl
 
 from __future__ import annotations
 
-import copy
 import logging
 import numbers
 from collections.abc import Mapping, Sequence
@@ -71,8 +70,8 @@ from mixlib.core.vocabulary import (
     ANY, COMPARISON_COLUMNS, COMPARISON_ROW, CV, GROUPED, HOLDOUT, SETTINGS_COLUMNS, UNGROUPED,
 )
 from mixlib.experiments.contract import RepeatData
-from mixlib.experiments.registry import make_imputer, make_model, model_spec, unknown_parameters
-from mixlib.experiments.settings import ComparisonProtocol, EMSettings
+from mixlib.catalogue.registry import make_imputer, make_model, model_spec, unknown_parameters
+from mixlib.catalogue.settings import ComparisonProtocol, EMSettings
 from mixlib.model_selection.evaluation import confusion_matrix, t_interval
 from mixlib.model_selection.resampling import (
     EvaluationUnit, UnitScore, repeated_kfold_units, score_units,
@@ -105,13 +104,14 @@ def split_protocol_params(params: Mapping[str, Any] | None) -> tuple[dict[str, A
 
 
 def error_rows(errors: np.ndarray, n_train: float, n_test: float,
-               alpha: float) -> list[dict[str, Any]]:
+               significance: float) -> list[dict[str, Any]]:
     """The summary metric rows of ``J`` unit errors (module docstring)."""
     errors = np.asarray(errors, dtype=float)
     if len(errors) >= 2:
-        plain = t_interval(errors, alpha)
+        plain = t_interval(errors, significance)
         mean, std, low, high = plain.mean, plain.std, plain.low, plain.high
-        c_low, c_high = corrected_t_interval(errors, n_train=n_train, n_test=n_test, alpha=alpha)
+        c_low, c_high = corrected_t_interval(errors, n_train=n_train, n_test=n_test,
+                                             alpha=significance)
     else:
         mean, std = float(errors.mean()), np.nan
         low = high = c_low = c_high = np.nan
@@ -140,11 +140,11 @@ def estimator_settings(estimator: Any) -> dict[str, str]:
 
 def _tables(scores: list[UnitScore], *, protocol: str, dataset: str, split: str | None,
             model: str, n_folds: int, n_repeats: int, group_duplicates: str,
-            alpha: float) -> ComparisonRun:
+            significance: float) -> ComparisonRun:
     """The scores and settings tables of one job from its units' scores."""
     errors = np.array([score.error for score in scores])
     rows = error_rows(errors, float(np.mean([s.n_train for s in scores])),
-                      float(np.mean([s.n_test for s in scores])), alpha)
+                      float(np.mean([s.n_test for s in scores])), significance)
     logger.info("%s %s: %s error %.4f over %d unit(s)", dataset or split, model, protocol,
                 rows[0]["value"], len(scores))
     rows += [{"metric": "fit_seconds", "value": float(np.mean([s.fit_seconds for s in scores]))},
@@ -159,7 +159,7 @@ def _tables(scores: list[UnitScore], *, protocol: str, dataset: str, split: str 
     labels = {"protocol": protocol, "dataset": dataset, "split": split, "model": model,
               "approach": spec.approach, "family": spec.family, "n_folds": int(n_folds),
               "n_repeats": int(n_repeats), "group_duplicates": group_duplicates,
-              "alpha": float(alpha)}
+              "alpha": float(significance)}
     table = pd.DataFrame([{key: row.get(key) for key in COMPARISON_ROW} for row in rows],
                          columns=list(COMPARISON_ROW))
     for position, (column, value) in enumerate(labels.items()):
@@ -191,7 +191,7 @@ def _score(units, model: str, params: Mapping[str, Any] | None, *, standardise: 
 
 
 def comparison_point(X: np.ndarray, y: np.ndarray, dataset: str, model: str,
-                     params: Mapping[str, Any] | None, n_folds: int, alpha: float,
+                     params: Mapping[str, Any] | None, n_folds: int, significance: float,
                      rng: int | np.random.Generator, *, standardise: bool = False,
                      groups: np.ndarray | None = None, n_repeats: int = 1,
                      em: EMSettings | None = None) -> ComparisonRun:
@@ -206,14 +206,14 @@ def comparison_point(X: np.ndarray, y: np.ndarray, dataset: str, model: str,
     dataset : str
         Value of the ``dataset`` column.
     model : str
-        A classifier of :data:`mixlib.experiments.registry.MODELS`.
+        A classifier of :data:`mixlib.catalogue.registry.MODELS`.
     params : mapping or None
         The model's parameters, plus the protocol key ``max_train_rows`` (fit every fold on
         at most this many of its training rows).
     n_folds : int
         ``K``.
-    alpha : float
-        The significance level: ``1 - alpha`` is the confidence level of the intervals.
+    significance : float
+        The significance level: ``1 - significance`` is the confidence level of the intervals.
     rng : int or numpy.random.Generator
         Build it with ``generator(seed, "comparison", dataset)`` for every model of a data set
         (:func:`mixlib.model_selection.resampling.repeated_kfold_units`).
@@ -240,33 +240,8 @@ def comparison_point(X: np.ndarray, y: np.ndarray, dataset: str, model: str,
     scores = _score(units, model, params, standardise=standardise, em=em)
     return _tables(scores, protocol=CV, dataset=dataset, split=None, model=model,
                    n_folds=n_folds, n_repeats=n_repeats,
-                   group_duplicates=UNGROUPED if groups is None else GROUPED, alpha=alpha)
-
-
-def comparison_job(X: np.ndarray, y: np.ndarray, dataset: str, models: Sequence[str],
-                   params: Mapping[str, Mapping[str, Any]] | None, n_folds: int, alpha: float,
-                   rng: int | np.random.Generator, *, standardise: bool = False,
-                   n_repeats: int = 1, em: EMSettings | None = None) -> ComparisonRun:
-    """:func:`comparison_point` of several models of one data set, on the same folds.
-
-    Every model gets a generator in the state of ``rng`` (a copy; ``rng`` itself is not
-    advanced), so the result equals separate :func:`comparison_point` calls given a generator
-    in that state; ``params`` maps a model to its parameters. The tables are stacked in the
-    order of ``models``.
-    """
-    params = dict(params or {})
-    unknown = set(params) - set(models)
-    if unknown:
-        raise ValueError(f"params given for model(s) {sorted(unknown)} not in models "
-                         f"{list(models)}.")
-    for name in models:
-        model_spec(name)
-    runs = [comparison_point(X, y, dataset, name, params.get(name), n_folds, alpha,
-                             copy.deepcopy(rng) if isinstance(rng, np.random.Generator) else rng,
-                             standardise=standardise, n_repeats=n_repeats, em=em)
-            for name in models]
-    return ComparisonRun(pd.concat([run.scores for run in runs], ignore_index=True),
-                         pd.concat([run.settings for run in runs], ignore_index=True))
+                   group_duplicates=UNGROUPED if groups is None else GROUPED,
+                   significance=significance)
 
 
 def comparison_dataset_job(prepared: pd.DataFrame, *, dataset: str, model: str,
@@ -331,4 +306,4 @@ def comparison_holdout_job(repeats: Sequence[RepeatData], *, split: str, dataset
     scores = _score(units, model, params, standardise=standardise, em=em)
     return _tables(scores, protocol=HOLDOUT, dataset=dataset, split=split, model=model,
                    n_folds=1, n_repeats=len(units), group_duplicates=ANY,
-                   alpha=protocol.significance_level)
+                   significance=protocol.significance_level)

@@ -6,7 +6,7 @@ its stage function :func:`ensemble_point` calls :func:`ensemble_curve`, which fi
 ensemble once with ``max_members`` members and reads the whole curve from the staged votes
 (members 1, 2, ..., B), so one fit gives every ensemble size. A single tree and ID3 are
 baselines in the same table (one row, ``n_members = 1``). Every model, the base learners
-included, is built by the catalogue (:func:`mixlib.experiments.registry.make_model`).
+included, is built by the catalogue (:func:`mixlib.catalogue.registry.make_model`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import pandas as pd
 
 from mixlib.core.validation import check_random_state
 from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.experiments.registry import make_mixture, make_model
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.registry import make_mixture, make_model
+from mixlib.catalogue.settings import EMSettings
 from mixlib.model_selection.resampling import warm_up
 
 logger = logging.getLogger(__name__)
@@ -194,7 +194,7 @@ def ensemble_point(data: RepeatData, *, method: str, max_members: int,
     """:func:`ensemble_curve` of one method on one repeat; ``bagging_base`` bags the mixture classifier.
 
     For ``bagging_base`` the base estimator is the study's mixture classifier
-    (:func:`mixlib.experiments.registry.make_mixture`) with ``base_kernels`` kernels per class
+    (:func:`mixlib.catalogue.registry.make_mixture`) with ``base_kernels`` kernels per class
     and the EM settings ``em``, and, as ``random_state``, one integer drawn from ``rng`` first;
     ``rng`` then drives the ensemble. Other methods take neither (None for them in the
     pipeline, so a change of the EM settings does not rerun them).

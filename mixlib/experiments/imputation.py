@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_array, check_random_state
-from mixlib.experiments.registry import IMPUTATION_METHODS, make_imputer, make_mixture
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.registry import IMPUTATION_METHODS, make_imputer, make_mixture
+from mixlib.catalogue.settings import EMSettings
 
 
 def imputer_variants(methods: Sequence[str],
@@ -99,7 +99,7 @@ def imputation_study(
     the same mask for every method, so methods are compared on the same cells).
     Each imputer is fit on the masked training rows with their labels; training rows are
     filled with their class's values, test rows with the class-free values (no test label
-    is used). The study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`)
+    is used). The study's mixture classifier (:func:`mixlib.catalogue.registry.make_mixture`)
     is then trained on the imputed training rows and scored on the imputed test rows. Every
     mixture, the imputers' and the classifier's, is fitted with the EM settings ``em``.
 
@@ -113,8 +113,8 @@ def imputation_study(
         Missing rates, e.g. ``[0.05, 0.1, 0.2, 0.3]``. A rate of 0 gives the complete-data
         test error and no RMSE rows.
     methods : sequence of str
-        Of :data:`~mixlib.experiments.registry.IMPUTATION_METHODS`
-        (:func:`~mixlib.experiments.registry.make_imputer`).
+        Of :data:`~mixlib.catalogue.registry.IMPUTATION_METHODS`
+        (:func:`~mixlib.catalogue.registry.make_imputer`).
     kernels_per_feature : sequence of int
         Kernels per univariate mixture of the ``kernel_mode`` imputer: one imputer per value
         (:func:`imputer_variants`).

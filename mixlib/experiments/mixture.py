@@ -17,8 +17,8 @@ import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.experiments.registry import make_mixture
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.registry import make_mixture
+from mixlib.catalogue.settings import EMSettings
 from mixlib.mixture import LIVE_WEIGHT, kernel_counts
 
 
@@ -27,13 +27,13 @@ def em_trace(
     *,
     n_components: int,
     em: EMSettings,
+    n_restarts: int,
     n_labelled: int | None = None,
-    n_restarts: int = 0,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Mean log-likelihood of every class model at every EM iteration (fig. 3.3; one repeat).
 
-    Fits the study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`)
+    Fits the study's mixture classifier (:func:`mixlib.catalogue.registry.make_mixture`)
     with ``n_components`` kernels per class on the ``labelled`` rows of the repeat, from a random initialisation (the report's:
     distinct training vectors as centres); with ``n_labelled`` it first draws that many
     labelled rows at random (without replacement). Then, to tell whether that fit reached the
@@ -52,7 +52,7 @@ def em_trace(
         The EM settings of the mixtures.
     n_labelled : int, optional
         Labelled rows drawn (the report: 36); all of them if None or not fewer.
-    n_restarts : int, default=0
+    n_restarts : int >= 0
         Extra random initialisations per class model, >= 0.
     rng : numpy.random.Generator, int or None
         Draws the subsample, then the initialisations.
@@ -139,7 +139,7 @@ def kernel_map(
 ) -> pd.DataFrame:
     """Kernels of every class and the training points in the plane of the first two PCs (fig. 3.4).
 
-    Fits the study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`)
+    Fits the study's mixture classifier (:func:`mixlib.catalogue.registry.make_mixture`)
     with ``n_components`` kernels per class and projects the training points and the kernel centres on the first two principal
     components of the training data: ``(pc1, pc2) = A (x - xbar)``, ``A`` of shape (2, d)
     from :func:`principal_axes`. Because ``A`` has orthonormal rows, the projection of an
@@ -205,7 +205,7 @@ def kernel_map(
 
 
 def em_trace_stage(*, split: str, dataset: str, n_components: int, em: EMSettings,
-                   n_restarts: int = 0) -> Stage:
+                   n_restarts: int) -> Stage:
     """The ``em_trace`` rule (fig. 3.3): :func:`em_trace` on the labelled rows of every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "em_trace", split, r)``; its table gets a

@@ -16,14 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from mixlib.experiments.registry import make_mixture
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.registry import make_mixture
+from mixlib.catalogue.settings import EMSettings
 from mixlib.mixture import MixtureClassifier, kernel_counts
 
 
 def seeded_classifier(n_components: int, em: EMSettings,
                       rng: np.random.Generator) -> MixtureClassifier:
-    """The study's mixture classifier (:func:`mixlib.experiments.registry.make_mixture`) with
+    """The study's mixture classifier (:func:`mixlib.catalogue.registry.make_mixture`) with
     the EM settings ``em``.
 
     Its ``random_state`` is one integer drawn from ``rng``: every refit of a semi-supervised

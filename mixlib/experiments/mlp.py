@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.experiments.registry import MODELS, make_model
+from mixlib.catalogue.registry import MODELS, make_model
 from mixlib.neural_network import REGIMES
 
 logger = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ def mlp_sweep_point(
 ) -> pd.DataFrame:
     """Train one network of a regime and hidden size on one repeat; its errors as a tidy table.
 
-    Trains a fresh MLP of the catalogue (:func:`mixlib.experiments.registry.make_model`) on
+    Trains a fresh MLP of the catalogue (:func:`mixlib.catalogue.registry.make_model`) on
     the repeat's training rows, seeded with the first child spawned from ``rng`` (``rng.spawn(1)[0]``: initial
     weights, shuffling, and the validation split under early stopping), and scores it on the
     training and the test rows.

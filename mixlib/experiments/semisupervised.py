@@ -15,10 +15,10 @@ share not classified correctly. The *training error* (report fig. 5.4, "erreur
 d'apprentissage") is the error on the originally labelled training examples, the *test error*
 (fig. 5.5) the error on the test examples.
 
-Every stage takes two typed records (:mod:`mixlib.experiments.settings`): ``em``, the
-:class:`~mixlib.experiments.settings.EMSettings` of every
+Every stage takes two typed records (:mod:`mixlib.catalogue.settings`): ``em``, the
+:class:`~mixlib.catalogue.settings.EMSettings` of every
 :class:`~mixlib.mixture.MixtureClassifier` it fits, and ``settings``, the
-:class:`~mixlib.experiments.settings.SemiSupervisedSettings` (the confidence threshold, the
+:class:`~mixlib.catalogue.settings.SemiSupervisedSettings` (the confidence threshold, the
 rounds, ``restart``, ``finish`` and the unclassifiable rules). A method setting the record
 leaves None takes the method's own default; the tables record the value each method ran with.
 
@@ -46,7 +46,7 @@ from mixlib.experiments.semisupervised_tables import (
     rounds_table,
     sweep_table,
 )
-from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
+from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 from mixlib.semi_supervised import (
     IterativeClassifier,
     iterative_classification,

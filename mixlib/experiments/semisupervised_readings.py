@@ -19,7 +19,7 @@ The iterative method's two finishes share one fit per repeat (:class:`FinishPair
 Every grid point of a job draws from the same generators (the keys hold no setting), so the
 settings alone differ between readings. A job gets the study's settings with its grid point in
 them: ``em`` with the point's relative variance floor
-(:meth:`~mixlib.experiments.settings.EMSettings.with_relative_floor`) and, for the rounds,
+(:meth:`~mixlib.catalogue.settings.EMSettings.with_relative_floor`) and, for the rounds,
 ``settings`` with the point's threshold; the workflow names the job's files and reads the point
 from them.
 """
@@ -38,7 +38,7 @@ from mixlib.experiments.semisupervised import (
     kernel_sweep_point,
     semisupervised_rounds,
 )
-from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
+from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 
 #: The relative variance floor's column in the grid's tables.
 FLOOR_COLUMN = "relative_min_variance"

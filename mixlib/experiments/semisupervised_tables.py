@@ -18,7 +18,7 @@ import pandas as pd
 from mixlib.core.vocabulary import ANY
 from mixlib.experiments.contract import RoleData
 from mixlib.experiments.mixture_errors import collapsed_per_class, error_columns
-from mixlib.experiments.settings import EMSettings, SemiSupervisedSettings
+from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 from mixlib.semi_supervised import (
     IterativeClassifier,
     PriorProbabilityClassifier,

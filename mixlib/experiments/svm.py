@@ -8,7 +8,7 @@ spreads its grid cells over ``n_jobs`` worker processes; level ``l`` reads the t
 function of one repeat (:mod:`mixlib.experiments.contract`): its ``train`` and ``test`` rows
 (imputed, standardised where configured). The ``*_stage`` functions describe the pipeline's
 stages: these searches are costly, so they run on repeat 0 only. Every SVM, MKL and SVDD
-model is built by the catalogue (:func:`mixlib.experiments.registry.make_model`); a setting
+model is built by the catalogue (:func:`mixlib.catalogue.registry.make_model`); a setting
 left out of ``params`` takes the estimator's default.
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.experiments.registry import make_model
+from mixlib.catalogue.registry import make_model
 from mixlib.model_selection.evaluation import (
     best_grid_point,
     class_rates,

@@ -7,8 +7,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from mixlib.core.statistics import mean_t_interval
-from mixlib.figures import interval_name, new_figure
-from mixlib.figures.semisupervised_rounds import require_columns, split_groups
+from mixlib.figures import interval_name
+from mixlib.figures.semisupervised_rounds import split_panels
 
 _COLUMNS = ("repeat", "class", "iteration", "mean_log_likelihood", "n_iter", "collapsed")
 
@@ -50,10 +50,8 @@ def fig3_3(trace: pd.DataFrame, *, confidence_level: float) -> Figure:
     ValueError
         If a needed column (e.g. ``collapsed``) is absent.
     """
-    require_columns(trace, _COLUMNS, "fig3_3")
-    groups = split_groups(trace)
-    fig, axes = new_figure(len(groups), 1, figsize=(6.4, 0.4 + 3.8 * len(groups)), squeeze=False)
-    for ax, (_, panel, own) in zip(axes[:, 0], groups):
+    fig, panels = split_panels(trace, _COLUMNS, "fig3_3", top=0.4, height=3.8)
+    for ax, panel, own in panels:
         wide = _carried_forward(own)
         finals = own.loc[own.groupby(["class", "repeat"])["iteration"].idxmax()]
         hit = finals["collapsed"].astype(float) > 0

@@ -6,8 +6,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
-from mixlib.figures import new_figure
-from mixlib.figures.semisupervised_rounds import require_columns, split_groups
+from mixlib.figures.semisupervised_rounds import split_panels
 
 _COLUMNS = ("kind", "class", "pc1", "pc2", "sigma", "weight", "collapsed")
 
@@ -43,10 +42,8 @@ def fig3_4(kernels: pd.DataFrame) -> Figure:
     ValueError
         If a needed column (e.g. ``collapsed``) is absent.
     """
-    require_columns(kernels, _COLUMNS, "fig3_4")
-    groups = split_groups(kernels)
-    fig, axes = new_figure(len(groups), 1, figsize=(6.4, 0.3 + 5.2 * len(groups)), squeeze=False)
-    for ax, (_, panel, own) in zip(axes[:, 0], groups):
+    fig, panels = split_panels(kernels, _COLUMNS, "fig3_4", top=0.3, height=5.2)
+    for ax, panel, own in panels:
         points = own[own["kind"] == "point"]
         centres = own[own["kind"] == "kernel"]
         collapsed = _truth(centres["collapsed"])

@@ -69,6 +69,19 @@ def split_groups(table: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
     return groups
 
 
+def split_panels(table: pd.DataFrame, columns: Iterable[str], figure: str, *, top: float,
+                 height: float) -> tuple[Figure, list[tuple[object, str, pd.DataFrame]]]:
+    """A figure of one panel per split, stacked: ``(figure, [(axes, panel title, rows), ...])``
+    in the order of :func:`split_groups`, ``table`` first checked for ``columns``
+    (:func:`require_columns`); the figure is 6.4 inches wide and ``top + height * panels``
+    high."""
+    require_columns(table, columns, figure)
+    groups = split_groups(table)
+    fig, axes = new_figure(len(groups), 1, figsize=(6.4, top + height * len(groups)),
+                           squeeze=False)
+    return fig, [(ax, title, rows) for ax, (_, title, rows) in zip(axes[:, 0], groups)]
+
+
 def ordered_rules(rows: pd.DataFrame) -> list[str]:
     """Unclassifiable rules of ``rows``: confidence, underflow, then any other value sorted."""
     present = set(rows["unclassifiable"].astype(str))

@@ -26,6 +26,9 @@ from mixlib.core.validation import (
     reject_extra_arguments,
 )
 from mixlib.mixture import fit_capped_mixture, variance_floor
+from mixlib.mixture.initialisation import (
+    DEFAULT_INIT, DEFAULT_MAX_ITER, DEFAULT_MIN_VARIANCE, DEFAULT_TOL,
+)
 
 
 def _known_mask(y, n_samples: int) -> np.ndarray:
@@ -239,17 +242,10 @@ class KernelModeImputer(_Imputer):
         The variance floor of every mixture of each feature.
     """
 
-    def __init__(
-        self,
-        n_components: int = 2,
-        *,
-        init: str = "report",
-        tol: float = 1e-5,
-        max_iter: int = 500,
-        min_variance: float = 1e-6,
-        relative_min_variance: float | None = None,
-        random_state=None,
-    ) -> None:
+    def __init__(self, n_components: int = 2, *, init: str = DEFAULT_INIT,
+                 tol: float = DEFAULT_TOL, max_iter: int = DEFAULT_MAX_ITER,
+                 min_variance: float = DEFAULT_MIN_VARIANCE,
+                 relative_min_variance: float | None = None, random_state=None) -> None:
         self.n_components = n_components
         self.init = init
         self.tol = tol
@@ -271,7 +267,8 @@ class KernelModeImputer(_Imputer):
 
     def _substitute(self, values, rng, where, feature):
         mixture, k = fit_capped_mixture(
-            self, values[:, None], None, rng, where, "observed value(s)", stacklevel=4,
+            values[:, None], None, self.n_components, rng, where, "observed value(s)",
+            stacklevel=4, init=self.init, tol=self.tol, max_iter=self.max_iter,
             min_variance=self.feature_floors_[feature],
         )
         return float(mixture.means_[np.argmax(mixture.weights_), 0]), k

@@ -2,13 +2,13 @@
 (report ch. 3).
 
 Modules: :mod:`~mixlib.mixture.initialisation` (initial centres and widths, the variance
-floor), :mod:`~mixlib.mixture.isotropic` (one mixture and its EM),
-:mod:`~mixlib.mixture.capped` (a fit whose ``K`` is capped by the distinct rows, shared with
-the imputers) and :mod:`~mixlib.mixture.gaussian_mixture` (the per-class classifier).
+floor, the EM defaults of every mixture), :mod:`~mixlib.mixture.isotropic` (one mixture and
+its EM) and :mod:`~mixlib.mixture.gaussian_mixture` (the per-class classifier, whose mixtures
+have as many kernels as asked or as their class has distinct rows: ``fit_capped_mixture``,
+shared with the kernel-mode imputer).
 """
 
-from mixlib.mixture.capped import fit_capped_mixture
-from mixlib.mixture.gaussian_mixture import MixtureClassifier
+from mixlib.mixture.gaussian_mixture import MixtureClassifier, fit_capped_mixture
 from mixlib.mixture.initialisation import initial_centres, initial_sigmas, variance_floor
 from mixlib.mixture.isotropic import LIVE_WEIGHT, IsotropicGaussianMixture, kernel_counts
 

@@ -11,6 +11,7 @@ Everything is computed in log space.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -26,12 +27,92 @@ from mixlib.core.validation import (
     check_random_state,
     check_sample_weight,
 )
-from mixlib.mixture.capped import fit_capped_mixture
-from mixlib.mixture.initialisation import variance_floor
+from mixlib.mixture.initialisation import (
+    DEFAULT_INIT,
+    DEFAULT_MAX_ITER,
+    DEFAULT_MIN_VARIANCE,
+    DEFAULT_TOL,
+    distinct_rows,
+    draw_centres,
+    variance_floor,
+)
 from mixlib.mixture.isotropic import IsotropicGaussianMixture
 
 # IsotropicGaussianMixture is exported with the classifier whose ``mixtures_`` hold them.
-__all__ = ["IsotropicGaussianMixture", "MixtureClassifier"]
+__all__ = ["IsotropicGaussianMixture", "MixtureClassifier", "fit_capped_mixture"]
+
+
+def fit_capped_mixture(
+    X: np.ndarray,
+    sample_weight: np.ndarray | None,
+    n_components: int,
+    rng: np.random.Generator,
+    subject: str,
+    unit: str,
+    *,
+    stacklevel: int,
+    init: str = DEFAULT_INIT,
+    tol: float = DEFAULT_TOL,
+    max_iter: int = DEFAULT_MAX_ITER,
+    min_variance: float = DEFAULT_MIN_VARIANCE,
+    previous: IsotropicGaussianMixture | None = None,
+) -> tuple[IsotropicGaussianMixture, int]:
+    """Fit a mixture of ``K = min(n_components, distinct rows of X)`` kernels, warning if capped.
+
+    ``K`` distinct centres need ``K`` distinct training vectors (:func:`initial_centres`), so
+    the classifier's mixture of a class (:class:`MixtureClassifier`) and the kernel-mode
+    imputer's mixture of a feature (:class:`mixlib.impute.KernelModeImputer`) use as many
+    kernels as asked, or as their rows have distinct values if fewer.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    sample_weight : ndarray of shape (n_samples,) or None
+        Only rows of positive weight count as distinct vectors (None: unit weights).
+    n_components : int
+        The requested ``K``.
+    rng : numpy.random.Generator
+        Drives the initialisation.
+    subject, unit : str
+        Name the data and its rows in the ``UserWarning`` raised when ``K`` is reduced:
+        ``"{subject} has {n} distinct {unit}, fewer than n_components=..."``.
+    stacklevel : int
+        Of that warning, counted from this function.
+    init, tol, max_iter, min_variance :
+        Of :class:`IsotropicGaussianMixture` (``min_variance`` absolute, in units of ``X``).
+    previous : IsotropicGaussianMixture, optional
+        A fitted mixture to continue from (warm start): its kernel count, centres, widths and
+        weights are the initial parameters, so EM resumes where that fit stopped.
+
+    Returns
+    -------
+    mixture : IsotropicGaussianMixture
+        Fitted on ``X`` with ``sample_weight``.
+    k : int
+        The number of kernels used.
+    """
+    em = {"init": init, "tol": tol, "max_iter": max_iter, "min_variance": min_variance,
+          "random_state": rng}
+    if previous is not None:
+        mixture = IsotropicGaussianMixture(
+            previous.n_components, means_init=previous.means_, sigmas_init=previous.sigmas_,
+            weights_init=previous.weights_ / previous.weights_.sum(), **em,
+        )
+        return mixture.fit(X, sample_weight=sample_weight), previous.n_components
+    rows, weights = distinct_rows(X, check_sample_weight(sample_weight, X.shape[0]))
+    n_distinct = len(rows)
+    k = min(n_components, n_distinct)
+    if k < n_components:
+        warnings.warn(
+            f"{subject} has {n_distinct} distinct {unit}, fewer than "
+            f"n_components={n_components}; using {k} kernel(s) for it.",
+            UserWarning,
+            stacklevel=stacklevel,
+        )
+    # the centres the mixture's own initialisation would draw, from the rows counted above
+    centres = draw_centres(rows, weights, k, init=init, rng=rng)
+    mixture = IsotropicGaussianMixture(k, means_init=centres, **em)
+    return mixture.fit(X, sample_weight=sample_weight), k
 
 
 class MixtureClassifier(ClassifierMixin, BaseEstimator):
@@ -40,7 +121,10 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     n_components : int, default=4
-        Kernels per class ``K`` (the same for every class; kernels are never shared).
+        Kernels per class ``K`` (the same for every class; kernels are never shared). A class
+        with fewer distinct training rows (of positive weight) than ``K`` gets one kernel per
+        distinct row, with a ``UserWarning`` (``K`` distinct centres need ``K`` distinct rows;
+        :func:`fit_capped_mixture`); ``n_components_per_class_`` records the ``K`` used.
     init, tol, max_iter, min_variance :
         Passed to every class's :class:`IsotropicGaussianMixture`.
     relative_min_variance : float or None, default=None
@@ -100,10 +184,10 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         self,
         n_components: int = 4,
         *,
-        init: str = "report",
-        tol: float = 1e-6,
-        max_iter: int = 200,
-        min_variance: float = 1e-6,
+        init: str = DEFAULT_INIT,
+        tol: float = DEFAULT_TOL,
+        max_iter: int = DEFAULT_MAX_ITER,
+        min_variance: float = DEFAULT_MIN_VARIANCE,
         relative_min_variance: float | None = None,
         warm_start: bool = False,
         margin: float = 0.0,
@@ -200,7 +284,8 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         for c, label in enumerate(classes):
             keep = weights[:, c] > 0
             mixture, k = fit_capped_mixture(
-                self, X[keep], weights[keep, c], rng, f"class {label}", "example(s)", stacklevel=3,
+                X[keep], weights[keep, c], self.n_components, rng, f"class {label}", "example(s)",
+                stacklevel=3, init=self.init, tol=self.tol, max_iter=self.max_iter,
                 min_variance=self.min_variance_, previous=previous[c],
             )
             self.mixtures_.append(mixture)

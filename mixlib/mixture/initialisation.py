@@ -16,6 +16,14 @@ from mixlib.core.validation import check_array, check_choice, check_random_state
 #: The ways of choosing the initial centres (see :func:`initial_centres`).
 INITS = ("report", "kmeans++")
 
+#: The EM defaults of every mixture of the package (one mixture, the per-class classifier, the
+#: kernel-mode imputer's univariate mixtures): the initialisation, the stopping tolerance on
+#: the mean log-likelihood per example (nats), the iteration limit and the variance floor.
+DEFAULT_INIT = "report"
+DEFAULT_TOL = 1e-6
+DEFAULT_MAX_ITER = 200
+DEFAULT_MIN_VARIANCE = 1e-6
+
 
 def variance_floor(X: np.ndarray, sample_weight: np.ndarray, min_variance: float,
                    relative_min_variance: float | None) -> float:
@@ -76,7 +84,7 @@ def initial_centres(
     X: np.ndarray,
     n_components: int,
     *,
-    init: str = "report",
+    init: str = DEFAULT_INIT,
     sample_weight: np.ndarray | None = None,
     random_state=None,
 ) -> np.ndarray:

@@ -24,7 +24,16 @@ from mixlib.core.validation import (
     check_random_state,
     check_sample_weight,
 )
-from mixlib.mixture.initialisation import INITS, initial_centres, initial_sigmas, variance_floor
+from mixlib.mixture.initialisation import (
+    DEFAULT_INIT,
+    DEFAULT_MAX_ITER,
+    DEFAULT_MIN_VARIANCE,
+    DEFAULT_TOL,
+    INITS,
+    initial_centres,
+    initial_sigmas,
+    variance_floor,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -164,13 +173,13 @@ class IsotropicGaussianMixture(BaseEstimator):
         self,
         n_components: int = 1,
         *,
-        init: str = "report",
+        init: str = DEFAULT_INIT,
         means_init=None,
         sigmas_init=None,
         weights_init=None,
-        tol: float = 1e-6,
-        max_iter: int = 200,
-        min_variance: float = 1e-6,
+        tol: float = DEFAULT_TOL,
+        max_iter: int = DEFAULT_MAX_ITER,
+        min_variance: float = DEFAULT_MIN_VARIANCE,
         relative_min_variance: float | None = None,
         random_state=None,
     ) -> None:

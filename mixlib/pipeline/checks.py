@@ -13,7 +13,7 @@ validation (:mod:`mixlib.pipeline.stage_params`), then what no schema can say
 names refer to things that exist, that sizes fit the data and that every split a stage reads
 has the roles the stage uses, and the checks of values that would otherwise fail inside a
 job (:func:`mixlib.pipeline.prerun_checks.check_prerun`, on the data sets it read).
-It returns the config's typed settings (:func:`mixlib.experiments.settings.study_settings`).
+It returns the config's typed settings (:func:`mixlib.catalogue.settings.study_settings`).
 
 The roles a stage needs are the workflow's: the schema declares them beside the config key
 that names the stage's splits (``x-names: splits`` and ``x-roles: [...]``; a key naming data
@@ -33,8 +33,8 @@ import yaml
 from mixlib.datasets import CLASS_COLUMN, bundled_dataset, categorical_columns, sequence_column
 from mixlib.datasets.registry import ROLE_PREFIX
 from mixlib.experiments.comparison import PROTOCOL_KEYS
-from mixlib.experiments.registry import CLASSIFIERS, model_spec, unknown_parameters
-from mixlib.experiments.settings import EMSettings, StudySettings, study_settings
+from mixlib.catalogue.registry import CLASSIFIERS, model_spec, unknown_parameters
+from mixlib.catalogue.settings import EMSettings, StudySettings, study_settings
 from mixlib.model_selection.fixed_splits import check_row_ranges, roles_from_rows, split_kind
 from mixlib.model_selection.splits import UNUSED, role_sizes
 from mixlib.pipeline.config_errors import check_numbers, check_schema
@@ -249,7 +249,7 @@ def _check_references(config: Mapping[str, Any],
 
 def check_model_names(names: Sequence[str], where: str) -> None:
     """Every name is a classifier of the catalogue
-    (:data:`mixlib.experiments.registry.CLASSIFIERS`)."""
+    (:data:`mixlib.catalogue.registry.CLASSIFIERS`)."""
     unknown = [name for name in names if name not in CLASSIFIERS]
     if unknown:
         raise ValueError(f"{where}: unknown model(s) {unknown}; the catalogue's classifiers "

@@ -12,13 +12,15 @@ it reaches; importing ``mixlib.a.b`` also runs ``mixlib/__init__.py`` and
 ``mixlib/a/__init__.py``, which are part of it. Files that are not Python but sit in a package
 of the closure (a matplotlib style, the shipped data sets) are part of it too.
 
-The model registry (:mod:`mixlib.experiments.registry`) imports each estimator inside the
-function that builds it, and which one runs is decided by a model name at run time. A job
-depends on a builder's imports when a module of its closure calls it: ``make_mixture(``
-runs the mixture's builder; ``make_model("svm"`` (a model named in the code) runs that
-model's builder; ``.build(`` or ``make_model(`` with a name computed at run time run the
-builder of the job's ``model`` wildcard, or every builder for a job without one. Importing the
-registry for its names and defaults alone (the config checks) runs no builder.
+The model catalogue (:mod:`mixlib.catalogue.registry`) names each estimator class by its
+dotted path and imports it when a model is built, and which one is built is decided by a
+model name at run time. A job depends on an entry's estimator packages when a module of its
+closure builds it: ``make_model("svm"`` (a model named in the code) builds that model,
+``make_mixture(`` the mixture classifier;
+``.build(`` or ``make_model(`` with a name computed at run time build the job's ``model``
+wildcard, or every model for a job without one; ``make_imputer(`` builds an imputer
+(:mod:`mixlib.impute`). Importing the catalogue for its names alone (the config checks)
+builds nothing.
 
 Everything is computed once per Snakemake invocation (:func:`functools.cache`): each file is
 read and hashed once, however many jobs share it.
@@ -40,7 +42,7 @@ from mixlib.core.vocabulary import CODE_PARAM
 PACKAGE = "mixlib"
 PACKAGE_DIR = Path(mixlib.__file__).resolve().parent
 #: The module whose functions each import one model's estimator (see the module docstring).
-REGISTRY = "mixlib.experiments.registry"
+REGISTRY = "mixlib.catalogue.registry"
 #: The parameter name a job's fingerprint gets in its rule's ``params``.
 PARAM_NAME = CODE_PARAM
 
@@ -121,18 +123,6 @@ def direct_imports(path: Path) -> frozenset[str]:
                                        module, is_package))
 
 
-@cache
-def builder_imports() -> dict[str, frozenset[str]]:
-    """Each function of the registry -> the mixlib modules imported inside it."""
-    path = module_path(REGISTRY)
-    assert path is not None
-    return {
-        node.name: frozenset(_imported_modules(node, REGISTRY, False))
-        for node in ast.parse(path.read_text(encoding="utf-8"), filename=str(path)).body
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-    }
-
-
 def _with_parents(module: str) -> list[str]:
     parts = module.split(".")
     return [".".join(parts[: i + 1]) for i in range(len(parts))]
@@ -165,40 +155,51 @@ def script_closure(script: Path) -> frozenset[str]:
 
 #: A call that builds a model named in the code, and one that builds the model a job names
 #: at run time (its ``model`` wildcard): ``.build(``, or ``make_model(`` whose first argument
-#: is not a string literal. And a call that builds the study's mixture classifier.
+#: is not a string literal. And a call that builds the study's mixture classifier, or an imputer.
 BUILDS_LITERAL_MODEL = re.compile(r"""\bmake_model\(\s*["'](\w+)["']""")
 BUILDS_NAMED_MODEL = re.compile(r"""\.build\(|\bmake_model\((?!\s*["'])""")
 BUILDS_MIXTURE = re.compile(r"\bmake_mixture\(")
+BUILDS_IMPUTER = re.compile(r"\bmake_imputer\(")
 
 
 @cache
-def _models_built(module: str) -> tuple[frozenset[str], bool, bool]:
+def _models_built(module: str) -> tuple[frozenset[str], bool, bool, bool]:
     """What a module (not the registry itself) builds: the models it names as literals,
-    whether it builds a model named at run time, and whether it builds a mixture."""
+    whether it builds a model named at run time, a mixture, an imputer."""
     path = module_path(module)
     if module == REGISTRY or path is None:
-        return frozenset(), False, False
+        return frozenset(), False, False, False
     text = path.read_text(encoding="utf-8")
     return (frozenset(BUILDS_LITERAL_MODEL.findall(text)), bool(BUILDS_NAMED_MODEL.search(text)),
-            bool(BUILDS_MIXTURE.search(text)))
+            bool(BUILDS_MIXTURE.search(text)), bool(BUILDS_IMPUTER.search(text)))
 
 
-def _builders_run(modules: Iterable[str], model: str | None) -> set[str]:
-    """The registry functions a job runs: the builders of the models its modules name; the
-    builder of its ``model`` (every builder for a job without one) if a module builds a model
-    named at run time; the mixture's if one builds mixtures."""
-    from mixlib.experiments.registry import MODELS
+def _estimator_modules(spec: Any) -> set[str]:
+    """The family packages of the estimator classes a catalogue entry builds."""
+    return {path.rpartition(".")[0] for path in spec.estimator_paths if isinstance(path, str)}
 
-    names: set[str] = set()
+
+def _builds_run(modules: Iterable[str], model: str | None) -> set[str]:
+    """The estimator packages a job's builds import: those of the models its modules name;
+    of its ``model`` (every model's for a job without one) if a module builds a model named
+    at run time; the mixture's if one builds mixtures; the imputers' if one builds an
+    imputer."""
+    from mixlib.catalogue.registry import MODELS
+
+    packages: set[str] = set()
     for module in modules:
-        literals, named, mixture = _models_built(module)
-        names |= {MODELS[literal].build.__name__ for literal in literals}
+        literals, named, mixture, imputer = _models_built(module)
+        for literal in literals:
+            packages |= _estimator_modules(MODELS[literal])
         if named:
-            names |= {MODELS[model].build.__name__} if model in MODELS else {
-                spec.build.__name__ for spec in MODELS.values()}
+            specs = [MODELS[model]] if model in MODELS else list(MODELS.values())
+            for spec in specs:
+                packages |= _estimator_modules(spec)
         if mixture:
-            names.add(MODELS["mixture"].build.__name__)
-    return names
+            packages |= _estimator_modules(MODELS["mixture"])
+        if imputer:
+            packages.add("mixlib.impute")
+    return packages
 
 
 @cache
@@ -224,9 +225,7 @@ def job_files(script: Path, model: str | None = None) -> list[Path]:
     """The mixlib files whose content a job running ``script`` (for ``model``) depends on."""
     modules = set(script_closure(script))
     if REGISTRY in modules:
-        extra = [name for builder in _builders_run(modules, model)
-                 for name in builder_imports()[builder]]
-        modules |= module_closure(extra)
+        modules |= module_closure(_builds_run(modules, model))
     files = {module_path(module) for module in modules}
     for module in modules:
         files.update(_data_files(module))

@@ -1,7 +1,7 @@
 """Which jobs of the study fit a Gaussian mixture, and the one set of EM settings they all get.
 
 The config's top-level ``em`` section holds the EM settings of every mixture the study fits
-(:class:`mixlib.experiments.settings.EMSettings`). A rule passes them to a job as its ``em``
+(:class:`mixlib.catalogue.settings.EMSettings`). A rule passes them to a job as its ``em``
 parameter only when the job fits a mixture, and ``None`` otherwise, so that changing an EM
 setting makes Snakemake rerun exactly the jobs that fit a mixture (Snakemake reruns a job
 whose parameters changed).
@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mixlib.experiments.registry import MODELS
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.registry import MODELS
+from mixlib.catalogue.settings import EMSettings
 from mixlib.pipeline.datasets import dataset_has_missing_values, dataset_source
 
 
@@ -27,7 +27,7 @@ def imputer_fits_mixture(config: Mapping[str, Any], dataset: str,
 
 
 def model_fits_mixture(model: str) -> bool:
-    """Whether ``model`` is of the mixture family (:data:`mixlib.experiments.registry.MODELS`):
+    """Whether ``model`` is of the mixture family (:data:`mixlib.catalogue.registry.MODELS`):
     what a hold-out comparison job fits, its rows being imputed already."""
     return MODELS[model].family == "mixture"
 

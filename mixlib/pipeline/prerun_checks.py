@@ -122,8 +122,8 @@ def check_comparison_params(config: Mapping[str, Any],
     (:data:`TRAIN_ROW_BOUNDED`) are checked against each comparison data set's folds.
     """
     from mixlib.experiments.comparison import split_protocol_params
-    from mixlib.experiments.registry import make_model
-    from mixlib.experiments.settings import EMSettings
+    from mixlib.catalogue.registry import make_model
+    from mixlib.catalogue.settings import EMSettings
 
     comparison = config.get("comparison")
     if not comparison:

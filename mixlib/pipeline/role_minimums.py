@@ -72,7 +72,7 @@ def check_cv_early_stopping(config: Mapping[str, Any],
     from mixlib.datasets import feature_matrix
     from mixlib.experiments.comparison import split_protocol_params
     from mixlib.experiments.data import prepare_dataset
-    from mixlib.experiments.settings import ComparisonProtocol
+    from mixlib.catalogue.settings import ComparisonProtocol
     from mixlib.model_selection.resampling import repeated_kfold_units, training_rows
     from mixlib.model_selection.splits import duplicate_groups
 
@@ -102,7 +102,7 @@ def _comparison_early_stopping(config: Mapping[str, Any]) -> bool:
     """Whether the comparison fits the model ``mlp`` with early stopping (its configured
     regime, or the estimator's default)."""
     from mixlib.experiments.comparison import split_protocol_params
-    from mixlib.experiments.registry import make_model
+    from mixlib.catalogue.registry import make_model
 
     comparison = config["comparison"]
     if "mlp" not in comparison.get("models", []):

@@ -84,7 +84,7 @@ def _same(names: Any) -> dict[str, str]:
 
 def check_svm(section: Mapping[str, Any]) -> None:
     """``svm.grid``, ``svm.mkl`` and ``svm.svdd`` (see module)."""
-    from mixlib.experiments.registry import make_model
+    from mixlib.catalogue.registry import make_model
     from mixlib.experiments.svm import mkl_run, svdd_run
     from mixlib.model_selection.evaluation import grid_level_axes
 
@@ -135,7 +135,7 @@ def check_ensembles(section: Mapping[str, Any], em: Any) -> None:
 
 def check_em(em: Any) -> None:
     """``em``: the study's mixture classifier fitted with the EM settings."""
-    from mixlib.experiments.registry import make_mixture
+    from mixlib.catalogue.registry import make_mixture
 
     X, y = probe_data()["train"]
     settings = em._replace(max_iter=min(em.max_iter, PROBE_CAPS["max_iter"])) \
@@ -156,7 +156,7 @@ def check_bayes(section: Mapping[str, Any]) -> None:
 
 def check_stage_params(config: Mapping[str, Any], em: Any) -> None:
     """Run every check of this module for the sections the config has (``em``: the study's
-    :class:`~mixlib.experiments.settings.EMSettings`)."""
+    :class:`~mixlib.catalogue.settings.EMSettings`)."""
     check_em(em)
     if "svm" in config:
         check_svm(config["svm"])

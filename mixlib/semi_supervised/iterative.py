@@ -6,6 +6,8 @@ import copy
 import logging
 from dataclasses import dataclass, field
 
+from typing import Any
+
 import numpy as np
 
 from mixlib.core.vocabulary import FINISHES
@@ -299,12 +301,8 @@ def iterative_classification(
     y_labelled: np.ndarray,
     X_unlabelled: np.ndarray,
     *,
-    estimator: MixtureClassifier | None = None,
-    threshold: float = 0.75,
-    max_iter: int | None = 10,
-    finish: str = "argmax",
-    random_state=None,
     callback: RoundCallback | None = None,
+    **params: Any,
 ) -> IterativeClassifier:
     """Run :class:`IterativeClassifier` on labelled and unlabelled arrays.
 
@@ -313,10 +311,11 @@ def iterative_classification(
     X_labelled : ndarray of shape (n_labelled, n_features)
     y_labelled : ndarray of shape (n_labelled,)
     X_unlabelled : ndarray of shape (n_unlabelled, n_features)
-    estimator, threshold, max_iter, finish, random_state :
-        As in :class:`IterativeClassifier`.
     callback : callable, optional
         As in :meth:`IterativeClassifier.fit`.
+    **params
+        Parameters of :class:`IterativeClassifier` (``estimator``, ``threshold``,
+        ``max_iter``, ``finish``, ``random_state``); one left out takes its default there.
 
     Returns
     -------
@@ -325,8 +324,7 @@ def iterative_classification(
         examples, the rest the unlabelled ones in order (``None`` if never assigned).
     """
     X, y = stack_labelled(X_labelled, y_labelled, X_unlabelled)
-    clf = IterativeClassifier(estimator, threshold=threshold, max_iter=max_iter, finish=finish,
-                              unlabelled_label=None, random_state=random_state)
+    clf = IterativeClassifier(unlabelled_label=None, **params)
     return clf.fit(X, y, callback=callback)
 
 
@@ -335,11 +333,8 @@ def iterative_classification_finishes(
     y_labelled: np.ndarray,
     X_unlabelled: np.ndarray,
     *,
-    estimator: MixtureClassifier | None = None,
-    threshold: float = 0.75,
-    max_iter: int | None = 10,
-    random_state=None,
     callback: RoundCallback | None = None,
+    **params: Any,
 ) -> dict[str, IterativeClassifier]:
     """:func:`iterative_classification` under both finishes, from one fit.
 
@@ -353,6 +348,5 @@ def iterative_classification_finishes(
         with that ``finish``.
     """
     X, y = stack_labelled(X_labelled, y_labelled, X_unlabelled)
-    clf = IterativeClassifier(estimator, threshold=threshold, max_iter=max_iter,
-                              unlabelled_label=None, random_state=random_state)
+    clf = IterativeClassifier(unlabelled_label=None, **params)
     return clf.fit_finishes(X, y, callback=callback)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import warnings
 
+from typing import Any
+
 import numpy as np
 
 from mixlib.core.exceptions import ConvergenceWarning
@@ -171,11 +173,8 @@ def prior_probability_classification(
     y_labelled: np.ndarray,
     X_unlabelled: np.ndarray,
     *,
-    estimator: MixtureClassifier | None = None,
-    max_iter: int = 20,
-    restart: str = "warm",
-    random_state=None,
     callback: RoundCallback | None = None,
+    **params: Any,
 ) -> PriorProbabilityClassifier:
     """Run :class:`PriorProbabilityClassifier` on labelled and unlabelled arrays.
 
@@ -184,10 +183,12 @@ def prior_probability_classification(
     X_labelled : ndarray of shape (n_labelled, n_features)
     y_labelled : ndarray of shape (n_labelled,)
     X_unlabelled : ndarray of shape (n_unlabelled, n_features)
-    estimator, max_iter, restart, random_state :
-        As in :class:`PriorProbabilityClassifier`.
     callback : callable, optional
         As in :meth:`PriorProbabilityClassifier.fit`.
+    **params
+        Parameters of :class:`PriorProbabilityClassifier` (``estimator``, ``max_iter``,
+        ``restart``, ``random_state``); one left out takes its default there (the one place
+        the 20 refits are written).
 
     Returns
     -------
@@ -196,6 +197,5 @@ def prior_probability_classification(
         first, then the unlabelled ones in order.
     """
     X, y = stack_labelled(X_labelled, y_labelled, X_unlabelled)
-    clf = PriorProbabilityClassifier(estimator, max_iter=max_iter, restart=restart,
-                                     unlabelled_label=None, random_state=random_state)
+    clf = PriorProbabilityClassifier(unlabelled_label=None, **params)
     return clf.fit(X, y, callback=callback)

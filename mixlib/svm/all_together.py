@@ -11,14 +11,14 @@ import warnings
 
 import numpy as np
 
-from mixlib.core.base import BaseEstimator, ClassifierMixin
+from mixlib.core.base import ClassifierMixin
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import resolve_sigma
 from mixlib.core.validation import check_sample_weight, check_X_y, encode_labels
-from mixlib.svm.svc import check_svm_params, support_kernel
+from mixlib.svm.svc import KernelMachine, check_svm_params, support_kernel
 
 
-class AllTogetherSVC(ClassifierMixin, BaseEstimator):
+class AllTogetherSVC(ClassifierMixin, KernelMachine):
     """Multi-class SVM solving one problem for all classes (Weston & Watkins 1999).
 
     Parameters
@@ -89,17 +89,6 @@ class AllTogetherSVC(ClassifierMixin, BaseEstimator):
     the exact ones on the small problems of the tests: the notes' primal objective at this
     ``(w, b)`` is within 0.05 % of its optimum (``tests/test_svm_all_together.py``).
     """
-
-    def __init__(self, C: float = 1.0, kernel: str = "gaussian", degree: int = 3,
-                 sigma: float | str = 1.0, tol: float = 1e-3, max_iter: int | None = None,
-                 cache_size: float = 200.0) -> None:
-        self.C = C
-        self.kernel = kernel
-        self.degree = degree
-        self.sigma = sigma
-        self.tol = tol
-        self.max_iter = max_iter
-        self.cache_size = cache_size
 
     def fit(self, X: np.ndarray, y: np.ndarray,
             sample_weight: np.ndarray | None = None) -> "AllTogetherSVC":

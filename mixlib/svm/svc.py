@@ -34,6 +34,25 @@ def check_svm_params(C: float, tol: float, max_iter: int | None, cache_size: flo
     return 10_000_000 if max_iter is None else max_iter
 
 
+class KernelMachine(BaseEstimator):
+    """The parameters of a kernel machine solved by a dual method: the slack cost ``C``, the
+    kernel (``kernel``, ``degree``, ``sigma``) and the solver's ``tol``, ``max_iter`` and
+    ``cache_size``, as :class:`SVC` documents them. :class:`~mixlib.svm.AllTogetherSVC` and
+    :class:`~mixlib.svm.SVDD` derive from it (each documents its own reading of ``C`` and
+    ``tol``)."""
+
+    def __init__(self, C: float = 1.0, kernel: str = "gaussian", degree: int = 3,
+                 sigma: float | str = 1.0, tol: float = 1e-3, max_iter: int | None = None,
+                 cache_size: float = 200.0) -> None:
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.sigma = sigma
+        self.tol = tol
+        self.max_iter = max_iter
+        self.cache_size = cache_size
+
+
 class SVC(ClassifierMixin, BaseEstimator):
     """C-support vector classifier with linear, polynomial or Gaussian kernel.
 

@@ -8,15 +8,14 @@ import warnings
 
 import numpy as np
 
-from mixlib.core.base import BaseEstimator
 from mixlib.svm._smo import kernel_rows, smo_solve
 from mixlib.core.validation import check_array, check_sample_weight
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import kernel_diagonal, resolve_sigma
-from mixlib.svm.svc import check_svm_params, support_kernel
+from mixlib.svm.svc import KernelMachine, check_svm_params, support_kernel
 
 
-class SVDD(BaseEstimator):
+class SVDD(KernelMachine):
     """Support vector data description (one-class detector).
 
     Parameters
@@ -71,13 +70,7 @@ class SVDD(BaseEstimator):
     def __init__(self, C: float = 0.1, kernel: str = "gaussian", degree: int = 3,
                  sigma: float | str = 1.0, tol: float = 1e-3, max_iter: int | None = None,
                  cache_size: float = 200.0) -> None:
-        self.C = C
-        self.kernel = kernel
-        self.degree = degree
-        self.sigma = sigma
-        self.tol = tol
-        self.max_iter = max_iter
-        self.cache_size = cache_size
+        super().__init__(C, kernel, degree, sigma, tol, max_iter, cache_size)
 
     def fit(self, X: np.ndarray, y: None = None, sample_weight: np.ndarray | None = None) -> "SVDD":
         """Fit the ball to the rows of ``X``.

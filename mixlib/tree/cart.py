@@ -8,7 +8,7 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.validation import (
-    check_choice, check_float, check_int, check_random_state, check_sample_weight, check_X_y,
+    check_choice, check_float, check_int, check_random_state,
 )
 from mixlib.model_selection.resampling import stratified_folds
 from mixlib.tree.decision_tree import DecisionTreeClassifier, FittedTreeMixin
@@ -141,13 +141,10 @@ class CARTClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
         """
-        self._check_params()
-        X, y = check_X_y(X, y)
-        weight = check_sample_weight(sample_weight, X.shape[0])
-        classes, y_idx = np.unique(y, return_inverse=True)
-        grow = self._grower(np.ascontiguousarray(X.T), y_idx, classes, weight)
-        full = grow(np.ones(len(y), dtype=bool))
-        self.classes_, self.n_features_in_ = classes, X.shape[1]
+        XT, y_idx, classes, weight, n_features = self._training_arrays(X, y, sample_weight)
+        grow = self._grower(XT, y_idx, classes, weight)
+        full = grow(np.ones(len(y_idx), dtype=bool))
+        self.classes_, self.n_features_in_ = classes, n_features
         self.full_tree_ = full.tree_
         path = cost_complexity_path(self.full_tree_, self.risk)
         self.ccp_alphas_, self.n_leaves_path_ = path.ccp_alphas, path.n_leaves
@@ -156,7 +153,7 @@ class CARTClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         if self.ccp_alpha is not None:
             self.ccp_alpha_ = float(self.ccp_alpha)
         else:
-            self.ccp_alpha_ = self._cross_validated_alpha(X, y_idx, weight, grow, path)
+            self.ccp_alpha_ = self._cross_validated_alpha(XT.T, y_idx, weight, grow, path)
         self.tree_ = prune(self.full_tree_, path, self.ccp_alpha_)
         return self
 

@@ -103,6 +103,17 @@ class FittedTreeMixin:
     def _check_X(self, X) -> np.ndarray:
         return check_fitted_input(self, X, attribute="tree_")
 
+    def _training_arrays(self, X, y, sample_weight
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+        """The checked parameters and training data, as the growth reads them: ``X``
+        transposed (a feature per row, contiguous), the class index of each row, the classes,
+        the row weights (all 1 if None) and the number of features."""
+        self._check_params()
+        X, y = check_X_y(X, y)
+        weight = check_sample_weight(sample_weight, X.shape[0])
+        classes, y_idx = np.unique(y, return_inverse=True)
+        return np.ascontiguousarray(X.T), y_idx, classes, weight, X.shape[1]
+
     def apply(self, X) -> np.ndarray:
         """Leaf id of each row: ndarray of shape (n_samples,)."""
         X = self._check_X(X)
@@ -208,11 +219,8 @@ class DecisionTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
         """
-        self._check_params()
-        X, y = check_X_y(X, y)
-        weight = check_sample_weight(sample_weight, X.shape[0])
-        classes, y_idx = np.unique(y, return_inverse=True)
-        return self._fit_transposed(np.ascontiguousarray(X.T), y_idx, classes, weight)
+        XT, y_idx, classes, weight, _ = self._training_arrays(X, y, sample_weight)
+        return self._fit_transposed(XT, y_idx, classes, weight)
 
     def _fit_transposed(
         self,

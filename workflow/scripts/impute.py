@@ -1,4 +1,4 @@
-from mixlib.experiments.substitutes import impute_split
+from mixlib.experiments.impute_split import impute_split
 from mixlib.pipeline.io import read_table, write_table
 from mixlib.pipeline.workflow import logged_job
 

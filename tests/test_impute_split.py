@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mixlib.experiments.substitutes import impute_split
-from mixlib.experiments.settings import EMSettings
+from mixlib.experiments.impute_split import impute_split
+from mixlib.catalogue.settings import EMSettings
 
 EM = EMSettings(init="report", tol=1e-6, max_iter=200, min_variance=1e-6)
 

@@ -20,22 +20,25 @@ config's (``comparison.params``, ``mlp.training``, ``ensembles.trees``, ``svm``,
 defaults. A value may be data-dependent (``sigma: scale``, ``reg_covar: auto``, ...):
 :func:`resolve_params` resolves it from the training rows.
 
-Importing this module imports no estimator (every builder imports its family inside its
-body), so the config checks read names cheaply. Adding a classifier to the study is one
+An entry is data: the estimator's class (its dotted path in its family package) and the
+parameters each class takes; one builder, :meth:`ModelSpec.build`, builds every entry.
+Importing this module imports no estimator (the class is imported when a model is built), so
+the config checks read names cheaply. Adding a classifier to the study is one
 :class:`ModelSpec` entry in :data:`MODELS` (plus its estimator); see ``docs/architecture.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from mixlib.core.validation import check_random_state
-from mixlib.experiments.resolution import resolve_data_dependent
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.resolution import resolve_data_dependent
+from mixlib.catalogue.settings import EMSettings
 
 #: The approaches of the classifiers (the comparison's probabilistic-versus-deterministic split).
 APPROACHES = ("probabilistic", "deterministic")
@@ -43,12 +46,22 @@ APPROACHES = ("probabilistic", "deterministic")
 IMPUTATION_METHODS = ("mean", "class_mean", "kernel_mode")
 
 RandomState = None | int | np.random.Generator
-Builder = Callable[[dict[str, Any], RandomState], Any]
+#: An estimator class, or its dotted path (``"mixlib.mixture.MixtureClassifier"``), imported
+#: when a model is built so that importing the catalogue imports no estimator.
+EstimatorPath = str | type
+
+
+def estimator_class(path: EstimatorPath) -> type:
+    """The class a catalogue entry names (its dotted path, read from the family package)."""
+    if isinstance(path, type):
+        return path
+    package, _, name = path.rpartition(".")
+    return getattr(__import__(package, fromlist=[name]), name)
 
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """One estimator of the study.
+    """One estimator of the study, as data: its class and the parameters it takes.
 
     Attributes
     ----------
@@ -58,154 +71,80 @@ class ModelSpec:
     family : str
         Finer family: "mixture", "neural network", "kernel machine", "neighbours", "trees",
         "ensembles", "linear" or "generative".
-    build : callable
-        ``build(params, random_state) -> unfitted estimator``, ``params`` resolved
-        (:func:`resolve_params`); it passes on only the parameters given, and imports its
-        estimator inside its body. ``random_state`` goes to the estimators that draw, as is.
+    estimator : str, type or mapping of str to str
+        The estimator class (its dotted path in its family package); a mapping picks it by the
+        ``variant`` choice (naive Bayes).
     parameters : mapping of str to str
-        Every parameter the model takes -> the estimator class whose ``__init__`` takes it
-        (and holds its default).
+        Every parameter the model takes -> the name of the estimator class whose ``__init__``
+        takes it (and holds its default): ``estimator``'s, or ``inner``'s.
     description : str
     choices : mapping of str to object
-        Parameters that no estimator takes, which the builder itself reads (naive Bayes'
+        Parameters that no estimator takes, which :meth:`build` itself reads (naive Bayes'
         ``variant``), with their one default.
+    inner : str or type, optional
+        An estimator the outer one wraps, built from its own parameters and passed as the
+        first argument (ID3 inside its quantile discretiser, AdaBoost's base tree).
+    inner_optional : bool
+        Build ``inner`` only when one of its parameters is given; else the outer estimator
+        keeps its own default (AdaBoost's stump).
     """
 
     name: str
     approach: str
     family: str
-    build: Builder = field(repr=False)
+    estimator: EstimatorPath | Mapping[str, EstimatorPath] = field(repr=False)
     parameters: Mapping[str, str]
     description: str
     choices: Mapping[str, Any] = field(default_factory=dict)
+    inner: EstimatorPath | None = None
+    inner_optional: bool = False
 
     @property
     def accepted(self) -> frozenset[str]:
         """Every parameter name the model accepts."""
         return frozenset(self.parameters) | frozenset(self.choices)
 
+    @property
+    def estimator_paths(self) -> tuple[EstimatorPath, ...]:
+        """Every estimator class the model may build (the pipeline's code fingerprint)."""
+        outer = tuple(self.estimator.values()) if isinstance(self.estimator, Mapping) \
+            else (self.estimator,)
+        return outer + ((self.inner,) if self.inner is not None else ())
+
+    def build(self, params: Mapping[str, Any], random_state: RandomState = None,
+              **shared: Any) -> Any:
+        """The unfitted estimator: each class gets the parameters ``parameters`` gives it.
+
+        ``params`` are resolved (:func:`resolve_params`): only the parameters given are passed
+        on, so one left out takes the estimator's default; ``random_state`` goes, as is, to an
+        outer estimator whose ``__init__`` takes it, and so do the ``shared`` keyword arguments
+        (the study-wide EM settings of a mixture, which no model's parameters hold).
+        """
+        outer_path = self.estimator
+        if isinstance(outer_path, Mapping):
+            if params["variant"] not in outer_path:
+                raise ValueError(f"{self.name} variant must be one of "
+                                 f"{['auto', *outer_path]}, got {params['variant']!r}.")
+            outer_path = outer_path[params["variant"]]
+        outer = estimator_class(outer_path)
+        args = []
+        if self.inner is not None:
+            inner = estimator_class(self.inner)
+            taken = self._taken_by(inner, params)
+            if taken or not self.inner_optional:
+                args.append(inner(**taken))
+        kwargs = {**shared, **self._taken_by(outer, params)}
+        if "random_state" in inspect.signature(outer).parameters:
+            kwargs["random_state"] = random_state
+        return outer(*args, **kwargs)
+
+    def _taken_by(self, cls: type, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in params.items()
+                if self.parameters.get(key) == cls.__name__}
+
 
 def _taken_by(estimator: str, *names: str) -> dict[str, str]:
     return {name: estimator for name in names}
-
-
-def _given(p: Mapping[str, Any], *names: str) -> dict[str, Any]:
-    """The entries of ``p`` among ``names``."""
-    return {name: p[name] for name in names if name in p}
-
-
-def _mixture(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.mixture import MixtureClassifier
-
-    return MixtureClassifier(**p, random_state=random_state)
-
-
-def _gaussian_per_class(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.generative import QuadraticGaussianClassifier
-
-    return QuadraticGaussianClassifier(**p, random_state=random_state)
-
-
-def _gaussian_shared(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.generative import LinearGaussianClassifier
-
-    return LinearGaussianClassifier(**p)
-
-
-def _naive_bayes(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.generative import BernoulliNaiveBayes, GaussianNaiveBayes
-
-    if p["variant"] == "bernoulli":
-        return BernoulliNaiveBayes(**_given(p, "alpha", "binarize"))
-    if p["variant"] == "gaussian":
-        return GaussianNaiveBayes(**_given(p, "var_smoothing"))
-    raise ValueError(f"naive_bayes variant must be 'auto', 'bernoulli' or 'gaussian', "
-                     f"got {p['variant']!r}.")
-
-
-def _logistic_regression(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.linear_model import LogisticRegression
-
-    return LogisticRegression(**p)
-
-
-def _mlp(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.neural_network import MLPClassifier
-
-    return MLPClassifier(**p, random_state=random_state)
-
-
-def _svm(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.svm import SVC
-
-    return SVC(**p)
-
-
-def _svm_all_together(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.svm import AllTogetherSVC
-
-    return AllTogetherSVC(**p)
-
-
-def _mkl(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.svm import MKLSVC
-
-    return MKLSVC(**p)
-
-
-def _svdd(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.svm import SVDD
-
-    return SVDD(**p)
-
-
-def _knn(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.neighbors import KNeighborsClassifier
-
-    return KNeighborsClassifier(**p)
-
-
-def _tree(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.tree import DecisionTreeClassifier
-
-    return DecisionTreeClassifier(**p, random_state=random_state)
-
-
-def _cart(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.tree import CARTClassifier
-
-    return CARTClassifier(**p, random_state=random_state)
-
-
-def _id3(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.tree import ID3Classifier, QuantileDiscretised
-
-    return QuantileDiscretised(ID3Classifier(**_given(p, "max_depth", "min_samples_split")),
-                               **_given(p, "n_bins", "max_categories"))
-
-
-def _random_forest(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.ensemble import RandomForestClassifier
-
-    return RandomForestClassifier(**p, random_state=random_state)
-
-
-def _adaboost(p: dict[str, Any], random_state: RandomState) -> Any:
-    """AdaBoost; ``max_depth`` or ``criterion`` given build the base tree
-    ``DecisionTreeClassifier(**those)``, else AdaBoost boosts its own default, a stump."""
-    from mixlib.ensemble import AdaBoostClassifier
-    from mixlib.tree import DecisionTreeClassifier
-
-    tree = _given(p, "max_depth", "criterion")
-    base = DecisionTreeClassifier(**tree) if tree else None
-    return AdaBoostClassifier(base, **_given(p, "n_estimators", "learning_rate"),
-                              random_state=random_state)
-
-
-def _bagging(p: dict[str, Any], random_state: RandomState) -> Any:
-    from mixlib.ensemble import BaggingClassifier
-
-    return BaggingClassifier(**p, random_state=random_state)
 
 
 _FOREST = ("n_estimators", "criterion", "max_depth", "min_samples_split", "min_samples_leaf",
@@ -214,73 +153,82 @@ _TREE = ("criterion", "max_depth", "min_samples_split", "min_samples_leaf", "max
 _KERNEL = ("C", "kernel", "sigma", "degree", "tol")
 
 MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in [
-    ModelSpec("mixture", "probabilistic", "mixture", _mixture,
+    ModelSpec("mixture", "probabilistic", "mixture", "mixlib.mixture.MixtureClassifier",
               _taken_by("MixtureClassifier", "n_components"),
               "isotropic Gaussian mixture per class, fitted by EM (report ch. 3)"),
-    ModelSpec("gaussian_per_class", "probabilistic", "generative", _gaussian_per_class,
+    ModelSpec("gaussian_per_class", "probabilistic", "generative",
+              "mixlib.generative.QuadraticGaussianClassifier",
               _taken_by("QuadraticGaussianClassifier", "reg_covar", "reg_param"),
               "one full-covariance Gaussian per class (quadratic boundaries; lecture on "
               "linear classification), by default shrunk towards the identity by an amount "
               "chosen by inner cross-validation"),
-    ModelSpec("gaussian_shared", "probabilistic", "generative", _gaussian_shared,
+    ModelSpec("gaussian_shared", "probabilistic", "generative",
+              "mixlib.generative.LinearGaussianClassifier",
               _taken_by("LinearGaussianClassifier", "reg_covar"),
               "Gaussians with one shared covariance (linear boundaries; lecture on linear "
               "classification)"),
-    ModelSpec("naive_bayes", "probabilistic", "generative", _naive_bayes,
+    ModelSpec("naive_bayes", "probabilistic", "generative",
+              {"bernoulli": "mixlib.generative.BernoulliNaiveBayes",
+               "gaussian": "mixlib.generative.GaussianNaiveBayes"},
               {**_taken_by("BernoulliNaiveBayes", "alpha", "binarize"),
                **_taken_by("GaussianNaiveBayes", "var_smoothing")},
               "naive Bayes: Bernoulli on indicator-like (one-hot) data, Gaussian otherwise",
               choices={"variant": "auto"}),
-    ModelSpec("logistic_regression", "probabilistic", "linear", _logistic_regression,
+    ModelSpec("logistic_regression", "probabilistic", "linear",
+              "mixlib.linear_model.LogisticRegression",
               _taken_by("LogisticRegression", "C", "max_iter", "tol"),
               "multinomial logistic regression, L2 penalty 1/C, L-BFGS (lecture on linear "
               "classification)"),
-    ModelSpec("mlp", "deterministic", "neural network", _mlp,
+    ModelSpec("mlp", "deterministic", "neural network", "mixlib.neural_network.MLPClassifier",
               _taken_by("MLPClassifier", "hidden_size", "learning_rate", "n_epochs",
                         "batch_size", "momentum", "regime", "weight_decay",
                         "validation_fraction", "patience"),
               "arctan MLP, online backpropagation (report chs. 2 and 6)"),
-    ModelSpec("svm", "deterministic", "kernel machine", _svm,
+    ModelSpec("svm", "deterministic", "kernel machine", "mixlib.svm.SVC",
               _taken_by("SVC", *_KERNEL, "multiclass"),
               "C-SVM, one-vs-one (course notes on ensembles, SVMs and cross-validation)"),
-    ModelSpec("svm_all_together", "deterministic", "kernel machine", _svm_all_together,
+    ModelSpec("svm_all_together", "deterministic", "kernel machine", "mixlib.svm.AllTogetherSVC",
               _taken_by("AllTogetherSVC", *_KERNEL),
               "all-together multi-class SVM (Weston-Watkins, one problem in n x c variables; "
               "course notes on SVMs), Hsu & Lin's regularised biases"),
-    ModelSpec("mkl", "deterministic", "kernel machine", _mkl,
+    ModelSpec("mkl", "deterministic", "kernel machine", "mixlib.svm.MKLSVC",
               _taken_by("MKLSVC", "C", "kernels", "tol", "mkl_max_iter", "gap_tol"),
               "multiple kernel learning: one SVM on a learned sum of kernels (course notes on "
               "SVMs)"),
-    ModelSpec("knn", "deterministic", "neighbours", _knn,
+    ModelSpec("knn", "deterministic", "neighbours", "mixlib.neighbors.KNeighborsClassifier",
               _taken_by("KNeighborsClassifier", "n_neighbors", "weights", "metric"),
               "k-NN, by default k the odd integer nearest sqrt(n_train) (course chapter on "
               "k-NN and trees)"),
-    ModelSpec("tree_unpruned", "deterministic", "trees", _tree,
+    ModelSpec("tree_unpruned", "deterministic", "trees", "mixlib.tree.DecisionTreeClassifier",
               _taken_by("DecisionTreeClassifier", *_TREE),
               "binary decision tree grown to pure leaves, not pruned (course chapter on k-NN "
               "and trees)"),
-    ModelSpec("cart", "deterministic", "trees", _cart,
+    ModelSpec("cart", "deterministic", "trees", "mixlib.tree.CARTClassifier",
               _taken_by("CARTClassifier", "criterion", "risk", "n_folds", "se_rule",
                         "min_samples_leaf"),
               "CART (Breiman et al. 1984): tree pruned by minimal cost-complexity, by default "
               "Gini, the subtree chosen by 10-fold CV with the one-standard-error rule"),
-    ModelSpec("id3", "deterministic", "trees", _id3,
+    ModelSpec("id3", "deterministic", "trees", "mixlib.tree.QuantileDiscretised",
               {**_taken_by("ID3Classifier", "max_depth", "min_samples_split"),
                **_taken_by("QuantileDiscretised", "n_bins", "max_categories")},
               "ID3 (course chapter on k-NN and trees) on categorical features: features with "
-              "few distinct values as they are, the others binned into training quantiles"),
-    ModelSpec("random_forest", "deterministic", "ensembles", _random_forest,
+              "few distinct values as they are, the others binned into training quantiles",
+              inner="mixlib.tree.ID3Classifier"),
+    ModelSpec("random_forest", "deterministic", "ensembles",
+              "mixlib.ensemble.RandomForestClassifier",
               _taken_by("RandomForestClassifier", *_FOREST),
               "random forest (course notes on ensembles)"),
-    ModelSpec("adaboost", "deterministic", "ensembles", _adaboost,
+    ModelSpec("adaboost", "deterministic", "ensembles", "mixlib.ensemble.AdaBoostClassifier",
               {**_taken_by("AdaBoostClassifier", "n_estimators", "learning_rate"),
                **_taken_by("DecisionTreeClassifier", "max_depth", "criterion")},
-              "AdaBoost (SAMME) of shallow trees (course notes on ensembles)"),
-    ModelSpec("bagging", "deterministic", "ensembles", _bagging,
+              "AdaBoost (SAMME) of shallow trees (course notes on ensembles): a tree parameter "
+              "given builds the base tree from it, else AdaBoost boosts its own stump",
+              inner="mixlib.tree.DecisionTreeClassifier", inner_optional=True),
+    ModelSpec("bagging", "deterministic", "ensembles", "mixlib.ensemble.BaggingClassifier",
               _taken_by("BaggingClassifier", "n_estimators"),
               "bagging of unpruned trees, or of another base estimator (course notes on "
               "ensembles)"),
-    ModelSpec("svdd", "one-class", "kernel machine", _svdd,
+    ModelSpec("svdd", "one-class", "kernel machine", "mixlib.svm.SVDD",
               _taken_by("SVDD", "C", "kernel", "sigma", "degree", "tol"),
               "support vector data description: the smallest ball around one class "
               "(course notes on SVMs)"),
@@ -329,7 +277,7 @@ def resolve_params(name: str, params: Mapping[str, Any] | None,
     Notes
     -----
     The values ``"scale"`` and ``"auto"`` are resolved as
-    :func:`mixlib.experiments.resolution.resolve_data_dependent` says.
+    :func:`mixlib.catalogue.resolution.resolve_data_dependent` says.
     """
     params = dict(params or {})
     unknown = unknown_parameters(name, params)
@@ -376,7 +324,7 @@ def make_model(name: str, params: Mapping[str, Any] | None = None,
         if not isinstance(em, EMSettings):
             raise ValueError(f"model {name!r} fits a mixture by EM: it needs the EM settings "
                              f"(an EMSettings), got {em!r}.")
-        resolved = {**em.as_kwargs(), **resolved}
+        return spec.build(resolved, random_state, **em.as_kwargs())
     return spec.build(resolved, random_state)
 
 

@@ -12,8 +12,8 @@ import pandas as pd
 
 from mixlib.core.seeding import generator
 from mixlib.datasets import CLASS_COLUMN
-from mixlib.experiments.registry import make_imputer
-from mixlib.experiments.settings import EMSettings
+from mixlib.catalogue.registry import make_imputer
+from mixlib.catalogue.settings import EMSettings
 from mixlib.model_selection.splits import TRAINING_ROLES
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ def impute_split(prepared: pd.DataFrame, split: pd.DataFrame, *, impute: Mapping
     ``method``, ``kernel_mode``, the report's ch. 4 imputer with ``kernels_per_feature``
     kernels per univariate mixture, fitted with the EM settings ``em`` (the config's ``em``
     section; needed only by ``kernel_mode``), ``class_mean`` or ``mean``;
-    :func:`mixlib.experiments.registry.make_imputer`) is fit on the rows of the training roles
+    :func:`mixlib.catalogue.registry.make_imputer`) is fit on the rows of the training roles
     (:data:`mixlib.model_selection.splits.TRAINING_ROLES`), with their class known for the
     ``train`` and ``labelled`` roles and unknown for ``unlabelled`` rows. Rows are then
     filled with their class's substitute if they are labelled training rows, and with the

@@ -3,7 +3,7 @@
 A config may give some parameters of the catalogue's models a value that only the training
 rows of a fit can settle: ``sigma: scale`` for the kernel machines, ``reg_covar: auto`` for the
 Gaussian classifiers, ``variant: auto`` and ``binarize: auto`` for naive Bayes.
-:func:`resolve_data_dependent` settles them (:func:`mixlib.experiments.registry.resolve_params`
+:func:`resolve_data_dependent` settles them (:func:`mixlib.catalogue.registry.resolve_params`
 calls it on every unit's training rows).
 """
 
