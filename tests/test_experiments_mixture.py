@@ -21,7 +21,8 @@ from mixlib.experiments.mixture import em_trace, kernel_map, kernel_map_stage, p
 from mixlib.figures.fig3_3 import fig3_3
 from mixlib.figures.fig3_4 import fig3_4
 from mixlib.figures.imputation import imputation_figure
-from mixlib.catalogue.registry import make_imputer
+from mixlib.catalogue.registry import make_imputer, make_mixture
+from mixlib.model_selection.resampling import holdout_units, standardised
 from mixlib.catalogue.settings import EMSettings
 from mixlib.mixture.gaussian_mixture import MixtureClassifier
 
@@ -191,7 +192,8 @@ def test_imputation_study_table():
     X = np.vstack([rng.normal(0, 1, (25, 3)), rng.normal(2, 1, (25, 3))])
     y = np.repeat([0, 1], 25)
     settings = dict(rates=[0.0, 0.2], methods=["mean", "class_mean", "kernel_mode"],
-                    kernels_per_feature=[2], em=EM, n_repeats=2, rng=3, classifier_components=1)
+                    kernels_per_feature=[2], em=EM, n_repeats=2, rng=3, test_fraction=0.3,
+                    classifier_components=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         table = imputation_study(X, y, **settings)
@@ -208,6 +210,20 @@ def test_imputation_study_table():
     by = table.set_index(["repeat", "missing_rate", "method", "metric"])["value"]
     for repeat in (0, 1):
         assert by[(repeat, 0.2, "mean", "rmse_test")] == pytest.approx(by[(repeat, 0.2, "class_mean", "rmse_test")])
+    # every repeat is a unit of the resampling protocol: round(0.3 * 50) = 15 test rows, the
+    # classes in proportion (8 + 7 or 7 + 8), standardised on its training rows, whose
+    # generator then draws the (empty) mask and the classifier's start
+    units = [standardised(unit) for unit in holdout_units(X, y, 0.3, 2, 3)]
+    assert [len(unit.y_test) for unit in units] == [15, 15]
+    assert all(sorted(np.bincount(unit.y_test).tolist()) == [7, 8] for unit in units)
+    for unit in units:
+        unit.rng.random((50, 3))  # the rate-0 mask
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            make_imputer("mean", em=EM, kernels_per_feature=None, random_state=unit.rng)
+            clf = make_mixture(1, EM, unit.rng).fit(unit.X_train, unit.y_train)
+        expected = np.mean(clf.predict(unit.X_test) != unit.y_test)
+        assert by[(unit.repeat, 0.0, "mean", "test_error")] == pytest.approx(expected, abs=0)
     # the complete-data error does not depend on the (absent) imputation
     assert errors[errors["missing_rate"] == 0.0].groupby("repeat")["value"].nunique().eq(1).all()
 
@@ -237,7 +253,8 @@ def test_imputation_study_runs_at_rate_099_on_the_shipped_wine():
         warnings.simplefilter("ignore")  # class-free fallback of classes left without a value
         table = imputation_study_job(
             prepared, rate=0.99, methods=["mean", "class_mean", "kernel_mode"],
-            kernels_per_feature=[2], em=EM, n_repeats=3, classifier_components=2, seed=20061,
+            kernels_per_feature=[2], em=EM, n_repeats=3, test_fraction=0.3, classifier_components=2,
+            seed=20061,
             dataset="wine")
     assert np.isfinite(table["value"]).all()
     errors = table[table["metric"] == "test_error"]
@@ -248,13 +265,17 @@ def test_imputation_study_runs_at_rate_099_on_the_shipped_wine():
 
 def test_imputation_study_errors():
     X, y = np.ones((10, 2)), np.repeat([0, 1], 5)
-    common = dict(kernels_per_feature=[2], em=EM, n_repeats=1, rng=0)
+    common = dict(kernels_per_feature=[2], em=EM, n_repeats=1, rng=0, test_fraction=0.3,
+                  classifier_components=2)
     with pytest.raises(ValueError, match="Unknown imputation method 'median'"):
         imputation_study(X, y, rates=[0.1], methods=["median"], **common)
     with pytest.raises(ValueError, match="Unknown imputation method 'kernel_mode:2'"):
         imputation_study(X, y, rates=[0.1], methods=["kernel_mode:2"], **common)
     with pytest.raises(ValueError, match=r"missing rates must lie in \[0, 1\), got 1.5"):
         imputation_study(X, y, rates=[1.5], methods=["mean"], **common)
+    with pytest.raises(ValueError, match=r"imputation_study.test_fraction must be a number in "
+                                         r"\(0, 1\), got 1.0"):
+        imputation_study(X, y, rates=[0.1], methods=["mean"], **{**common, "test_fraction": 1.0})
     X[0, 0] = np.nan
     with pytest.raises(ValueError, match="X_complete contains NaN"):
         imputation_study(X, y, rates=[0.1], methods=["mean"], **common)

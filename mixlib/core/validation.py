@@ -249,6 +249,8 @@ def check_array(
     if ndim == 2 and array.shape[1] < min_features:
         raise ValueError(f"{name} has {array.shape[1]} feature(s) (shape={array.shape}) while a "
                          f"minimum of {min_features} is required.")
+    if max_magnitude is not None and array.size and np.abs(array).max() <= max_magnitude:
+        return array  # every value finite and within the bound: none of the checks below fails
     if np.isinf(array).any():
         raise ValueError(f"{name} contains infinite values.")
     if not allow_nan:

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from mixlib.core.validation import check_array, check_random_state
+from mixlib.core.validation import check_array
 from mixlib.catalogue.registry import IMPUTATION_METHODS, make_imputer, make_mixture
 from mixlib.catalogue.settings import EMSettings
+from mixlib.model_selection.resampling import holdout_units, standardised
 
 
 def imputer_variants(methods: Sequence[str],
@@ -34,15 +35,6 @@ def imputer_variants(methods: Sequence[str],
         else:
             variants.append((method, method, None))
     return variants
-
-
-def _stratified_split(y: np.ndarray, test_fraction: float, rng: np.random.Generator) -> np.ndarray:
-    """Boolean test mask of shape (n_samples,): ``round(test_fraction * n_c)`` rows of each class."""
-    test = np.zeros(len(y), dtype=bool)
-    for label in np.unique(y):
-        rows = np.flatnonzero(y == label)
-        test[rng.choice(rows, size=int(round(test_fraction * len(rows))), replace=False)] = True
-    return test
 
 
 def mcar_mask(shape: tuple[int, int], rate: float, train: np.ndarray,
@@ -87,13 +79,17 @@ def imputation_study(
     em: EMSettings,
     n_repeats: int,
     rng: np.random.Generator | int | None,
-    test_fraction: float = 0.3,
-    classifier_components: int = 2,
+    test_fraction: float,
+    classifier_components: int,
 ) -> pd.DataFrame:
     """RMSE of each imputation method against hidden MCAR values, and the classifier's test error.
 
-    For every repeat: a stratified train/test split (``test_fraction`` of each class in
-    test); features standardised with the training mean and standard deviation; then for
+    Every repeat is a unit of the resampling protocol
+    (:func:`~mixlib.model_selection.resampling.holdout_units`: a stratified hold-out split
+    with ``round(test_fraction * n)`` test rows, drawn by the repeat's own generator, which
+    then draws the repeat's masks and initialisations), its features standardised with the
+    mean and standard deviation of its training rows
+    (:func:`~mixlib.model_selection.resampling.standardised`); then for
     every rate one MCAR mask over all cells (each cell hidden independently with probability
     ``rate``, except that every feature keeps an observed training value: :func:`mcar_mask`;
     the same mask for every method, so methods are compared on the same cells).
@@ -122,9 +118,10 @@ def imputation_study(
         EM settings of every mixture (the config's ``em`` section).
     n_repeats : int
     rng : numpy.random.Generator, int or None
-        Drives the splits, masks and initialisations.
-    test_fraction : float, default=0.3
-    classifier_components : int, default=2
+        Spawns one generator per repeat (the splits, masks and initialisations).
+    test_fraction : float in (0, 1)
+        Share of the rows in the test part of every repeat (``imputation_study.test_fraction``).
+    classifier_components : int
         Kernels per class of the mixture classifier.
 
     Returns
@@ -147,25 +144,26 @@ def imputation_study(
     for rate in rates:
         if not 0.0 <= rate < 1.0:
             raise ValueError(f"missing rates must lie in [0, 1), got {rate}.")
-    rng = check_random_state(rng)
     variants = imputer_variants(methods, kernels_per_feature)  # fails early on a bad name
 
     rows = []
-    for repeat in range(n_repeats):
-        test = _stratified_split(y, test_fraction, rng)
-        mean, std = X[~test].mean(axis=0), X[~test].std(axis=0)
-        Z = (X - mean) / np.where(std > 0, std, 1.0)
+    units = holdout_units(X, y, test_fraction, n_repeats, rng, where="imputation_study.test_fraction")
+    for unit in map(standardised, units):
+        repeat, draws = unit.repeat, unit.rng
+        Z = np.concatenate([unit.X_train, unit.X_test])
+        labels = np.concatenate([unit.y_train, unit.y_test])
+        test = np.arange(len(labels)) >= len(unit.y_train)
         for rate in rates:
-            hidden = mcar_mask(Z.shape, rate, ~test, rng)
+            hidden = mcar_mask(Z.shape, rate, ~test, draws)
             masked = np.where(hidden, np.nan, Z)
             for label, method, k in variants:
-                imputer = make_imputer(method, em=em, kernels_per_feature=k, random_state=rng)
-                imputer.fit(masked[~test], y[~test])
-                filled_train = imputer.transform(masked[~test], y[~test])
+                imputer = make_imputer(method, em=em, kernels_per_feature=k, random_state=draws)
+                imputer.fit(masked[~test], labels[~test])
+                filled_train = imputer.transform(masked[~test], labels[~test])
                 filled_test = imputer.transform(masked[test])
-                clf = make_mixture(classifier_components, em, rng)
-                clf.fit(filled_train, y[~test])
-                error = float(np.mean(clf.predict(filled_test) != y[test]))
+                clf = make_mixture(classifier_components, em, draws)
+                clf.fit(filled_train, labels[~test])
+                error = float(np.mean(clf.predict(filled_test) != labels[test]))
                 record = {"repeat": repeat, "missing_rate": rate, "method": label}
                 for part, mask, filled in (("train", ~test, filled_train), ("test", test, filled_test)):
                     cells = hidden[mask]
@@ -180,7 +178,8 @@ def imputation_study(
 
 def imputation_study_job(prepared: pd.DataFrame, *, rate: float, methods: Sequence[str],
                          kernels_per_feature: Sequence[int], em: EMSettings, n_repeats: int,
-                         classifier_components: int, seed: int, dataset: str) -> pd.DataFrame:
+                         test_fraction: float, classifier_components: int, seed: int,
+                         dataset: str) -> pd.DataFrame:
     """The ``imputation_study`` rule: :func:`imputation_study` at one missing rate.
 
     Uses the complete rows of the prepared table (rows with a missing cell are left out, as
@@ -195,6 +194,6 @@ def imputation_study_job(prepared: pd.DataFrame, *, rate: float, methods: Sequen
     rng = generator(seed, "imputation_study", dataset, f"{rate:g}")
     table = imputation_study(X[complete], y[complete], rates=[rate], methods=methods,
                              kernels_per_feature=kernels_per_feature, em=em,
-                             n_repeats=n_repeats, rng=rng,
+                             n_repeats=n_repeats, rng=rng, test_fraction=test_fraction,
                              classifier_components=classifier_components)
     return table.assign(dataset=dataset)

@@ -347,7 +347,10 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
     def predict_log_density(self, X) -> np.ndarray:
         """Class-conditional log densities ``ln p(x_n | c)``, shape (n_samples, n_classes)."""
         X = check_fitted_input(self, X, attribute="mixtures_")
-        return np.column_stack([m.score_samples(X) for m in self.mixtures_])
+        # each class's score_samples, its rows checked once and their squared norms computed once
+        X_sq = np.einsum("ij,ij->i", X, X)
+        return np.column_stack([logsumexp_rows(m._weighted_log_prob(X, X_sq)[0])
+                                for m in self.mixtures_])
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
         return self.predict_log_density(X) + np.log(self.class_prior_)

@@ -38,9 +38,9 @@ from mixlib.mixture.initialisation import (
 logger = logging.getLogger(__name__)
 
 _LOG_2PI = float(np.log(2.0 * np.pi))
-# numpy's own reductions and einsum kernel, called without their Python wrappers (the same
-# functions ndarray.sum, ndarray.max and np.einsum(optimize=False) call, so the same results).
-_sum, _max = np.add.reduce, np.maximum.reduce
+# numpy's own reduction and einsum kernel, called without their Python wrappers (the same
+# functions ndarray.sum and np.einsum(optimize=False) call, so the same results).
+_sum = np.add.reduce
 try:
     from numpy._core._multiarray_umath import c_einsum as _einsum
 except ImportError:  # pragma: no cover - numpy 1.x
@@ -53,6 +53,22 @@ _NK_EPS = 10.0 * np.finfo(np.float64).eps
 _AT_FLOOR = 1.0 + 1e-9
 #: Mixing weight at or below which a kernel counts as dead (it lost all its examples).
 LIVE_WEIGHT = 1e-6
+
+
+def _row_max(a: np.ndarray) -> np.ndarray:
+    """``max_j a_nj`` of every row, shape (n,): halving the columns with ``numpy.maximum``.
+
+    The same values as ``a.max(axis=1)`` (the maximum does not depend on the order in which
+    the entries are compared), in ``log2 K`` vectorised calls over the rows, where numpy's
+    reduction over a short row costs about as much as an EM iteration's arithmetic.
+    """
+    while a.shape[1] > 1:
+        half = a.shape[1] // 2
+        top = np.maximum(a[:, :half], a[:, half:2 * half])
+        if a.shape[1] % 2:
+            np.maximum(top[:, 0], a[:, 2 * half], out=top[:, 0])
+        a = top
+    return a[:, 0]
 
 
 def kernel_counts(mixture: "IsotropicGaussianMixture") -> tuple[int, int]:
@@ -286,14 +302,25 @@ class IsotropicGaussianMixture(BaseEstimator):
         centre = sample_weight @ X / total_weight
         Xc = X - centre
         X_sq = _einsum("ij,ij->i", Xc, Xc)[:, None]
+        # -2 Xc once: scaling by a power of two is exact, so (-2 Xc) mu^T is -2 (Xc mu^T)
+        # bit for bit, one multiplication fewer per iteration.
+        Xc_m2 = Xc * -2.0
+        XcT = Xc.T
         # Multiplying by a unit weight is exact: the responsibilities of unit-weight rows are
         # used as they are.
         weight_column = None if (sample_weight == 1.0).all() else sample_weight[:, None]
         means, variances, weights = self.means_ - centre, self.variances_, self.weights_
-        floor, half_d = self.min_variance_, 0.5 * n_features
+        floor, half_d, tol = self.min_variance_, 0.5 * n_features, self.tol
         debug = logger.isEnabledFor(logging.DEBUG)
+        # Buffers reused by every iteration (the same operations, without their allocations).
+        n_samples, k = X.shape[0], len(weights)
+        distances = np.empty((n_samples, k))
+        resp = np.empty((n_samples, k))
+        log_density = np.empty(n_samples)
+        subtract, multiply, divide, exp, log = np.subtract, np.multiply, np.divide, np.exp, np.log
 
         lower_bounds: list[float] = []
+        previous = np.nan
         self.converged_ = False
         for n_iter in range(1, self.max_iter + 1):
             # E-step: responsibilities and the weighted mean log-likelihood. The operations of
@@ -301,26 +328,28 @@ class IsotropicGaussianMixture(BaseEstimator):
             # with m_n = max_j a_nj and s_n = sum_j exp(a_nj - m_n) >= 1: ln p(x_n) = m_n +
             # ln s_n and r_nj = exp(a_nj - m_n) / s_n. A small fit spends its time in per-call
             # costs, not arithmetic.
-            distances = Xc @ means.T
-            distances *= -2.0
+            np.matmul(Xc_m2, means.T, out=distances)
             distances += X_sq
-            distances += _einsum("ij,ij->i", means, means)[None, :]
+            distances += _einsum("ij,ij->i", means, means)
             np.maximum(distances, 0.0, out=distances)
-            resp = distances * (-0.5 / variances)
-            resp += np.log(weights) - half_d * (_LOG_2PI + np.log(variances))
-            shift = _max(resp, axis=1)
-            resp -= shift[:, None]
-            np.exp(resp, out=resp)
+            multiply(distances, -0.5 / variances, out=resp)
+            resp += log(weights) - half_d * (_LOG_2PI + log(variances))
+            shift = _row_max(resp)
+            subtract(resp, shift[:, None], out=resp)
+            exp(resp, out=resp)
             total = _sum(resp, axis=1)
-            resp /= total[:, None]
-            lower_bounds.append(float(sample_weight @ (shift + np.log(total)) / total_weight))
+            divide(resp, total[:, None], out=resp)
+            log(total, out=log_density)
+            log_density += shift
+            bound = float(sample_weight @ log_density / total_weight)
+            lower_bounds.append(bound)
             if weight_column is not None:
                 resp *= weight_column
             # M-step on the weighted responsibilities w_n r_nj.
             nk = _sum(resp, axis=0) + _NK_EPS
             # Xc.T @ resp rather than resp.T @ Xc: the same GEMM, but multi-threaded OpenBLAS
             # is several times slower on the latter layout.
-            new_means = (Xc.T @ resp).T / nk[:, None]
+            new_means = (XcT @ resp).T / nk[:, None]
             shift = new_means - means
             spread = _einsum("nk,nk->k", resp, distances) / nk
             variances = (spread - _einsum("kd,kd->k", shift, shift)) / n_features
@@ -328,10 +357,11 @@ class IsotropicGaussianMixture(BaseEstimator):
             variances = np.maximum(variances, floor)
             weights = nk / _sum(nk)
             if debug:
-                logger.debug("EM iteration %d: mean log-likelihood %.10g", n_iter, lower_bounds[-1])
-            if len(lower_bounds) > 1 and abs(lower_bounds[-1] - lower_bounds[-2]) < self.tol:
+                logger.debug("EM iteration %d: mean log-likelihood %.10g", n_iter, bound)
+            if abs(bound - previous) < tol:
                 self.converged_ = True
                 break
+            previous = bound
         self.means_ = means + centre
         self.variances_, self.weights_ = variances, weights
         self.sigmas_ = np.sqrt(self.variances_)

@@ -23,6 +23,7 @@ import numpy as np
 
 from mixlib.core.preprocessing import standardise
 from mixlib.core.validation import check_random_state
+from mixlib.model_selection.splits import assign_roles
 
 logger = logging.getLogger(__name__)
 
@@ -199,6 +200,40 @@ def repeated_kfold_units(X: np.ndarray, y: np.ndarray, n_folds: int, n_repeats: 
             streams += rng.spawn(n_repeats - 1)
         yield from fold_units(X, y, folds, repeat=repeat, fold_ids=range(n_folds),
                               rngs=fold_rngs)
+
+
+def holdout_units(X: np.ndarray, y: np.ndarray, test_fraction: float, n_repeats: int,
+                  random_state: RandomState, *, where: str = "test_fraction"
+                  ) -> Iterator[EvaluationUnit]:
+    """The ``r`` units of a repeated stratified hold-out split: ``round(f n)`` test rows.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+    test_fraction : float in (0, 1)
+        ``f``: the test part has ``round(f n)`` rows, taken from every class in proportion to
+        its rows (largest remainders, :func:`~mixlib.model_selection.splits.assign_roles` with
+        ``stratify=True``, the splits' own draw); the other rows train.
+    n_repeats : int
+        ``r >= 1``.
+    random_state : int or numpy.random.Generator
+        ``spawn(r)`` gives repeat ``j`` its generator, which draws the repeat's split and is
+        then the unit's ``rng``; so a repeat's split and draws do not depend on the others.
+    where : str
+        The config key of ``test_fraction``, for the messages.
+    """
+    if isinstance(test_fraction, bool) or not isinstance(test_fraction, numbers.Real) \
+            or not 0.0 < test_fraction < 1.0:
+        raise ValueError(f"{where} must be a number in (0, 1), got {test_fraction!r}.")
+    if isinstance(n_repeats, bool) or not isinstance(n_repeats, numbers.Integral) \
+            or n_repeats < 1:
+        raise ValueError(f"n_repeats must be an integer >= 1, got {n_repeats!r}.")
+    y = np.asarray(y)
+    sizes = {"test": int(round(test_fraction * len(y))), "train": "rest"}
+    for repeat, stream in enumerate(check_random_state(random_state).spawn(n_repeats)):
+        test = assign_roles(y, sizes, stream, stratify=True, where=where) == "test"
+        yield EvaluationUnit(repeat, 0, X[~test], y[~test], X[test], y[test], stream)
 
 
 def standardised(unit: EvaluationUnit) -> EvaluationUnit:

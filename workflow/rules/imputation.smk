@@ -15,6 +15,7 @@ rule imputation_study_point:
     params:
         methods=IMPUTATION_STUDY["methods"],
         kernels_per_feature=IMPUTATION_STUDY["kernels_per_feature"],
+        test_fraction=IMPUTATION_STUDY["test_fraction"],
         classifier_components=IMPUTATION_STUDY["classifier"]["n_components"],
         em=EM,
         repeats=config["repeats"],

@@ -7,6 +7,7 @@ with logged_job(snakemake):
     table = imputation_study_job(
         read_table(snakemake.input[0]), rate=float(wildcards.rate), methods=params.methods,
         kernels_per_feature=params.kernels_per_feature, em=params.em, n_repeats=params.repeats,
+        test_fraction=params.test_fraction,
         classifier_components=params.classifier_components, seed=params.seed,
         dataset=wildcards.dataset,
     )
