@@ -166,3 +166,27 @@ def test_the_replicate_is_judged_on_its_own_rows_and_a_disagreement_is_unstable(
                                   rule="confidence", em=EMSettings())
     assert (once["stability"] == "").all() and (once["replicate_verdict"] == "").all()
     assert stability("holds", "inconclusive") == "unstable" and stability("holds", "") == ""
+
+
+def test_a_chapter_3_or_5_row_short_of_min_n_says_so_and_no_other_does():
+    from mixlib.analysis.claims_table import short_of_min_n
+
+    rows = pd.DataFrame({"chapter": ["3", "5", "5", "6"], "n": [21, 30, 35, 10],
+                         "replicate_n": pd.array([30, 26, pd.NA, pd.NA], dtype="Int64"),
+                         "detail": ["12 % of the fits collapsed", "", "", ""]})
+    noted = short_of_min_n(rows, 30)["detail"].tolist()
+    assert noted[0] == ("12 % of the fits collapsed; n = 21 below claims.min_n = 30: too few repeats count "
+                        "for this measure even at claims.max_repeats")
+    assert noted[1].startswith("replicate n = 26 below claims.min_n = 30")
+    assert noted[2:] == ["", ""]  # enough repeats; chapter 6 has no min_n
+    assert rows["detail"].tolist()[1] == ""  # the input is left alone
+
+
+def test_in_a_default_run_every_chapter_3_and_5_row_has_min_n_repeats_or_says_why():
+    claims = read_claims(DEFAULT_RUN)
+    read = claims[claims["chapter"].astype(str).isin(["3", "5"])]
+    assert len(read) >= 30
+    for _, row in read.iterrows():
+        short = row["n"] < 30 or (row["replicate_n"] != "" and float(row["replicate_n"]) < 30)
+        assert short == ("below claims.min_n = 30" in row["detail"]), (row["id"], row["data"])
+    assert (read["n"] >= 30).all()  # the default run reaches it: em_trace and the prior rounds ran on

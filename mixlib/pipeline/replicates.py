@@ -3,7 +3,11 @@
 The claims of chapters 3 and 5 are cheap to measure and need power, so the splits their
 stages read (``mixture.splits``, ``semisupervised.splits``, ``kernel_sweep.splits``) run
 ``claims.repeats`` seeded repeats instead of the study's ``repeats`` (the readings grid keeps
-the first ``repeats`` of them: repeat ``r`` draws the same rows at any count).
+the first ``repeats`` of them: repeat ``r`` draws the same rows at any count). Two measures
+leave repeats out (the EM fits' "souvent global" those whose fits all collapsed, the
+migrants' margin those without a migrant): their stages run further repeats, in order, until
+``claims.min_n`` count, at most ``claims.max_repeats`` (the split tables hold that many;
+:func:`mixlib.experiments.contract.run_until_counted`).
 
 With ``claims.replicate``, each of those splits runs a second time as the split
 ``<name>_replicate``: the same spec and the same number of repeats, under the seed streams
@@ -55,10 +59,36 @@ def with_replicate_splits(config: Mapping[str, Any]) -> dict[str, Any]:
     return splits
 
 
+def claim_repeats(config: Mapping[str, Any]) -> int:
+    """Repeats every chapter-3 and -5 stage runs: ``claims.repeats``, else ``repeats``."""
+    return int(config.get("claims", {}).get("repeats", config["repeats"]))
+
+
+def claim_min_n(config: Mapping[str, Any]) -> int:
+    """Repeats a measure that leaves some out must rest on (``claims.min_n``; without the
+    key, ``claims.repeats``: no repeat beyond those)."""
+    return int(config.get("claims", {}).get("min_n", claim_repeats(config)))
+
+
 def repeats_of(config: Mapping[str, Any], split: str) -> int:
-    """Repeats of ``split``: ``claims.repeats`` (else ``repeats``) for a claim split and its
-    replicate, ``repeats`` for any other random split, 1 for a fixed one."""
+    """Repeats of ``split``'s table: for a claim split and its replicate ``claims.max_repeats``
+    (the stages whose measure leaves repeats out run past ``claims.repeats`` up to it; else
+    ``claims.repeats``, else ``repeats``), ``repeats`` for any other random split, 1 for a
+    fixed one."""
     repeats = int(config["repeats"])
     if original_of(split) in claim_splits(config):
-        repeats = int(config.get("claims", {}).get("repeats", repeats))
+        repeats = int(config.get("claims", {}).get("max_repeats", claim_repeats(config)))
     return split_repeats(with_replicate_splits(config)[split], repeats)
+
+
+def check_claim_repeats(config: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the key if ``claims.max_repeats`` is below ``claims.repeats``
+    (the stages run at least those) or below ``claims.min_n`` (they could never count enough)."""
+    claims = config.get("claims", {})
+    if "max_repeats" not in claims:
+        return
+    most = int(claims["max_repeats"])
+    for key, value in (("repeats", claim_repeats(config)), ("min_n", claim_min_n(config))):
+        if most < value:
+            raise ValueError(f"claims.max_repeats: {most} is below claims.{key} ({value}); the "
+                             f"claim splits' tables must hold at least that many repeats.")
