@@ -136,7 +136,7 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
     classifier of the catalogue and every parameter given one it takes (checked without
     importing any estimator), EM settings apart, which only the ``em`` section sets; every
     name of ``claims.report_problems`` is a split or a data set of the config;
-    ``claims.max_repeats`` is at least ``claims.repeats`` and ``claims.min_n``.
+    ``claims.min_n <= claims.repeats <= claims.max_repeats``.
     """
     check_split_forms(config)
     datasets, splits = config.get("datasets", {}), config.get("splits", {})

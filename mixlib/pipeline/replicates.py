@@ -82,13 +82,14 @@ def repeats_of(config: Mapping[str, Any], split: str) -> int:
 
 
 def check_claim_repeats(config: Mapping[str, Any]) -> None:
-    """Raise ``ValueError`` naming the key if ``claims.max_repeats`` is below ``claims.repeats``
-    (the stages run at least those) or below ``claims.min_n`` (they could never count enough)."""
-    claims = config.get("claims", {})
-    if "max_repeats" not in claims:
-        return
-    most = int(claims["max_repeats"])
-    for key, value in (("repeats", claim_repeats(config)), ("min_n", claim_min_n(config))):
-        if most < value:
-            raise ValueError(f"claims.max_repeats: {most} is below claims.{key} ({value}); the "
-                             f"claim splits' tables must hold at least that many repeats.")
+    """Raise ``ValueError`` naming the key unless ``claims.min_n <= claims.repeats <=
+    claims.max_repeats``: every stage runs ``claims.repeats``, so a measure that counts every
+    repeat reaches ``min_n`` with them, and the split tables hold the repeats run."""
+    first, min_n = claim_repeats(config), claim_min_n(config)
+    if min_n > first:
+        raise ValueError(f"claims.min_n: {min_n} is above claims.repeats ({first}); every stage "
+                         f"runs claims.repeats repeats, so min_n can be at most that many.")
+    most = int(config.get("claims", {}).get("max_repeats", first))
+    if most < first:
+        raise ValueError(f"claims.max_repeats: {most} is below claims.repeats ({first}); the "
+                         f"claim splits' tables must hold at least that many repeats.")
