@@ -44,6 +44,7 @@ def test_the_claim_splits_hold_max_repeats_and_the_stages_start_from_claims_repe
     assert (claim_repeats(config), claim_min_n(config)) == (30, 30)
     assert (claim_repeats({"repeats": 10}), claim_min_n({"repeats": 10})) == (10, 10)
     check_claim_repeats(config)
+    check_claim_repeats({"splits": {}})  # neither key (nor repeats): nothing to check
     with pytest.raises(ValueError, match=r"claims.max_repeats: 20 is below claims.repeats \(30\)"):
         check_claim_repeats({**CONFIG, "claims": {"repeats": 30, "max_repeats": 20}})
     with pytest.raises(ValueError, match=r"claims.min_n: 40 is above claims.repeats \(30\)"):

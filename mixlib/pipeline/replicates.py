@@ -84,7 +84,10 @@ def repeats_of(config: Mapping[str, Any], split: str) -> int:
 def check_claim_repeats(config: Mapping[str, Any]) -> None:
     """Raise ``ValueError`` naming the key unless ``claims.min_n <= claims.repeats <=
     claims.max_repeats``: every stage runs ``claims.repeats``, so a measure that counts every
-    repeat reaches ``min_n`` with them, and the split tables hold the repeats run."""
+    repeat reaches ``min_n`` with them, and the split tables hold the repeats run. Nothing to
+    check without ``min_n`` or ``max_repeats``."""
+    if not {"min_n", "max_repeats"} & set(config.get("claims") or {}):
+        return
     first, min_n = claim_repeats(config), claim_min_n(config)
     if min_n > first:
         raise ValueError(f"claims.min_n: {min_n} is above claims.repeats ({first}); every stage "
