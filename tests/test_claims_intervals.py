@@ -5,7 +5,8 @@ import pytest
 from scipy import stats
 
 from mixlib.analysis.intervals import (
-    EXACT, LOGIT, NONE, SHARE, SHARE_GAP, T, empirical_prediction_interval, mean_interval, prediction_interval,
+    EXACT, LOGIT, NON_NEGATIVE, NONE, SHARE, SHARE_GAP, T, empirical_prediction_interval, mean_interval,
+    prediction_interval,
 )
 
 
@@ -64,3 +65,15 @@ def test_prediction_interval_for_one_run_covers_and_stays_in_range():
     assert low == 0.0 and high == pytest.approx(x.mean() + half)
     assert np.isnan(prediction_interval(0.0, 0.0, 10, 0.05, SHARE)[0][0])
     assert empirical_prediction_interval(np.arange(1, 41), 0.05) == (1.0, 39.0)
+
+
+def test_a_sum_of_shares_keeps_student_t_cut_at_zero_and_no_exact_bound_without_an_upper_end():
+    x = np.array([0.0, 0.0, 0.02, 0.0, 0.01, 0.0, 0.0, 0.03, 0.0, 0.0])
+    m, s, n = x.mean(), x.std(ddof=1), len(x)
+    (low,), (high,), (method,) = mean_interval(m, s, n, 0.05, NON_NEGATIVE)
+    (t_low,), (t_high,), _ = mean_interval(m, s, n, 0.05)
+    assert method == T and t_low < 0 and (low, high) == (0.0, pytest.approx(t_high))
+    (pi_low,), (pi_high,) = prediction_interval(m, s, n, 0.05, NON_NEGATIVE)
+    assert pi_low == 0.0 and pi_high == pytest.approx(m + stats.t.ppf(0.975, n - 1) * s * np.sqrt(1 + 1 / n))
+    (low,), (high,), (method,) = mean_interval(0.0, 0.0, 30, 0.05, NON_NEGATIVE)
+    assert method == NONE and np.isnan(low) and np.isnan(high)

@@ -95,3 +95,28 @@ def test_rounds_until_the_rates_settle_and_every_round_run():
     assert ours["measured"].tolist() == [1.5] and ours.index.get_level_values(-1).tolist() == ["until the rates settle"]
     both = iterative_rounds(table, ["split"], Context(every_reading=True))
     assert both["measured"].tolist() == [3.0, 1.5]
+
+
+def test_the_repeats_the_stages_count_are_those_the_claims_count():
+    """em_trace and the prior method's rounds run on until claims.min_n repeats count
+    (has_sound_fit, has_migrants): the same repeats the two measures' n counts."""
+    from mixlib.experiments.mixture import has_sound_fit
+    from mixlib.experiments.semisupervised import counted_repeats, has_migrants
+
+    tables = all_tables()
+    trace = tables["em_trace"].copy()
+    trace.loc[trace["repeat"].isin([1, 4]), "collapsed"] = 2  # every fit of two repeats collapsed
+    rounds = tables["semisupervised_rounds"].copy()
+    last = rounds.groupby(["split", "method", "repeat"])["round"].transform("max")
+    gone = (rounds["metric"] == "migrant_margin") & rounds["repeat"].isin([0, 3, 5]) & (rounds["round"] == last)
+    rounds.loc[gone & (rounds["split"] == "s"), "value"] = np.nan  # no migrant in three repeats
+    claims = build_claims({"em_trace": trace, "semisupervised_rounds": rounds}, problems=EVERY_PROBLEM, seed=0,
+                          claims=[c for c in CLAIMS if c.id in ("em_global_maximum", "migrants_near_boundary")])
+    n = claims.set_index(["id", "data"])["n"]
+    for split in ("s", "t"):
+        own = trace[trace["split"] == split]
+        assert n[("em_global_maximum", split)] == sum(has_sound_fit(t) for _, t in own.groupby("repeat")) == 4
+        prior = rounds[(rounds["split"] == split) & (rounds["method"] == "prior")]
+        assert n[("migrants_near_boundary", split)] == sum(has_migrants(t) for _, t in prior.groupby("repeat"))
+    assert n[("migrants_near_boundary", "s")] == 3 and n[("migrants_near_boundary", "t")] == 6
+    assert counted_repeats("prior") is has_migrants and counted_repeats("iterative")(rounds)

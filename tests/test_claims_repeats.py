@@ -1,6 +1,15 @@
-"""Which splits the claims' repeats and replicate apply to (mixlib.pipeline.replicates)."""
+"""Which splits the claims' repeats and replicate apply to (mixlib.pipeline.replicates), and
+the stages that run on until enough repeats count (mixlib.experiments.contract)."""
 
-from mixlib.pipeline.replicates import claim_splits, original_of, repeats_of, replicate_of, with_replicate_splits
+import numpy as np
+import pandas as pd
+import pytest
+
+from mixlib.experiments.contract import RepeatData, Stage, run_stages, run_until_counted
+from mixlib.pipeline.replicates import (
+    check_claim_repeats, claim_min_n, claim_repeats, claim_splits, original_of, repeats_of, replicate_of,
+    with_replicate_splits,
+)
 
 CONFIG = {
     "repeats": 10,
@@ -27,3 +36,46 @@ def test_without_the_keys_nothing_changes():
     assert with_replicate_splits(plain) == CONFIG["splits"]
     assert repeats_of(plain, "bacteria") == 10
     assert set(with_replicate_splits({**CONFIG, "claims": {"replicate": False}})) == set(CONFIG["splits"])
+
+
+def test_the_claim_splits_hold_max_repeats_and_the_stages_start_from_claims_repeats():
+    config = {**CONFIG, "claims": {"repeats": 30, "min_n": 30, "max_repeats": 90, "replicate": True}}
+    assert [repeats_of(config, s) for s in ("bacteria", "wine_replicate", "dna", "fixed")] == [90, 90, 10, 1]
+    assert (claim_repeats(config), claim_min_n(config)) == (30, 30)
+    assert (claim_repeats({"repeats": 10}), claim_min_n({"repeats": 10})) == (10, 10)
+    check_claim_repeats(config)
+    check_claim_repeats({"splits": {}})  # neither key (nor repeats): nothing to check
+    with pytest.raises(ValueError, match=r"claims.max_repeats: 20 is below claims.repeats \(30\)"):
+        check_claim_repeats({**CONFIG, "claims": {"repeats": 30, "max_repeats": 20}})
+    with pytest.raises(ValueError, match=r"claims.min_n: 40 is above claims.repeats \(30\)"):
+        check_claim_repeats({**CONFIG, "claims": {"repeats": 30, "min_n": 40, "max_repeats": 90}})
+
+
+def _draw(data: RepeatData, *, rng) -> pd.DataFrame:
+    """One uniform draw per repeat: the repeat counts when it is below 0.4."""
+    return pd.DataFrame({"value": [rng.uniform()]})
+
+
+def _repeats(n: int) -> list[RepeatData]:
+    return [RepeatData.of(r, train=(np.zeros((1, 1)), np.array(["a"]))) for r in range(n)]
+
+
+def test_a_stage_runs_on_until_enough_repeats_count_in_order_and_from_the_seed():
+    stage = Stage(_draw, keys=("draw",), leading={"split": "s"})
+    every = run_stages(stage, _repeats(200), seed=3)
+    counts = (every["value"] < 0.4).cumsum().to_numpy()
+    table = run_until_counted(stage, _repeats(200), seed=3, first=10, needed=20,
+                              counts=lambda t: bool(t["value"].iloc[0] < 0.4))
+    # the first k repeats, k the first count at which 20 of them count: the same draws as run_stages
+    k = int(np.argmax(counts >= 20)) + 1
+    assert k > 20 and table["repeat"].tolist() == list(range(k))
+    assert table.equals(every.iloc[:k].reset_index(drop=True)) and list(table.columns) == ["split", "value", "repeat"]
+    # at least `first`, even when fewer are needed; at most every repeat there is
+    assert run_until_counted(stage, _repeats(200), seed=3, first=15, needed=1, counts=lambda t: True)["repeat"].max() == 14
+    capped = run_until_counted(stage, _repeats(25), seed=3, first=10, needed=20, counts=lambda t: False)
+    assert len(capped) == 25
+    with pytest.raises(ValueError, match="first must be in"):
+        run_until_counted(stage, _repeats(5), seed=3, first=6, needed=1, counts=lambda t: True)
+    with pytest.raises(ValueError, match="one stream per repeat"):
+        run_until_counted(Stage(_draw, keys=("draw",), n_repeats=1), _repeats(5), seed=3, first=1, needed=1,
+                          counts=lambda t: True)

@@ -177,10 +177,12 @@ def _fold_errors(table: pd.DataFrame, model: str) -> pd.DataFrame:
 def _corrected(values: np.ndarray, folds: pd.DataFrame, alpha: float, what: str) -> Evidence | None:
     if len(values) < 2:
         return None
-    low, high = corrected_t_interval(values, n_train=float(folds["n_train"].mean()),
-                                     n_test=float(folds["n_test"].mean()), alpha=alpha)
+    n_train, n_test = float(folds["n_train"].mean()), float(folds["n_test"].mean())
+    low, high = corrected_t_interval(values, n_train=n_train, n_test=n_test, alpha=alpha)
+    # sd and the size ratio in the row: its interval follows from its own columns again
     return Evidence(float(np.mean(values)), len(values), low, high, alpha,
-                    f"corrected t over {len(values)} folds (Nadeau-Bengio), {what}")
+                    f"corrected t over {len(values)} folds (Nadeau-Bengio, n_test / n_train = "
+                    f"{n_test / n_train:.6g}), {what}", sd=float(np.std(values, ddof=1)))
 
 
 @per_group

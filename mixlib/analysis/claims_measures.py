@@ -26,7 +26,7 @@ import pandas as pd
 
 from mixlib.core.seeding import generator
 from mixlib.core.statistics import STUDY_ALPHA
-from mixlib.analysis.intervals import SHARE, SHARE_GAP, empirical_prediction_interval, mean_interval, prediction_interval
+from mixlib.analysis.intervals import NON_NEGATIVE, SHARE, SHARE_GAP, empirical_prediction_interval, mean_interval, prediction_interval
 from mixlib.analysis.verdicts import CONTRADICTED, HOLDS, Evidence, decide, t_evidence
 
 EVIDENCE = ["measured", "n", "ci_low", "ci_high", "alpha", "interval", "p_holds", "p_contradicted", "detail",
@@ -242,9 +242,10 @@ def early_flips(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.Dat
 
 def late_flips(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
     """Per repeat, the share of flips summed over the prior method's rounds >= 4 (0 for a run
-    that stopped before round 4); t over repeats."""
+    that stopped before round 4); t over repeats, cut at 0 (a sum of shares has no upper end)."""
     wide = _flips(rows, keys)
-    return t_frame(wide[[c for c in wide.columns if c >= 4]].sum(axis=1), keys, context.alpha)
+    return t_frame(wide[[c for c in wide.columns if c >= 4]].sum(axis=1), keys, context.alpha,
+                   bounds=NON_NEGATIVE)
 
 
 def migrants_margin_gap(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:

@@ -237,10 +237,29 @@ def floor_reading(em: EMSettings) -> str:
 REPLICATE_PREFIX = "replicate_"
 
 
+def short_of_min_n(claims: pd.DataFrame, min_n: int) -> pd.DataFrame:
+    """``claims`` with a note in the ``detail`` of every chapter-3 or -5 row whose ``n`` (or
+    its replicate's) is below ``min_n``: its stage ran up to ``claims.max_repeats`` and still
+    too few repeats counted for the measure, a property of the data the row must state."""
+    claims = claims.copy()
+    replicate = claims["replicate_n"] if "replicate_n" in claims else pd.Series(pd.NA, index=claims.index)
+    for i in claims.index[claims["chapter"].astype(str).isin(READ_CHAPTERS)]:
+        counts = {"n": claims.at[i, "n"], "replicate n": replicate.at[i]}
+        short = {name: int(n) for name, n in counts.items() if not pd.isna(n) and int(n) < min_n}
+        if short:
+            note = (f"{', '.join(f'{name} = {n}' for name, n in short.items())} below claims.min_n = "
+                    f"{min_n}: too few repeats count for this measure even at claims.max_repeats")
+            detail = str(claims.at[i, "detail"] or "")
+            claims.at[i, "detail"] = f"{detail}; {note}" if detail else note
+    return claims
+
+
 def claims_and_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, list[str]] | None,
-                        seed: int, rule: str | None, em: EMSettings) -> tuple[pd.DataFrame, pd.DataFrame]:
+                        seed: int, rule: str | None, em: EMSettings,
+                        min_n: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The claims table (our reading, with robustness counts and the replicate's verdicts) and
-    the readings table.
+    the readings table; with ``min_n`` (``claims.min_n``), a chapter-3 or -5 row resting on
+    fewer repeats says so (:func:`short_of_min_n`).
 
     ``tables`` holds the run's tables by name, the sensitivity grid's under
     :data:`READINGS_PREFIX` + the run's name (``readings_semisupervised_rounds``, ...) and the
@@ -258,4 +277,6 @@ def claims_and_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping
     replicate = build_claims(copies, problems=problems, seed=seed, rule=rule, floor=floor_reading(em),
                              em_tol=em.tol) if copies else None
     claims = with_replicate(with_robustness(claims, readings), replicate)
+    if min_n is not None:
+        claims = short_of_min_n(claims, min_n)
     return claims[CLAIM_COLUMNS + ROBUSTNESS_COLUMNS + REPLICATE_COLUMNS], readings

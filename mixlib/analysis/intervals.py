@@ -14,14 +14,16 @@ without known bounds), with mean ``m``, standard deviation ``s`` and ``se = s / 
   percentile interval is too narrow at 10 to 30 repeats and draws on a seed) and over Wilson
   on pooled counts (the tables hold shares whose denominators vary by repeat and round, and
   pooling would treat the examples of one repeat as independent draws);
-- a *paired difference of shares* (range ``[-1, 1]``) gets the Student-t interval, which is
-  what its band is read against.
+- a *paired difference of shares* (range ``[-1, 1]``) and a *sum of shares* (range ``[0,
+  inf)``) get the Student-t interval, which is what their bands are read against, cut to the
+  range (the mean lies in it, so the cut keeps the coverage).
 
 **No variance.** When every repeat gives the same value ``v`` there is no Student-t interval:
 the claim is ``inconclusive`` unless an exact argument decides. For a quantity with a known
 range ``[a, b]`` one does: no repeat of ``n`` differed from ``v``, so the Clopper-Pearson
 bound gives ``P(X != v) <= q = 1 - (alpha/2)^(1/n)`` at ``1 - alpha/2``, and the mean lies in
-``[v - q (v - a), v + q (b - v)]``. A count without a known range gets no interval.
+``[v - q (v - a), v + q (b - v)]``. A count without a known range, or with no upper end,
+gets no interval.
 
 **Prediction interval for one run.** The report's numbers are single runs. The ``1 - alpha``
 prediction interval of one more run's value is ``m +/- t s sqrt(1 + 1/n)`` (normal values),
@@ -35,8 +37,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import stdtrit
 
-#: The range of a share or an error rate, and of a paired difference of two.
-SHARE, SHARE_GAP = (0.0, 1.0), (-1.0, 1.0)
+#: The range of a share or an error rate, and of a paired difference of two; of a sum of
+#: shares over rounds (no upper end).
+SHARE, SHARE_GAP, NON_NEGATIVE = (0.0, 1.0), (-1.0, 1.0), (0.0, np.inf)
 T, LOGIT, EXACT, NONE = ("Student-t", "logit-scale Student-t",
                          "exact: every repeat equal, Clopper-Pearson bound on a differing run",
                          "none: every repeat equal")
@@ -66,7 +69,7 @@ def mean_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: float,
         Mean, sample standard deviation (``ddof=1``) and count of the values.
     alpha : float
     bounds : (a, b) or None
-        The quantity's range (None: unbounded).
+        The quantity's range (None: unbounded; ``b`` may be infinite).
     logit : bool, optional
         Logit scale; defaults to ``bounds == SHARE`` (a share or rate).
 
@@ -85,7 +88,7 @@ def mean_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: float,
     low, high = m - t * se, m + t * se
     method = np.full(m.shape, LOGIT if logit else T, dtype=object)
     flat = (k >= 2) & _no_spread(s, m)
-    if bounds is not None:
+    if bounds is not None and np.isfinite(bounds).all():
         a, b = bounds
         if logit:
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -94,11 +97,15 @@ def mean_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: float,
                 half = t * se / ((b - a) * p * (1 - p))
                 low = a + (b - a) / (1 + np.exp(-(z - half)))
                 high = a + (b - a) / (1 + np.exp(-(z + half)))
+        else:
+            low, high = np.maximum(low, a), np.minimum(high, b)
         q = 1 - (alpha / 2) ** (1 / np.maximum(k, 1))
         low = np.where(flat, m - q * (m - a), low)
         high = np.where(flat, m + q * (b - m), high)
         method[flat] = EXACT
     else:
+        if bounds is not None:
+            low, high = np.maximum(low, bounds[0]), np.minimum(high, bounds[1])
         low, high = np.where(flat, np.nan, low), np.where(flat, np.nan, high)
         method[flat] = NONE
     return low, high, method

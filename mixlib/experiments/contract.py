@@ -178,10 +178,65 @@ def run_stages(stages: Stage | Sequence[Stage], repeats: Sequence[RepeatData], *
             logger.info("repeat %d of %d (split repeat %d): %s", k, len(chosen), data.repeat,
                         stage.describe())
             parts.append(stage.run_one(data, seed))
-        table = pd.concat(parts, ignore_index=True)
-        for position, (column, value) in enumerate(stage.leading.items()):
-            table.insert(position, column, value)
-        for column, value in stage.trailing.items():
-            table[column] = value
-        tables.append(table)
+        tables.append(_labelled(stage, parts))
     return pd.concat(tables, ignore_index=True)
+
+
+def _labelled(stage: Stage, parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The stacked tables of a stage's repeats with its ``leading`` and ``trailing`` columns."""
+    table = pd.concat(parts, ignore_index=True)
+    for position, (column, value) in enumerate(stage.leading.items()):
+        table.insert(position, column, value)
+    for column, value in stage.trailing.items():
+        table[column] = value
+    return table
+
+
+def run_until_counted(stage: Stage, repeats: Sequence[RepeatData], *, seed: int | None,
+                      first: int, needed: int, counts: Callable[[pd.DataFrame], bool]) -> pd.DataFrame:
+    """Run a stage on the first ``first`` repeats, then on further repeats in order until
+    ``needed`` of the repeats run count, or the repeats run out.
+
+    A measure that leaves out some repeats (e.g. those whose fits all collapsed) rests on
+    fewer than the repeats run; this runs as many more as it takes for ``needed`` to count.
+    Repeat ``r`` draws from its own stream whatever the others (``stream="repeat"``), and the
+    rule reads only the repeats' own tables, so which repeats run follows from the seed.
+
+    Parameters
+    ----------
+    stage : Stage
+        A stage with ``stream="repeat"`` and ``n_repeats=None``.
+    repeats : sequence of RepeatData
+        The split's repeats, in order (the last is the cap).
+    seed : int or None
+    first : int
+        Repeats run whatever they count (the run's ``claims.repeats``).
+    needed : int
+        Repeats that must count (``claims.min_n``).
+    counts : callable
+        ``counts(table)`` of one repeat's table (before the label columns): whether the
+        repeat counts for the measure.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`run_stages`, on repeats ``0 .. k - 1`` for the smallest ``k >= first`` at
+        which ``needed`` counted (or every repeat).
+    """
+    if stage.stream != "repeat" or stage.n_repeats is not None:
+        raise ValueError(f"stage {stage.function.__name__}: running until enough repeats count "
+                         "needs a stage with one stream per repeat and no n_repeats.")
+    if not 1 <= first <= len(repeats):
+        raise ValueError(f"first must be in [1, {len(repeats)}] (the split's repeats), got {first}.")
+    parts, counted = [], 0
+    for k, data in enumerate(repeats, start=1):
+        if k > first and counted >= needed:
+            break
+        logger.info("repeat %d (split repeat %d, %d of %d counted so far): %s", k, data.repeat,
+                    counted, needed, stage.describe())
+        table = stage.run_one(data, seed)
+        counted += bool(counts(table))
+        parts.append(table)
+    logger.info("%d repeats run, %d counted (needed %d, at most %d)", len(parts), counted, needed,
+                len(repeats))
+    return _labelled(stage, parts)

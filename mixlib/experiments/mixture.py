@@ -215,6 +215,13 @@ def em_trace_stage(*, split: str, dataset: str, n_components: int, em: EMSetting
                  keys=("em_trace", split), repeat_column=0, leading={"split": split, "dataset": dataset})
 
 
+def has_sound_fit(table: pd.DataFrame) -> bool:
+    """Whether one repeat's :func:`em_trace` table has a class fit without a kernel at the
+    variance floor (``collapsed == 0``): the repeats the "souvent global" claim is measured on
+    (:func:`mixlib.analysis.claims_em.em_global_share`)."""
+    return bool((table["collapsed"].to_numpy() == 0).any())
+
+
 def em_trace_floor_stages(*, split: str, dataset: str, n_components: int, em: EMSettings,
                           n_restarts: int, floors: Sequence[float]) -> list[Stage]:
     """The ``em_trace_sensitivity`` rule: :func:`em_trace` at every relative variance floor.

@@ -31,7 +31,7 @@ estimators (:class:`~mixlib.semi_supervised.RoundState`), which fit on training 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -292,6 +292,21 @@ def rounds_stage(*, split: str, dataset: str, method: str, n_components: int, em
                  {"method": method, "n_components": n_components, "em": em, "settings": settings},
                  keys=("semisupervised_rounds", split, method),
                  leading={"split": split, "dataset": dataset})
+
+
+def has_migrants(table: pd.DataFrame) -> bool:
+    """Whether one repeat's prior-method :func:`semisupervised_rounds` table has, at its last
+    round, both a migrant and a resident margin: the repeats the "zones frontières" claim
+    is measured on (:func:`mixlib.analysis.claims_measures.migrants_margin_gap`)."""
+    last = table[table["round"].to_numpy() == table["round"].max()]
+    margins = last[last["metric"].isin(["migrant_margin", "resident_margin"])].dropna(subset=["value"])
+    return set(margins["metric"]) == {"migrant_margin", "resident_margin"}
+
+
+def counted_repeats(method: str) -> Callable[[pd.DataFrame], bool]:
+    """Which repeats of ``method``'s rounds table a claim counts: for the prior method those
+    with migrants (:func:`has_migrants`), for the others every one."""
+    return has_migrants if method == "prior" else (lambda table: True)
 
 
 def kernel_sweep_stages(*, split: str, dataset: str, method: str, kernel_counts: Sequence[int],

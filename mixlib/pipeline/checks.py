@@ -42,6 +42,7 @@ from mixlib.pipeline.config_overrides import load_schema, retype_strings
 from mixlib.pipeline.datasets import dataset_source, load_dataset_table
 from mixlib.pipeline.limits import check_limits
 from mixlib.pipeline.prerun_checks import check_prerun
+from mixlib.pipeline.replicates import check_claim_repeats
 from mixlib.datasets.checks import check_classes_fill_folds
 from mixlib.pipeline.stage_params import check_stage_params
 from mixlib.pipeline.stages import check_shared_sections
@@ -134,7 +135,8 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
     (:func:`schema_references`); every model of the comparison, and of its ``params``, is a
     classifier of the catalogue and every parameter given one it takes (checked without
     importing any estimator), EM settings apart, which only the ``em`` section sets; every
-    name of ``claims.report_problems`` is a split or a data set of the config.
+    name of ``claims.report_problems`` is a split or a data set of the config;
+    ``claims.min_n <= claims.repeats <= claims.max_repeats``.
     """
     check_split_forms(config)
     datasets, splits = config.get("datasets", {}), config.get("splits", {})
@@ -179,6 +181,7 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
                     f"claims.report_problems.{chapter}: {name!r} is neither a split nor a data "
                     f"set of the config; the splits are {sorted(splits)}, the data sets "
                     f"{sorted(datasets)}.")
+    check_claim_repeats(config)
     return tables
 
 

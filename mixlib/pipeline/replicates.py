@@ -3,7 +3,11 @@
 The claims of chapters 3 and 5 are cheap to measure and need power, so the splits their
 stages read (``mixture.splits``, ``semisupervised.splits``, ``kernel_sweep.splits``) run
 ``claims.repeats`` seeded repeats instead of the study's ``repeats`` (the readings grid keeps
-the first ``repeats`` of them: repeat ``r`` draws the same rows at any count).
+the first ``repeats`` of them: repeat ``r`` draws the same rows at any count). Two measures
+leave repeats out (the EM fits' "souvent global" those whose fits all collapsed, the
+migrants' margin those without a migrant): their stages run further repeats, in order, until
+``claims.min_n`` count, at most ``claims.max_repeats`` (the split tables hold that many;
+:func:`mixlib.experiments.contract.run_until_counted`).
 
 With ``claims.replicate``, each of those splits runs a second time as the split
 ``<name>_replicate``: the same spec and the same number of repeats, under the seed streams
@@ -55,10 +59,40 @@ def with_replicate_splits(config: Mapping[str, Any]) -> dict[str, Any]:
     return splits
 
 
+def claim_repeats(config: Mapping[str, Any]) -> int:
+    """Repeats every chapter-3 and -5 stage runs: ``claims.repeats``, else ``repeats``."""
+    return int(config.get("claims", {}).get("repeats", config["repeats"]))
+
+
+def claim_min_n(config: Mapping[str, Any]) -> int:
+    """Repeats a measure that leaves some out must rest on (``claims.min_n``; without the
+    key, ``claims.repeats``: no repeat beyond those)."""
+    return int(config.get("claims", {}).get("min_n", claim_repeats(config)))
+
+
 def repeats_of(config: Mapping[str, Any], split: str) -> int:
-    """Repeats of ``split``: ``claims.repeats`` (else ``repeats``) for a claim split and its
-    replicate, ``repeats`` for any other random split, 1 for a fixed one."""
+    """Repeats of ``split``'s table: for a claim split and its replicate ``claims.max_repeats``
+    (the stages whose measure leaves repeats out run past ``claims.repeats`` up to it; else
+    ``claims.repeats``, else ``repeats``), ``repeats`` for any other random split, 1 for a
+    fixed one."""
     repeats = int(config["repeats"])
     if original_of(split) in claim_splits(config):
-        repeats = int(config.get("claims", {}).get("repeats", repeats))
+        repeats = int(config.get("claims", {}).get("max_repeats", claim_repeats(config)))
     return split_repeats(with_replicate_splits(config)[split], repeats)
+
+
+def check_claim_repeats(config: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the key unless ``claims.min_n <= claims.repeats <=
+    claims.max_repeats``: every stage runs ``claims.repeats``, so a measure that counts every
+    repeat reaches ``min_n`` with them, and the split tables hold the repeats run. Nothing to
+    check without ``min_n`` or ``max_repeats``."""
+    if not {"min_n", "max_repeats"} & set(config.get("claims") or {}):
+        return
+    first, min_n = claim_repeats(config), claim_min_n(config)
+    if min_n > first:
+        raise ValueError(f"claims.min_n: {min_n} is above claims.repeats ({first}); every stage "
+                         f"runs claims.repeats repeats, so min_n can be at most that many.")
+    most = int(config.get("claims", {}).get("max_repeats", first))
+    if most < first:
+        raise ValueError(f"claims.max_repeats: {most} is below claims.repeats ({first}); the "
+                         f"claim splits' tables must hold at least that many repeats.")

@@ -68,13 +68,14 @@ def logged_job(smk: Any) -> Iterator[logging.Logger]:
             handler.close()
 
 
-def load_repeats(smk: Any, standardise_features: bool) -> list[RepeatData]:
+def load_repeats(smk: Any, standardise_features: bool, limit: int | None = None) -> list[RepeatData]:
     """The arrays of every repeat of an experiment's split, from the job's named inputs.
 
     The job must have the inputs ``prepared``, ``split`` and ``substitutes`` (see
     ``split_inputs`` in ``workflow/rules/common.smk``). The result holds
     :func:`mixlib.experiments.data.assemble` of every repeat of the split, in order: the
-    input of :func:`mixlib.experiments.contract.run_stages`.
+    input of :func:`mixlib.experiments.contract.run_stages`; with ``limit``, of its first
+    ``limit`` repeats only.
     """
     from mixlib.experiments.data import assemble
     from mixlib.pipeline.io import read_table
@@ -85,7 +86,7 @@ def load_repeats(smk: Any, standardise_features: bool) -> list[RepeatData]:
     return [
         assemble(prepared, split, int(repeat), substitutes=substitutes,
                  standardise_features=standardise_features)
-        for repeat in sorted(split["repeat"].unique())
+        for repeat in sorted(split["repeat"].unique())[:limit]
     ]
 
 

@@ -29,6 +29,8 @@ from mixlib.pipeline.provenance import (
 from mixlib.pipeline.stages import configured_stages
 from mixlib.pipeline.suite_claims import decides_claims_across_datasets
 from mixlib.pipeline.replicates import (
+    claim_min_n,
+    claim_repeats,
     claim_splits,
     replicate_of,
     replicates,
@@ -86,6 +88,11 @@ config["splits"] = with_replicate_splits(config)
 SPLITS = sorted(config["splits"])
 #: The replicate splits of the chapter-3 and -5 stages (none without claims.replicate).
 REPLICATES = [replicate_of(name) for name in claim_splits(config)] if replicates(config) else []
+# The chapter-3 and -5 stages run the first CLAIM_REPEATS repeats of their splits; em_trace and
+# the prior method's rounds go on until CLAIM_MIN_N repeats count for their measure, at most
+# the split's claims.max_repeats (mixlib.experiments.contract.run_until_counted).
+CLAIM_REPEATS = claim_repeats(config)
+CLAIM_MIN_N = claim_min_n(config)
 # The figures' settings: required by the stages that draw intervals (validate_study_config).
 FIGURES = config["figures"] if "figures" in config else None
 # The relative variance floors of the sensitivity grid (semisupervised_sensitivity), which

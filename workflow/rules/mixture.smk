@@ -17,6 +17,9 @@ rule em_trace:
         n_components=MIXTURE["n_components"],
         n_restarts=MIXTURE["n_restarts"],
         em=EM,
+        # claims.repeats at least, then on until claims.min_n have a fit without collapse
+        repeats=CLAIM_REPEATS,
+        min_n=CLAIM_MIN_N,
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,

@@ -23,6 +23,7 @@ rule claims:
         seed=config["seed"],
         rule=SEMI_SETTINGS.unclassifiable[0],
         em=EM,
+        min_n=CLAIM_MIN_N,
     threads: 1
     resources:
         mem_mb=1000,

@@ -21,6 +21,9 @@ rule semisupervised_rounds:
         n_components=SEMI["n_components"],
         em=EM,
         settings=SEMI_SETTINGS,
+        # claims.repeats at least, then on until claims.min_n count (prior: with migrants)
+        repeats=CLAIM_REPEATS,
+        min_n=CLAIM_MIN_N,
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
@@ -49,6 +52,7 @@ rule kernel_sweep_curve:
         kernel_counts=KERNEL_SWEEP["n_components"],
         em=EM,
         settings=SEMI_SETTINGS,
+        repeats=CLAIM_REPEATS,
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,

@@ -8,6 +8,6 @@ with logged_job(snakemake):
     stages = em_trace_floor_stages(split=snakemake.wildcards.split, dataset=params.dataset,
                                    n_components=params.n_components, em=params.em,
                                    n_restarts=params.n_restarts, floors=params.floors)
-    table = run_stages(stages, load_repeats(snakemake, params.standardise)[:params.repeats],
+    table = run_stages(stages, load_repeats(snakemake, params.standardise, params.repeats),
                        seed=params.seed)
     write_table(table, snakemake.output[0])

@@ -8,5 +8,5 @@ with logged_job(snakemake):
     stages = kernel_sweep_stages(split=wildcards.split, dataset=params.dataset, method=wildcards.method,
                                  kernel_counts=params.kernel_counts, em=params.em,
                                  settings=params.settings)
-    table = run_stages(stages, load_repeats(snakemake, params.standardise), seed=params.seed)
+    table = run_stages(stages, load_repeats(snakemake, params.standardise, params.repeats), seed=params.seed)
     write_table(table, snakemake.output[0])

@@ -10,6 +10,6 @@ with logged_job(snakemake):
                                          settings=params.settings,
                                          thresholds=params.thresholds, restarts=params.restarts,
                                          finishes=params.finishes)
-    table = run_stages(stages, load_repeats(snakemake, params.standardise)[:params.repeats],
+    table = run_stages(stages, load_repeats(snakemake, params.standardise, params.repeats),
                        seed=params.seed)
     write_table(table, snakemake.output[0])

@@ -1,5 +1,5 @@
-from mixlib.experiments.contract import run_stages
-from mixlib.experiments.semisupervised import rounds_stage
+from mixlib.experiments.contract import run_until_counted
+from mixlib.experiments.semisupervised import counted_repeats, rounds_stage
 from mixlib.pipeline.io import write_table
 from mixlib.pipeline.workflow import load_repeats, logged_job
 
@@ -7,5 +7,7 @@ with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
     stage = rounds_stage(split=wildcards.split, dataset=params.dataset, method=wildcards.method,
                          n_components=params.n_components, em=params.em, settings=params.settings)
-    table = run_stages(stage, load_repeats(snakemake, params.standardise), seed=params.seed)
+    table = run_until_counted(stage, load_repeats(snakemake, params.standardise), seed=params.seed,
+                              first=params.repeats, needed=params.min_n,
+                              counts=counted_repeats(wildcards.method))
     write_table(table, snakemake.output[0])

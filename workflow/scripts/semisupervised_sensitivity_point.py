@@ -9,6 +9,6 @@ with logged_job(snakemake):
                                 n_components=params.n_components, em=params.em,
                                 settings=params.settings,
                                 restarts=list(params.restarts), finishes=list(params.finishes))
-    table = run_stages(stages, load_repeats(snakemake, params.standardise)[:params.repeats],
+    table = run_stages(stages, load_repeats(snakemake, params.standardise, params.repeats),
                        seed=params.seed)
     write_table(table, snakemake.output[0])
