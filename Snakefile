@@ -11,11 +11,10 @@ from pathlib import Path
 
 from snakemake.utils import min_version
 
-from mixlib.pipeline.config import STUDY_CONFIG, read_config_file
-from mixlib.pipeline.config_errors import stop_on_config_error
+from mixlib.pipeline.config import STUDY_CONFIG, read_config_file, stop_on_config_error
 from mixlib.pipeline.console import NameFinishedJobs
 from mixlib.pipeline.fingerprint import add_code_fingerprints
-from mixlib.pipeline.prerun_checks import check_output_folders
+from mixlib.pipeline.io import check_output_folders
 from mixlib.pipeline.software import use_conda_environment
 from mixlib.pipeline.warning_summary import log_run_warnings
 

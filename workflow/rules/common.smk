@@ -7,11 +7,10 @@ from pathlib import Path
 from mixlib.datasets import dataset_encoding, uses_standardisation
 from mixlib.datasets.sources import SOURCE_KEYS
 from mixlib.model_selection.fixed_splits import split_kind
-from mixlib.pipeline.checks import validate_study_config
 from mixlib.pipeline.compiled import marker_path, modules_used
 from mixlib.pipeline.cluster import check_slurm_workflow
-from mixlib.pipeline.config import describe_config_source
-from mixlib.pipeline.config_errors import stop_on_config_error
+from mixlib.pipeline.config import describe_config_source, stop_on_config_error
+from mixlib.pipeline.config_checks import validate_study_config
 from mixlib.pipeline.datasets import dataset_source
 from mixlib.pipeline.fingerprint import job_files
 from mixlib.pipeline.mixtures import (
@@ -52,7 +51,7 @@ if workflow.is_main_process:
 # --config strings typed as the schema says, finite numbers, the schema once, the bounds of
 # size-like keys, every stage setting by its estimator's own validation, then names, sizes and
 # the data's values), and the typed settings. Each error is one message naming the key, without
-# traceback frames (config_errors.py). Reading the data sets takes about a second: the
+# traceback frames (mixlib/pipeline/config.py). Reading the data sets takes about a second: the
 # Snakemake started inside each cluster job (exec mode remote) reruns this file for a config
 # the submitting process already checked.
 logger.info(describe_config_source(workflow.overwrite_configfiles))

@@ -1,55 +1,53 @@
 """Every check of a study config before any job: :func:`validate_study_config`.
 
 ``workflow/rules/common.smk`` and the tests call the same function, which checks, in order:
-the form of every split, the numbers (finite; integers where the schema wants them:
-:func:`mixlib.pipeline.config_errors.check_numbers`), the schema, once
-(``workflow/schemas/config.schema.yaml``: keys and types, ``--config`` strings typed first by
-:mod:`mixlib.pipeline.config_overrides`, a violation named by its key by
-:func:`mixlib.pipeline.config_errors.check_schema`, which fills the defaults), the bounds of
-size-like keys (:mod:`mixlib.pipeline.limits`), that every stage has all its sections or none
-(:mod:`mixlib.pipeline.stages`), the typed settings, every stage setting by its own
-validation (:mod:`mixlib.pipeline.stage_params`), then what no schema can say
-(:func:`check_config`): that
-names refer to things that exist, that sizes fit the data and that every split a stage reads
-has the roles the stage uses, and the checks of values that would otherwise fail inside a
-job (:func:`mixlib.pipeline.prerun_checks.check_prerun`, on the data sets it read).
+the form of every split, the numbers and the schema, once (:mod:`mixlib.pipeline.config`:
+``--config`` strings typed first, the defaults filled, a violation named by its key), the
+bounds of size-like keys (:func:`check_limits`), that every stage has all its sections or none
+(:mod:`mixlib.pipeline.stages`), the typed settings, then what no schema can say
+(:func:`check_config`): that names refer to things that exist, that sizes fit the data and
+that every split a stage reads has the roles the stage uses; last, what only the data or a fit
+can tell (:mod:`mixlib.pipeline.data_checks`, on the data sets :func:`check_config` read).
 It returns the config's typed settings (:func:`mixlib.experiments.settings.study_settings`).
 
 The roles a stage needs are the workflow's: the schema declares them beside the config key
 that names the stage's splits (``x-names: splits`` and ``x-roles: [...]``; a key naming data
 sets says ``x-names: datasets``), and :func:`schema_references` reads them from there.
+
+**Bounds.** The schema marks each size-like key with its bound, ``x-limit: N``, and what its
+size costs, ``x-cost: <kind>`` (a key of :data:`COSTS`; :func:`bounded_keys`). A value above
+its bound stops the run with a message that estimates its cost and says how to lift the bound:
+``limits: {comparison.cv_repeats: 5000}`` maps a key, as the message writes it, to its bound.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import yaml
 
 from mixlib.datasets import CLASS_COLUMN, bundled_dataset, categorical_columns, sequence_column
+from mixlib.datasets.checks import check_classes_fill_folds
 from mixlib.datasets.registry import ROLE_PREFIX
 from mixlib.experiments.comparison import PROTOCOL_KEYS
 from mixlib.experiments.registry import CLASSIFIERS, model_spec, unknown_parameters
 from mixlib.experiments.settings import EMSettings, StudySettings, study_settings
 from mixlib.model_selection.fixed_splits import check_row_ranges, roles_from_rows, split_kind
 from mixlib.model_selection.splits import UNUSED, role_sizes
-from mixlib.pipeline.config_errors import check_numbers, check_schema
-from mixlib.pipeline.config_overrides import load_schema, retype_strings
+from mixlib.pipeline.config import check_numbers, check_schema, load_schema, retype_strings
+from mixlib.pipeline.data_checks import check_prerun, check_stage_params
 from mixlib.pipeline.datasets import dataset_source, load_dataset_table
-from mixlib.pipeline.limits import check_limits
-from mixlib.pipeline.prerun_checks import check_prerun
-from mixlib.datasets.checks import check_classes_fill_folds
-from mixlib.pipeline.stage_params import check_stage_params
 from mixlib.pipeline.stages import check_shared_sections
 
 
 def validate_study_config(config: dict[str, Any], schema: str | Path,
                           base_dir: str | Path = ".", *, read_data: bool = True) -> StudySettings:
-    """Check a study config before any job; its typed settings.
+    """Check a study config before any job (see module); its typed settings.
 
     Parameters
     ----------
@@ -61,7 +59,7 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
         The project directory a user's CSV path is relative to.
     read_data : bool
         Run :func:`check_config`, which reads every data set that needs no download (about a
-        second), and :func:`~mixlib.pipeline.prerun_checks.check_prerun` on them; a process
+        second), and :func:`~mixlib.pipeline.data_checks.check_prerun` on them; a process
         that parses the workflow for a config already checked (a cluster job's) passes False.
 
     Raises
@@ -71,7 +69,7 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
     """
     check_split_forms(config)
     # --config 'mlp={"hidden_sizes": [1, 2]}' arrives with strings inside: typed as the schema says
-    loaded = load_schema(str(schema))
+    loaded = load_schema(schema)
     retype_strings(config, loaded)
     check_numbers(config, loaded)  # .inf, .nan, 1.0e+3 for an integer: named before the schema
     check_schema(config, loaded)  # once: names the key at fault, fills the defaults
@@ -80,7 +78,7 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
     settings = study_settings(config)  # em, comparison, semisupervised: named by their keys
     if read_data:
         check_stage_params(config, settings.em)
-        check_prerun(config, check_config(config, schema, base_dir))
+        check_prerun(config, check_config(config, loaded, base_dir))
     return settings
 
 
@@ -120,7 +118,7 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
     """Raise ``ValueError`` naming the key if the config refers to what does not exist.
 
     Returns every data set's checked raw table (None for a ``url`` source), for the checks of
-    :mod:`mixlib.pipeline.prerun_checks`.
+    :mod:`mixlib.pipeline.data_checks`.
 
     Checks: every bundled data set is shipped; ``encoding`` is set only on sequence or
     categorical data;
@@ -273,3 +271,180 @@ def check_comparison_params(params: Mapping[str, Mapping[str, Any]]) -> None:
             takes = sorted(model_spec(model).accepted | set(PROTOCOL_KEYS))
             raise ValueError(f"comparison.params.{model}: unknown parameter(s) {unknown}; "
                              f"{model} takes {takes}.")
+
+
+#: Bytes of one float64.
+_FLOAT = 8
+
+
+def _count(x: float) -> str:
+    if x >= 1e300:  # an integer beyond float64 (YAML reads 400 digits as an int)
+        return f"about 10^{len(str(int(x))) - 1}"
+    return f"{x:,.0f}" if x < 1e12 else f"{x:.1e}"
+
+
+def _bytes(x: float) -> str:
+    if x >= 1e300:
+        return f"about 10^{len(str(int(x))) - 1} bytes"
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
+        if x >= size:
+            return f"{x / size:,.1f} {unit}"
+    return f"{x / 2**10:,.1f} KiB"
+
+
+def _n(config: Mapping[str, Any], *path: str, default: int = 1) -> int:
+    """The length of a list (or the value of an integer) at ``path``, ``default`` if absent."""
+    node: Any = config
+    for key in path:
+        if not isinstance(node, Mapping) or key not in node:
+            return default
+        node = node[key]
+    return len(node) if isinstance(node, (list, tuple)) else int(node)
+
+
+def _repeats(config: Mapping[str, Any], value: int) -> str:
+    return (f"each repeat adds a copy of every split's rows to results/splits/ and one more run "
+            f"of every experiment: {_count(value)} runs of each")
+
+
+def _cv_fits(config: Mapping[str, Any], value: int) -> str:
+    folds, models = _n(config, "comparison", "n_folds"), _n(config, "comparison", "models")
+    datasets = _n(config, "comparison", "datasets")
+    return (f"{_count(value)} x {folds} folds = {_count(value * folds)} fits of each of "
+            f"{models} models on each of {datasets} data set(s) "
+            f"({_count(value * folds * models * datasets)} fits)")
+
+
+def _posterior(config: Mapping[str, Any], value: int) -> str:
+    datasets = _n(config, "comparison", "datasets")
+    return (f"the posterior draws of one pair of models take {_count(value)} x "
+            f"({datasets} data set(s) + 4) x 8 bytes = {_bytes(value * (datasets + 4) * _FLOAT)}")
+
+
+def _grid(config: Mapping[str, Any], value: int) -> str:
+    grid = config.get("svm", {}).get("grid", {})
+    cells = grid.get("n_points", 1) ** 2 * grid.get("n_levels", 1)
+    fits = cells * grid.get("n_folds", 1) * _n(config, "svm", "splits")
+    return (f"{_count(cells)} grid cells (n_points^2 x n_levels), each a "
+            f"{grid.get('n_folds', 1)}-fold cross-validation: {_count(fits)} SVM fits, and a "
+            f"table of {_count(4 * cells)} rows")
+
+
+def _hidden(config: Mapping[str, Any], value: int) -> str:
+    return (f"a network of {_count(value)} hidden units holds {_count(value)} x (inputs + "
+            f"classes + 1) weights, {_bytes(value * _FLOAT)} per input feature for each copy "
+            f"(splice one-hot has 240 features: {_bytes(value * 243 * _FLOAT)})")
+
+
+def _epochs(config: Mapping[str, Any], value: int) -> str:
+    networks = (_n(config, "mlp", "hidden_sizes") * _n(config, "mlp", "regimes")
+                * _n(config, "mlp", "splits") * _n(config, "repeats"))
+    return (f"{_count(value)} passes over the training rows for each of {networks} networks "
+            f"of the mlp stage ({_count(value * networks)} passes)")
+
+
+def _members(config: Mapping[str, Any], value: int) -> str:
+    runs = (_n(config, "ensembles", "methods") * _n(config, "ensembles", "splits")
+            * _n(config, "repeats"))
+    return (f"{_count(value)} models fitted per ensemble, in {runs} ensembles "
+            f"({_count(value * runs)} fits)")
+
+
+def _estimators(config: Mapping[str, Any], value: int) -> str:
+    folds = _n(config, "comparison", "n_folds") * _n(config, "comparison", "cv_repeats")
+    return (f"{_count(value)} models per ensemble in each of {folds} folds of each data set "
+            f"({_count(value * folds)} fits per data set)")
+
+
+def _kernels(config: Mapping[str, Any], value: int) -> str:
+    return (f"each EM iteration of a mixture of {_count(value)} kernels computes "
+            f"{_count(value)} densities per row, and its responsibilities take "
+            f"{_bytes(value * _FLOAT * 1000)} per 1000 rows")
+
+
+def _iterations(config: Mapping[str, Any], value: int) -> str:
+    return f"up to {_count(value)} iterations (or rounds) of every fit that reads it"
+
+
+def _fits(config: Mapping[str, Any], value: int) -> str:
+    return f"{_count(value)} fits per job that reads it"
+
+
+#: What a size costs, by the schema's ``x-cost``: a sentence for a value.
+COSTS: dict[str, Callable[[Mapping[str, Any], int], str]] = {
+    "repeats": _repeats, "cv_fits": _cv_fits, "posterior": _posterior, "grid": _grid,
+    "hidden_units": _hidden, "epochs": _epochs, "members": _members,
+    "estimators": _estimators, "kernels": _kernels, "iterations": _iterations, "fits": _fits,
+}
+
+
+def bounded_keys(schema: Mapping[str, Any]) -> dict[str, tuple[int, str]]:
+    """Every bounded key of the schema: ``{key pattern: (bound, cost kind)}``.
+
+    A key pattern is the key path with ``*`` for a name the user chooses, e.g.
+    ``comparison.params.*.n_estimators``.
+    """
+    found: dict[str, tuple[int, str]] = {}
+
+    def walk(node: Any, path: tuple[str, ...]) -> None:
+        if not isinstance(node, Mapping):
+            return
+        if "$ref" in node:  # a local reference, "#/$defs/name"
+            target: Any = schema
+            for part in node["$ref"].lstrip("#/").split("/"):
+                target = target[part]
+            node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        if "x-limit" in node:
+            found[".".join(path)] = (int(node["x-limit"]), node["x-cost"])
+        for key, child in node.get("properties", {}).items():
+            walk(child, path + (key,))
+        if isinstance(node.get("additionalProperties"), Mapping):
+            walk(node["additionalProperties"], path + ("*",))
+
+    walk(schema, ())
+    return found
+
+
+def _values(config: Any, pattern: list[str], path: tuple[str, ...] = ()
+            ) -> Iterator[tuple[str, Any]]:
+    """``(key, value)`` of every config value at a key pattern (``*`` matches any name)."""
+    if not pattern:
+        yield ".".join(path), config
+        return
+    if not isinstance(config, Mapping):
+        return
+    head, rest = pattern[0], pattern[1:]
+    for key in (config if head == "*" else [head] if head in config else []):
+        yield from _values(config[key], rest, path + (str(key),))
+
+
+def check_limits(config: Mapping[str, Any], schema: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the first size-like key above its bound (see module).
+
+    Raises
+    ------
+    ValueError
+        ``"<key>: <value> is above its bound <N>: <what it costs>. If you mean it, ..."``;
+        or for a key of ``limits`` that names no bounded key.
+    """
+    bounds = bounded_keys(schema)
+    lifted = config.get("limits") or {}
+    for key in lifted:
+        if not any(fnmatchcase(key, pattern) and key.count(".") == pattern.count(".")
+                   for pattern in bounds):
+            raise ValueError(f"limits.{key}: not a bounded key; the bounded keys are "
+                             f"{sorted(bounds)} (* stands for a model).")
+    for pattern, (bound, cost) in bounds.items():
+        for key, value in _values(config, pattern.split(".")):
+            limit = lifted.get(key, bound)
+            sizes = value if isinstance(value, list) else [value]
+            numbers = [size for size in sizes if isinstance(size, int) and not isinstance(
+                size, bool) or isinstance(size, float) and math.isfinite(size)]
+            if not numbers or max(numbers) <= limit:
+                continue
+            size = max(numbers)
+            raise ValueError(
+                f"{key}: {_count(size)} is above its bound {_count(limit)}: "
+                f"{COSTS[cost](config, int(size))}. If you mean it, lift the bound: set "
+                f"limits: {{{key}: {int(size)}}} in the config (and raise the jobs' mem_mb if "
+                f"they run out of memory).")
