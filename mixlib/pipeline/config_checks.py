@@ -115,14 +115,14 @@ def schema_references(schema: str | Path | Mapping[str, Any]
 
 def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],
                  base_dir: str | Path = ".") -> dict[str, pd.DataFrame | None]:
-    """Raise ``ValueError`` naming the key if the config refers to what does not exist.
+    """Raise ``ValueError`` naming the key if the config (its schema defaults filled, as
+    :func:`validate_study_config` does) refers to what does not exist.
 
     Returns every data set's checked raw table (None for a ``url`` source), for the checks of
     :mod:`mixlib.pipeline.data_checks`.
 
     Checks: every bundled data set is shipped; ``encoding`` is set only on sequence or
-    categorical data;
-    every data set that can be read without a download passes the value checks of
+    categorical data; every data set that can be read without a download passes the value checks of
     :mod:`mixlib.datasets.checks`; every split has one form (:func:`check_split_forms`),
     names a configured data set and asks for no more rows than it has; a ``rows`` split's
     ranges are well formed, disjoint and within the rows; a ``role_column`` is a column of
@@ -137,7 +137,7 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
     check_split_forms(config)
     datasets, splits = config.get("datasets", {}), config.get("splits", {})
     for name, spec in datasets.items():
-        if spec.get("source", "bundled") == "bundled":
+        if spec["source"] == "bundled":
             try:
                 bundled_dataset(spec.get("bundled_name", name))
             except ValueError as exc:

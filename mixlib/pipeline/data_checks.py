@@ -93,7 +93,7 @@ def check_grouped_folds(config: Mapping[str, Any],
     """With ``comparison.group_duplicates``, each class has ``n_folds`` distinct rows (identical
     rows stay in one fold, so a class needs ``n_folds`` groups of them for every fold to test it)."""
     comparison = config.get("comparison")
-    if not comparison or not comparison.get("group_duplicates", True):
+    if not comparison or not comparison["group_duplicates"]:
         return
     n_folds = comparison["n_folds"]
     for name in comparison.get("datasets", []):
@@ -241,7 +241,7 @@ def _role_needs(config: Mapping[str, Any]) -> Iterator[tuple[str, str, str, dict
             yield split, "train", "mlp.splits", {"classes": "the MLP", "early_stopping": early}
     svm = config.get("svm")
     if svm:
-        n_folds = svm.get("grid", {}).get("n_folds", 0)
+        n_folds = svm["grid"]["n_folds"]
         for split in svm["splits"]:
             yield split, "train", "svm.splits", {
                 "classes": "the SVM", "rows": (n_folds, f"svm.grid.n_folds: {n_folds} folds")}

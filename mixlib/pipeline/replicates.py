@@ -34,7 +34,7 @@ def claim_splits(config: Mapping[str, Any]) -> list[str]:
 
 def replicates(config: Mapping[str, Any]) -> bool:
     """Whether the run replicates our reading of chapters 3 and 5 (``claims.replicate``)."""
-    return bool(config.get("claims", {}).get("replicate", False))
+    return "claims" in config and config["claims"]["replicate"]
 
 
 def replicate_of(split: str) -> str:
