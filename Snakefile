@@ -46,7 +46,7 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/compiled.smk"
 include: "workflow/rules/data.smk"
-include: "workflow/rules/impute.smk"
+include: "workflow/rules/missing_values.smk"
 include: "workflow/rules/provenance.smk"
 
 

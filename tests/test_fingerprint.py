@@ -52,7 +52,7 @@ def test_a_model_named_at_run_time_without_a_model_wildcard_depends_on_every_bui
 
 
 def test_a_figure_job_depends_on_its_figure_module_and_the_style_file():
-    files = job_files(SCRIPTS / "figures" / "fig3_3.py")
+    files = job_files(SCRIPTS / "figure.py")
     assert PACKAGE_DIR / "figures" / "fig3_3.py" in files
     assert PACKAGE_DIR / "figures" / "mixstudy.mplstyle" in files
     assert PACKAGE_DIR / "experiments" / "registry.py" not in files

@@ -327,7 +327,7 @@ def study_targets():
     sensitivity = config.get("semisupervised_sensitivity")
     per_stage = {
         "mixture": ["results/figures/fig3_3.png", "results/figures/fig3_4.png"],
-        "imputation": lambda: expand(
+        "imputation_study": lambda: expand(
             "results/figures/imputation_{dataset}.png",
             dataset=config["imputation_study"]["datasets"],
         ),

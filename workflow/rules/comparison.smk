@@ -131,8 +131,10 @@ rule comparison_figure:
         svg="results/figures/comparison.svg",
     log:
         "results/logs/comparison_figure/all.log",
+    params:
+        figure="comparison_figure",
     script:
-        "../scripts/figures/comparison.py"
+        "../scripts/figure.py"
 
 
 rule confusion_figure:
@@ -149,8 +151,10 @@ rule confusion_figure:
         svg="results/figures/confusion_{dataset}.svg",
     log:
         "results/logs/confusion_figure/{dataset}.log",
+    params:
+        figure="dataset_confusion_figure",
     script:
-        "../scripts/figures/confusion.py"
+        "../scripts/figure.py"
 
 
 rule comparison_significance:
@@ -178,8 +182,10 @@ rule comparison_cd_figure:
         svg="results/figures/comparison_cd.svg",
     log:
         "results/logs/comparison_cd_figure/all.log",
+    params:
+        figure="critical_difference_figure",
     script:
-        "../scripts/figures/comparison_cd.py"
+        "../scripts/figure.py"
 
 
 # The pairwise tests per data set as p-value matrices (the table has a row per pair).
@@ -196,8 +202,10 @@ rule comparison_pairs_figure:
         svg="results/figures/comparison_pairs.svg",
     log:
         "results/logs/comparison_pairs_figure/all.log",
+    params:
+        figure="comparison_pairs_figure",
     script:
-        "../scripts/figures/comparison_pairs.py"
+        "../scripts/figure.py"
 
 
 # Every pair of models across the cross-validated data sets (needs two or more): Wilcoxon
@@ -242,8 +250,10 @@ rule comparison_bayes_figure:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        figure="bayes_simplex_figure",
     script:
-        "../scripts/figures/comparison_bayes.py"
+        "../scripts/figure.py"
 
 
 # The report's chapter-6 claims across the cross-validated data sets, built only from as many

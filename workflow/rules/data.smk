@@ -96,5 +96,7 @@ rule data_summary_figure:
         svg="results/figures/data_summary.svg",
     log:
         "results/logs/data_summary_figure/all.log",
+    params:
+        figure="draw_data_summary",
     script:
-        "../scripts/figures/data_summary.py"
+        "../scripts/figure.py"

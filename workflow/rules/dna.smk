@@ -57,6 +57,7 @@ rule fig6_1:
     log:
         "results/logs/fig6_1/all.log",
     params:
+        figure="fig6_1",
         confidence_level=FIGURES["confidence_level"],
     script:
-        "../scripts/figures/fig6_1.py"
+        "../scripts/figure.py"

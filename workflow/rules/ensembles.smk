@@ -62,6 +62,7 @@ rule ensembles_figure:
     log:
         "results/logs/ensembles_figure/all.log",
     params:
+        figure="ensemble_error_curves",
         confidence_level=FIGURES["confidence_level"],
     script:
-        "../scripts/figures/ensembles.py"
+        "../scripts/figure.py"

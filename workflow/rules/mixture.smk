@@ -133,9 +133,10 @@ rule fig3_3:
     log:
         "results/logs/fig3_3/all.log",
     params:
+        figure="fig3_3",
         confidence_level=FIGURES["confidence_level"],
     script:
-        "../scripts/figures/fig3_3.py"
+        "../scripts/figure.py"
 
 
 rule fig3_4:
@@ -151,5 +152,7 @@ rule fig3_4:
         svg="results/figures/fig3_4.svg",
     log:
         "results/logs/fig3_4/all.log",
+    params:
+        figure="fig3_4",
     script:
-        "../scripts/figures/fig3_4.py"
+        "../scripts/figure.py"

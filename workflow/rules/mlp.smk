@@ -60,6 +60,7 @@ rule fig6_2:
     log:
         "results/logs/fig6_2/all.log",
     params:
+        figure="fig6_2",
         confidence_level=FIGURES["confidence_level"],
     script:
-        "../scripts/figures/fig6_2.py"
+        "../scripts/figure.py"

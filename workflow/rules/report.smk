@@ -49,8 +49,10 @@ rule claims_figure:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        figure="claims_figure",
     script:
-        "../scripts/figures/claims.py"
+        "../scripts/figure.py"
 
 
 # The claims tables as the report shows them (rounded, sortable HTML), and the landing page's

@@ -217,13 +217,14 @@ rule fig5_1:
     log:
         "results/logs/fig5_1/all.log",
     params:
+        figure="fig5_1",
         confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figures/fig5_1.py"
+        "../scripts/figure.py"
 
 
 rule fig5_3:
@@ -240,13 +241,14 @@ rule fig5_3:
     log:
         "results/logs/fig5_3/all.log",
     params:
+        figure="fig5_3",
         confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figures/fig5_3.py"
+        "../scripts/figure.py"
 
 
 rule fig5_4:
@@ -263,13 +265,14 @@ rule fig5_4:
     log:
         "results/logs/fig5_4/all.log",
     params:
+        figure="fig5_4",
         confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figures/fig5_4.py"
+        "../scripts/figure.py"
 
 
 rule fig5_5:
@@ -286,13 +289,14 @@ rule fig5_5:
     log:
         "results/logs/fig5_5/all.log",
     params:
+        figure="fig5_5",
         confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figures/fig5_5.py"
+        "../scripts/figure.py"
 
 
 rule semisupervised_sensitivity_figure:
@@ -313,10 +317,11 @@ rule semisupervised_sensitivity_figure:
     log:
         "results/logs/semisupervised_sensitivity_figure/all.log",
     params:
+        figure="semisupervised_sensitivity",
         confidence_level=FIGURES["confidence_level"],
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/figures/semisupervised_sensitivity.py"
+        "../scripts/figure.py"

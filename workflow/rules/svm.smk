@@ -78,8 +78,10 @@ rule svm_grid_figure:
         svg="results/figures/svm_grid_{split}.svg",
     log:
         "results/logs/svm_grid_figure/{split}.log",
+    params:
+        figure="svm_grid",
     script:
-        "../scripts/figures/svm_grid.py"
+        "../scripts/figure.py"
 
 
 rule mkl:
@@ -157,8 +159,10 @@ rule mkl_figure:
         svg="results/figures/mkl.svg",
     log:
         "results/logs/mkl_figure/all.log",
+    params:
+        figure="mkl_weights",
     script:
-        "../scripts/figures/mkl.py"
+        "../scripts/figure.py"
 
 
 rule svdd_figure:
@@ -174,5 +178,7 @@ rule svdd_figure:
         svg="results/figures/svdd.svg",
     log:
         "results/logs/svdd_figure/all.log",
+    params:
+        figure="svdd_detection",
     script:
-        "../scripts/figures/svdd.py"
+        "../scripts/figure.py"

@@ -59,6 +59,7 @@ rule imputation_figure:
     log:
         "results/logs/imputation_figure/{dataset}.log",
     params:
+        figure="imputation_figure",
         confidence_level=FIGURES["confidence_level"],
     script:
-        "../scripts/figures/imputation.py"
+        "../scripts/figure.py"

@@ -1,4 +1,5 @@
-# Imputation: substitutes for the missing cells of every repeat of a split (report ch. 4).
+# Missing values: substitutes for the missing cells of every repeat of a split (report ch. 4),
+# which load_repeats fills in; the study of imputers is imputation_study.smk.
 
 
 rule impute:
