@@ -12,7 +12,7 @@ from mixlib.pipeline.cluster import check_slurm_workflow
 from mixlib.pipeline.config import describe_config_source, stop_on_config_error
 from mixlib.pipeline.config_checks import validate_study_config
 from mixlib.pipeline.datasets import dataset_source
-from mixlib.pipeline.fingerprint import job_files
+from mixlib.pipeline.fingerprint import job_files, script_fingerprint
 from mixlib.pipeline.mixtures import (
     comparison_fits_mixture,
     em_if,
@@ -25,6 +25,7 @@ from mixlib.pipeline.provenance import (
     current_provenance,
     first_line,
 )
+from mixlib.pipeline.software import conda_environment
 from mixlib.pipeline.stages import configured_stages
 from mixlib.pipeline.suite_claims import decides_claims_across_datasets
 from mixlib.pipeline.replicates import (
@@ -87,6 +88,19 @@ SPLITS = sorted(config["splits"])
 REPLICATES = [replicate_of(name) for name in claim_splits(config)] if replicates(config) else []
 # The figures' settings: required by the stages that draw intervals (validate_study_config).
 FIGURES = config["figures"] if "figures" in config else None
+# Each script rule declares, in its own text, params "code" (the fingerprint of the mixlib
+# modules its script imports, so that editing one reruns exactly the jobs that use it;
+# docs/usage.md, "When results are rerun") and conda ENVIRONMENT (the study's software,
+# environment.yml, which snakemake --lint asks every rule to name).
+SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
+ENVIRONMENT = conda_environment(Path(workflow.basedir) / "environment.yml")
+
+
+def fingerprint_of(script):
+    """The params "code" of a rule whose script is workflow/scripts/<script>."""
+    return script_fingerprint(SCRIPTS / script)
+
+
 # The relative variance floors of the sensitivity grid (semisupervised_sensitivity), which
 # the chapter-3 and chapter-5 readings share; none without that section.
 SENSITIVITY_FLOORS = (
@@ -407,7 +421,7 @@ def compiled_code(script):
     workflow/scripts) may call, for its ``model`` wildcard where it has one (the same module
     closure as its code fingerprint). ancient(): the job waits for the compilation, and does
     not rerun when a marker is rewritten."""
-    path = Path(workflow.basedir) / "workflow" / "scripts" / script
+    path = SCRIPTS / script
 
     def markers(wildcards):
         used = modules_used(job_files(path, wildcards.get("model")))

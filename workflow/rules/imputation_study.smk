@@ -19,10 +19,13 @@ rule imputation_study_point:
         em=EM,
         repeats=config["repeats"],
         seed=config["seed"],
+        code=fingerprint_of("imputation_study_point.py"),
     wildcard_constraints:
         rate=r"[0-9.eE+-]+",  # every number the schema accepts, as Python writes it
     resources:
         runtime=20,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/imputation_study_point.py"
 
@@ -37,6 +40,10 @@ rule imputation_study:
         "results/tables/imputation_study.{dataset}.tsv",
     log:
         "results/logs/imputation_study/{dataset}.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -61,5 +68,8 @@ rule imputation_figure:
     params:
         figure="imputation_figure",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"

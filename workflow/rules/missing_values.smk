@@ -16,8 +16,11 @@ rule impute:
         impute=config["impute"],
         em=impute_em,
         seed=config["seed"],
+        code=fingerprint_of("impute.py"),
     resources:
         mem_mb=2000,
         runtime=20,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/impute.py"

@@ -20,8 +20,11 @@ rule em_trace:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("em_trace.py"),
     resources:
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/em_trace.py"
 
@@ -46,8 +49,11 @@ rule em_trace_sensitivity:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("em_trace_sensitivity.py"),
     resources:
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/em_trace_sensitivity.py"
 
@@ -67,8 +73,11 @@ rule kernel_map:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("kernel_map.py"),
     resources:
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/kernel_map.py"
 
@@ -80,6 +89,10 @@ rule em_trace_table:
         "results/tables/em_trace.tsv",
     log:
         "results/logs/em_trace_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -104,6 +117,10 @@ rule kernel_map_table:
         "results/tables/kernel_map.tsv",
     log:
         "results/logs/kernel_map_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -115,6 +132,10 @@ rule em_trace_sensitivity_table:
         "results/tables/em_trace_sensitivity.tsv",
     log:
         "results/logs/em_trace_sensitivity_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -135,6 +156,9 @@ rule fig3_3:
     params:
         figure="fig3_3",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"
 
@@ -154,5 +178,8 @@ rule fig3_4:
         "results/logs/fig3_4/all.log",
     params:
         figure="fig3_4",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"

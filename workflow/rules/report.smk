@@ -23,10 +23,13 @@ rule claims:
         seed=config["seed"],
         rule=SEMI_SETTINGS.unclassifiable[0],
         em=EM,
+        code=fingerprint_of("claims.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/claims.py"
 
@@ -51,6 +54,9 @@ rule claims_figure:
         runtime=5,
     params:
         figure="claims_figure",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"
 
@@ -81,5 +87,9 @@ rule claims_report_tables:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        code=fingerprint_of("report_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/report_tables.py"

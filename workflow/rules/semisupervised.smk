@@ -24,12 +24,15 @@ rule semisupervised_rounds:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("semisupervised_rounds.py"),
     wildcard_constraints:
         method="|".join(m for m in METHODS if m != "labelled_only"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=15,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/semisupervised_rounds.py"
 
@@ -52,12 +55,15 @@ rule kernel_sweep_curve:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("kernel_sweep_curve.py"),
     wildcard_constraints:
         method="|".join(METHODS),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=15,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/kernel_sweep_curve.py"
 
@@ -82,6 +88,7 @@ rule semisupervised_sensitivity_point:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("semisupervised_sensitivity_point.py"),
     wildcard_constraints:
         threshold=r"[0-9.eE+-]+",
         floor=r"[0-9.eE+-]+",
@@ -89,6 +96,8 @@ rule semisupervised_sensitivity_point:
     resources:
         mem_mb=1000,
         runtime=15,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/semisupervised_sensitivity_point.py"
 
@@ -114,12 +123,15 @@ rule kernel_sweep_sensitivity_point:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("kernel_sweep_sensitivity_point.py"),
     wildcard_constraints:
         floor=r"[0-9.eE+-]+",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/kernel_sweep_sensitivity_point.py"
 
@@ -141,6 +153,10 @@ rule semisupervised_rounds_table:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -219,10 +235,13 @@ rule fig5_1:
     params:
         figure="fig5_1",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"
 
@@ -243,10 +262,13 @@ rule fig5_3:
     params:
         figure="fig5_3",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"
 
@@ -267,10 +289,13 @@ rule fig5_4:
     params:
         figure="fig5_4",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"
 
@@ -291,10 +316,13 @@ rule fig5_5:
     params:
         figure="fig5_5",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"
 
@@ -319,9 +347,12 @@ rule semisupervised_sensitivity_figure:
     params:
         figure="semisupervised_sensitivity",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"

@@ -22,12 +22,15 @@ rule svm_grid_level:
         grid=SVM_GRID,
         seed=config["seed"],
         standardise=standardises,
+        code=fingerprint_of("svm_grid_level.py"),
     wildcard_constraints:
         level=r"\d+",
     threads: 2
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/svm_grid_level.py"
 
@@ -39,6 +42,10 @@ rule svm_grid:
         "results/tables/svm_grid.{split}.tsv",
     log:
         "results/logs/svm_grid/{split}.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -57,9 +64,12 @@ rule svm_best:
     params:
         grid=SVM_GRID,
         standardise=standardises,
+        code=fingerprint_of("svm_best.py"),
     resources:
         mem_mb=2000,
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/svm_best.py"
 
@@ -80,6 +90,9 @@ rule svm_grid_figure:
         "results/logs/svm_grid_figure/{split}.log",
     params:
         figure="svm_grid",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"
 
@@ -97,9 +110,12 @@ rule mkl:
     params:
         settings=SVM["mkl"],
         standardise=standardises,
+        code=fingerprint_of("mkl.py"),
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/mkl.py"
 
@@ -117,9 +133,12 @@ rule svdd:
     params:
         settings=SVM["svdd"],
         standardise=standardises,
+        code=fingerprint_of("svdd.py"),
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/svdd.py"
 
@@ -131,6 +150,10 @@ rule mkl_table:
         "results/tables/mkl.tsv",
     log:
         "results/logs/mkl_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -142,6 +165,10 @@ rule svdd_table:
         "results/tables/svdd.tsv",
     log:
         "results/logs/svdd_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -161,6 +188,9 @@ rule mkl_figure:
         "results/logs/mkl_figure/all.log",
     params:
         figure="mkl_weights",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"
 
@@ -180,5 +210,8 @@ rule svdd_figure:
         "results/logs/svdd_figure/all.log",
     params:
         figure="svdd_detection",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/figure.py"
