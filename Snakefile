@@ -7,16 +7,12 @@
 # The rules are in workflow/rules/, one file per stage; the logic is in the mixlib package.
 
 import time
-from pathlib import Path
 
 from snakemake.utils import min_version
 
-from mixlib.pipeline.config import STUDY_CONFIG, read_config_file
-from mixlib.pipeline.config_errors import stop_on_config_error
+from mixlib.pipeline.config import STUDY_CONFIG, read_config_file, stop_on_config_error
 from mixlib.pipeline.console import NameFinishedJobs
-from mixlib.pipeline.fingerprint import add_code_fingerprints
-from mixlib.pipeline.prerun_checks import check_output_folders
-from mixlib.pipeline.software import use_conda_environment
+from mixlib.pipeline.io import check_output_folders
 from mixlib.pipeline.warning_summary import log_run_warnings
 
 min_version("8.0")
@@ -47,7 +43,7 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/compiled.smk"
 include: "workflow/rules/data.smk"
-include: "workflow/rules/impute.smk"
+include: "workflow/rules/missing_values.smk"
 include: "workflow/rules/provenance.smk"
 
 
@@ -58,15 +54,10 @@ for _stage in STAGES_RUN:
     include: f"workflow/rules/{_stage}.smk"
 
 
-# Every job that runs a script depends on the mixlib modules it imports (params "code"):
-# editing one reruns exactly the jobs that use it (docs/usage.md, "When results are rerun").
-add_code_fingerprints(workflow.rules)
 try:  # e.g. results/tables left as a file: named before any job, without a traceback
     check_output_folders(workflow.rules)
 except ValueError as error:
     raise SystemExit(f"Error: {error}") from None
-# Every script rule declares environment.yml as its software (what snakemake --lint asks).
-use_conda_environment(workflow.rules, Path(workflow.basedir) / "environment.yml")
 # A finished job's console line names its wildcards: "Finished jobid: 24 (Rule:
 # mlp_sweep_point, split=dna_mlp, regime=plain, hidden=8)".
 logger.addFilter(NameFinishedJobs(lambda: workflow.dag.jobs))

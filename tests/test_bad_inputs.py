@@ -3,7 +3,7 @@
 A new case is one line of ``CASES``. Each case starts from ``config/test.yaml`` plus a user's
 CSV (``data/people.csv``, 40 rows, classes ``tall``/``short``, 6 missing heights) declared as
 data set ``people`` with split ``people_holdout``; it changes the CSV, the config or the config
-file's text, and expects the pre-run checks (:func:`mixlib.pipeline.checks.validate_study_config`,
+file's text, and expects the pre-run checks (:func:`mixlib.pipeline.config_checks.validate_study_config`,
 which ``workflow/rules/common.smk`` calls, or :func:`mixlib.pipeline.config.read_config_file` for YAML
 syntax) to fail with a message matching the fragment. These are the checks ``snakemake -n`` runs before any job (see
 ``tests/pipeline/test_pipeline.py`` for the same cases through Snakemake).
@@ -22,7 +22,7 @@ import pytest
 import yaml
 from snakemake.exceptions import WorkflowError
 
-from mixlib.pipeline.checks import validate_study_config
+from mixlib.pipeline.config_checks import validate_study_config
 from mixlib.pipeline.config import read_config_file
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,8 +6,9 @@ import pandas as pd
 import pytest
 
 from mixlib.experiments.contract import RepeatData, Stage, run_stages, run_until_counted
+from mixlib.pipeline.config_checks import check_claim_repeats
 from mixlib.pipeline.replicates import (
-    check_claim_repeats, claim_min_n, claim_repeats, claim_splits, original_of, repeats_of, replicate_of,
+    claim_min_n, claim_repeats, claim_splits, original_of, repeats_of, replicate_of,
     with_replicate_splits,
 )
 

@@ -12,7 +12,7 @@ from snakemake.utils import validate
 from mixlib.datasets import load_source
 from mixlib.catalogue.settings import ComparisonProtocol, EMSettings
 from mixlib.datasets.checks import check_classes_fill_folds
-from mixlib.pipeline.checks import (
+from mixlib.pipeline.config_checks import (
     check_config, schema_references, split_role_names, validate_study_config,
 )
 from mixlib.pipeline.datasets import dataset_source

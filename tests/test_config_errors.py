@@ -4,8 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from mixlib.pipeline.config_errors import check_schema, key_path, stop_on_config_error
-from mixlib.pipeline.config_overrides import load_schema
+from mixlib.pipeline.config import check_schema, key_path, load_schema, stop_on_config_error
 
 SCHEMA = load_schema(str(Path(__file__).resolve().parents[1] / "workflow/schemas/config.schema.yaml"))
 

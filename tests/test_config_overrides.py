@@ -5,7 +5,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mixlib.pipeline.config_overrides import load_schema, retype_strings
+from mixlib.pipeline.config import load_schema, retype_strings
 
 SCHEMA = load_schema(str(Path(__file__).resolve().parents[1] / "workflow/schemas/config.schema.yaml"))
 

@@ -13,11 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mixlib.pipeline.config import read_config_file
-from mixlib.pipeline.config_errors import (MAX_MESSAGE_LINES, check_numbers, redact_credentials,
-                                           safe_message, short_repr)
-from mixlib.pipeline.config import expanded_size, load_config_text
-from mixlib.pipeline.limits import bounded_keys, check_limits
+from mixlib.pipeline.config import (MAX_MESSAGE_LINES, check_numbers, expanded_size,
+                                    load_config_text, read_config_file, redact_credentials,
+                                    safe_message, short_repr)
+from mixlib.pipeline.config_checks import bounded_keys, check_limits
 from tests.test_bad_inputs import ALIAS_BOMB
 
 ROOT = Path(__file__).resolve().parents[1]

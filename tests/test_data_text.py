@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_rate_pattern_accepts_every_rate_the_schema_accepts():
-    rule = (ROOT / "workflow" / "rules" / "imputation.smk").read_text()
+    rule = (ROOT / "workflow" / "rules" / "imputation_study.smk").read_text()
     pattern = re.search(r'rate=r"([^"]+)"', rule).group(1)
     for rate in (0, 0.05, 0.5, 0.999, 0.00001, 1e-10, 0.123456789):
         assert re.fullmatch(pattern, str(rate)), rate

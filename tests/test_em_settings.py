@@ -5,7 +5,7 @@ import copy
 import pytest
 
 from mixlib.catalogue.settings import EMSettings
-from mixlib.pipeline.checks import check_comparison_params
+from mixlib.pipeline.config_checks import check_comparison_params
 from mixlib.pipeline.config import read_config_file
 from mixlib.pipeline.datasets import dataset_has_missing_values
 from mixlib.pipeline.mixtures import comparison_fits_mixture, em_if, imputer_fits_mixture

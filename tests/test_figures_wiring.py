@@ -1,4 +1,4 @@
-"""How a figure is found: a rule runs a script that imports its function; figures read tables only."""
+"""How a figure is found: a rule names its figure function for the one figure script; figures read tables only."""
 
 import ast
 import re
@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from mixlib.pipeline.figures import FIGURE_FUNCTIONS
 from tests.test_architecture import DYNAMIC_IMPORT
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "mixlib" / "figures"
-SCRIPTS = ROOT / "workflow" / "scripts" / "figures"
+SCRIPT = ROOT / "workflow" / "scripts" / "figure.py"
 RULES = ROOT / "workflow" / "rules"
 #: What a figure module may import from mixlib: the figures package itself, core's statistics
 #: and the tables' vocabulary.
@@ -39,34 +40,39 @@ def test_no_importlib_in_the_figure_path():
     assert [str(path) for path in files if re.search(DYNAMIC_IMPORT, path.read_text())] == []
 
 
-def _script_rules() -> dict[str, list[str]]:
-    """Script path under workflow/scripts/figures -> names of the rules that run it."""
+def _figure_rules() -> dict[str, list[str]]:
+    """Figure function named by a rule's ``params: figure`` -> names of the rules that draw it."""
     found: dict[str, list[str]] = {}
     for rules in sorted(RULES.glob("*.smk")):
         for name, body in re.findall(r"^rule (\w+):\n((?:(?: {4}.*)?\n)+)", rules.read_text(), flags=re.MULTILINE):
-            for script in re.findall(r'"\.\./scripts/figures/(\w+\.py)"', body):
-                found.setdefault(script, []).append(name)
+            if '"../scripts/figure.py"' in body:
+                drawn = re.findall(r'^ {8}figure="(\w+)",$', body, flags=re.MULTILINE)
+                assert len(drawn) == 1, f"rule {name} runs the figure script without one params: figure"
+                found.setdefault(drawn[0], []).append(name)
     return found
 
 
-@pytest.mark.parametrize("script", sorted(SCRIPTS.glob("*.py")), ids=lambda path: path.name)
-def test_each_figure_script_imports_its_function_and_has_one_rule(script):
-    tree = ast.parse(script.read_text())
+def test_the_figure_script_draws_the_function_its_rule_names():
+    tree = ast.parse(SCRIPT.read_text())
     imported = {alias.name: node.module for node in tree.body if isinstance(node, ast.ImportFrom)
                 for alias in node.names}
     calls = [node.value for node in tree.body if isinstance(node, ast.Expr)]
     assert len(calls) == 1 and calls[0].func.id == "draw_figure"
-    assert imported["draw_figure"] == "mixlib.pipeline.workflow"
-    drawn = calls[0].args[1].id
-    assert imported[drawn].startswith("mixlib.figures.")
-    module = __import__(imported[drawn], fromlist=[drawn])
-    assert callable(getattr(module, drawn))
-    assert len(_script_rules().get(script.name, [])) == 1, f"{script.name} is run by no rule or by several"
+    assert imported["draw_figure"] == "mixlib.pipeline.figures"
 
 
-def test_every_figure_rule_runs_an_existing_script():
-    missing = [script for script in _script_rules() if not (SCRIPTS / script).exists()]
-    assert missing == []
+@pytest.mark.parametrize("name", sorted(FIGURE_FUNCTIONS))
+def test_each_figure_function_is_a_figure_module_s_and_has_one_rule(name):
+    drawn = FIGURE_FUNCTIONS[name]
+    assert drawn.__module__.startswith("mixlib.figures.") and drawn.__name__ == name
+    module = __import__(drawn.__module__, fromlist=[name])
+    assert getattr(module, name) is drawn
+    assert len(_figure_rules().get(name, [])) == 1, f"{name} is drawn by no rule or by several"
+
+
+def test_every_figure_rule_names_a_known_figure_function():
+    unknown = [name for name in _figure_rules() if name not in FIGURE_FUNCTIONS]
+    assert unknown == []
 
 
 def test_every_caption_with_an_interval_states_its_level():
@@ -104,14 +110,6 @@ def test_every_config_key_a_caption_reads_is_in_the_config(config_file, rule_fil
     assert missing == []
 
 
-def _figure_function(script: Path):
-    tree = ast.parse(script.read_text())
-    imported = {alias.name: node.module for node in tree.body if isinstance(node, ast.ImportFrom)
-                for alias in node.names}
-    drawn = [node.value for node in tree.body if isinstance(node, ast.Expr)][0].args[1].id
-    return getattr(__import__(imported[drawn], fromlist=[drawn]), drawn)
-
-
 def _rule_bodies() -> dict[str, str]:
     """Rule name -> its text, over every rule file."""
     return {name: body for rules in sorted(RULES.glob("*.smk"))
@@ -119,18 +117,18 @@ def _rule_bodies() -> dict[str, str]:
                                          flags=re.MULTILINE)}
 
 
-@pytest.mark.parametrize("script", sorted(SCRIPTS.glob("*.py")), ids=lambda path: path.name)
-def test_a_figure_with_intervals_takes_its_level_from_the_config(script):
+@pytest.mark.parametrize("name", sorted(FIGURE_FUNCTIONS))
+def test_a_figure_with_intervals_takes_its_level_from_the_config(name):
     """A figure function that draws a Student-t interval takes ``confidence_level``, and its rule
     passes the config's ``figures.confidence_level``: no figure has a level of its own."""
     import inspect
 
-    function = _figure_function(script)
+    function = FIGURE_FUNCTIONS[name]
     source = inspect.getsource(inspect.getmodule(function))
     if "mean_t_interval" not in source:
         return
     assert "confidence_level" in inspect.signature(function).parameters, function.__name__
-    (rule,) = _script_rules()[script.name]
+    (rule,) = _figure_rules()[name]
     assert 'confidence_level=FIGURES["confidence_level"]' in _rule_bodies()[rule], rule
 
 

@@ -1,6 +1,7 @@
 """Code fingerprints of the jobs (mixlib.pipeline.fingerprint): an edited module reruns
 exactly the jobs that import it."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from mixlib.pipeline import fingerprint
 from mixlib.pipeline.fingerprint import PACKAGE_DIR, code_fingerprint, job_files
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "workflow" / "scripts"
+RULES = SCRIPTS.parent / "rules"
 KNN = PACKAGE_DIR / "neighbors" / "knn.py"
 
 
@@ -52,7 +54,7 @@ def test_a_model_named_at_run_time_without_a_model_wildcard_depends_on_every_bui
 
 
 def test_a_figure_job_depends_on_its_figure_module_and_the_style_file():
-    files = job_files(SCRIPTS / "figures" / "fig3_3.py")
+    files = job_files(SCRIPTS / "figure.py")
     assert PACKAGE_DIR / "figures" / "fig3_3.py" in files
     assert PACKAGE_DIR / "figures" / "mixstudy.mplstyle" in files
     assert PACKAGE_DIR / "catalogue" / "registry.py" not in files
@@ -97,3 +99,19 @@ def test_the_fingerprint_is_stable_and_short():
     first = code_fingerprint(SCRIPTS / "comparison_point.py", "knn")
     assert first == code_fingerprint(SCRIPTS / "comparison_point.py", "knn")
     assert len(first) == 16 and first != code_fingerprint(SCRIPTS / "comparison_point.py", "svm")
+
+
+def test_every_script_rule_declares_its_own_scripts_fingerprint_and_the_environment():
+    """Each ``script:`` rule says in its text what it runs with: ``code`` for the script it
+    runs (not another's) and ``conda: ENVIRONMENT``; no rule is changed after it is read."""
+    checked = 0
+    for rules in sorted(RULES.glob("*.smk")):
+        for name, body in re.findall(r"^rule (\w+):\n((?:(?: {4}.*)?\n)+)", rules.read_text(),
+                                     flags=re.MULTILINE):
+            script = re.search(r'^ {4}script:\n {8}"\.\./scripts/([\w/]+\.py)"', body, re.MULTILINE)
+            assert script, f"rule {name} runs no script"
+            assert re.findall(r'^ {8}code=fingerprint_of\("([\w/]+\.py)"\),$', body,
+                              re.MULTILINE) == [script.group(1)], name
+            assert "    conda:\n        ENVIRONMENT\n" in body, name
+            checked += 1
+    assert checked > 60

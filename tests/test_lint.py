@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from mixlib.pipeline.software import use_conda_environment
+from mixlib.pipeline.software import conda_environment
 from tests.pipeline.conftest import copy_workflow
 
 
@@ -18,18 +18,8 @@ def test_snakemake_lint_passes(tmp_path):
     assert "Using workflow specific profile profiles/default" in output
 
 
-class _Rule:
-    def __init__(self, script, conda_env=None):
-        self.script, self.conda_env = script, conda_env
-
-
-def test_script_rules_declare_the_environment_file_and_others_keep_theirs(tmp_path):
+def test_script_rules_declare_the_environment_file_or_none_without_it(tmp_path):
     environment = tmp_path / "environment.yml"
     environment.write_text("name: study\ndependencies: [python=3.11]\n")
-    script, target, own = _Rule("../scripts/x.py"), _Rule(None), _Rule("y.py", "envs/y.yaml")
-    use_conda_environment([script, target, own], environment)
-    assert (script.conda_env, target.conda_env, own.conda_env) == (
-        str(environment.resolve()), None, "envs/y.yaml")
-    missing = _Rule("x.py")
-    use_conda_environment([missing], tmp_path / "absent.yml")
-    assert missing.conda_env is None
+    assert conda_environment(environment) == str(environment.resolve())
+    assert conda_environment(tmp_path / "absent.yml") is None

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from snakemake.io import expand
 
-from mixlib.pipeline.prerun_checks import check_output_folders
+from mixlib.pipeline.io import check_output_folders
 
 RULES = Path(__file__).resolve().parents[1] / "workflow" / "rules"
 #: The sensitivity grid's rounds tables, as the rule writes them and common.smk asks for them.

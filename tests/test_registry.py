@@ -35,7 +35,7 @@ from mixlib.catalogue.registry import (
 from mixlib.catalogue.settings import EMSettings
 from mixlib.mixture import MixtureClassifier
 from mixlib.model_selection.resampling import stratified_folds
-from mixlib.pipeline.checks import check_comparison_params, check_config
+from mixlib.pipeline.config_checks import check_comparison_params, check_config
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -79,7 +79,7 @@ def blobs(seed: int, n: int = 60, spread: float = 1.5):
 
 def test_a_toy_classifier_needs_one_registry_entry(monkeypatch):
     monkeypatch.setitem(MODELS, "centroid", CENTROID)
-    monkeypatch.setattr("mixlib.pipeline.checks.CLASSIFIERS", (*CLASSIFIERS, "centroid"))
+    monkeypatch.setattr("mixlib.pipeline.config_checks.CLASSIFIERS", (*CLASSIFIERS, "centroid"))
     X, y = blobs(1)
     rng = generator(5, "comparison", "toy")
     folds = stratified_folds(y, 4, copy.deepcopy(rng))
@@ -121,7 +121,7 @@ def test_schema_lists_exactly_the_catalogue_classifiers():
     assert "svdd" in MODELS and "svdd" not in CLASSIFIERS  # a one-class detector
 
 
-@pytest.mark.parametrize("module", ["mixlib.pipeline.checks", "mixlib.catalogue.registry",
+@pytest.mark.parametrize("module", ["mixlib.pipeline.config_checks", "mixlib.catalogue.registry",
                                     "mixlib.experiments.comparison",
                                     "mixlib.analysis.comparison_summary"])
 def test_importing_the_registry_loads_no_estimator(module):

@@ -1,4 +1,4 @@
-"""The minimums of :mod:`mixlib.pipeline.role_minimums` are those of the stages' own code:
+"""The minimums of :mod:`mixlib.pipeline.data_checks` are those of the stages' own code:
 the checks reject exactly the settings whose jobs fail. The messages, by
 split, role, class and key, are cases of ``tests/test_bad_inputs.py``."""
 
@@ -14,8 +14,8 @@ from mixlib.experiments.comparison import comparison_dataset_job
 from mixlib.experiments.data import prepare_dataset
 from mixlib.catalogue.registry import MODELS, model_spec, resolve_params
 from mixlib.catalogue.settings import ComparisonProtocol
-from mixlib.pipeline.checks import check_config
-from mixlib.pipeline.role_minimums import TWO_CLASS_MODELS, check_cv_early_stopping
+from mixlib.pipeline.config_checks import check_config
+from mixlib.pipeline.data_checks import TWO_CLASS_MODELS, check_cv_early_stopping
 from tests.test_bad_inputs import SCHEMA, Case, build_project, compare, rare_class
 
 

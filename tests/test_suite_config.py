@@ -6,7 +6,7 @@ from pathlib import Path
 import yaml
 from mixlib.datasets import BUNDLED
 from mixlib.model_selection.significance import nemenyi_critical_difference
-from mixlib.pipeline.checks import validate_study_config
+from mixlib.pipeline.config_checks import validate_study_config
 from mixlib.pipeline.stages import configured_stages
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,7 +5,7 @@ section), :class:`ComparisonProtocol` how the comparison resamples and tests (``
 :class:`SemiSupervisedSettings` how the semi-supervised methods run and are scored
 (``semisupervised``).
 The pipeline builds each once from the config (:func:`study_settings`, which
-:func:`mixlib.pipeline.checks.validate_study_config` returns) and passes it whole to the
+:func:`mixlib.pipeline.config_checks.validate_study_config` returns) and passes it whole to the
 stages; a stage never picks keys out of a dict.
 
 They are immutable typed tuples (:class:`typing.NamedTuple`) rather than dataclasses on purpose:

@@ -41,7 +41,7 @@ def load_dataset_table(name: str, spec: Mapping[str, Any],
     a ``url`` source is left to the ``fetch`` job, which runs the same checks (its ``url``,
     ``sha256`` and ``format``, given or known for the name, are checked here, before any job).
     """
-    source = spec.get("source", "bundled")
+    source = spec["source"]  # the schema's default filled in
     if source == "url":
         url_source(name, dict(spec))
         return None

@@ -1,8 +1,8 @@
 """Code provenance for reruns: a fingerprint of the mixlib modules a job's script imports.
 
 Snakemake reruns a ``script:`` job when the script changes, not when the library the script
-imports does. Every such job therefore gets one more parameter, ``code``: the SHA-256 of the
-mixlib files in the script's import closure. Editing one module changes the ``code`` of exactly
+imports does. Every such rule therefore declares one more parameter, ``code``
+(:func:`script_fingerprint`): the SHA-256 of the mixlib files in the script's import closure. Editing one module changes the ``code`` of exactly
 the jobs that import it, and Snakemake's ``params`` rerun trigger (on by default) plans them:
 ``snakemake -n`` gives the reason "Params have changed since last execution".
 
@@ -37,14 +37,11 @@ from pathlib import Path
 from typing import Any
 
 import mixlib
-from mixlib.core.vocabulary import CODE_PARAM
 
 PACKAGE = "mixlib"
 PACKAGE_DIR = Path(mixlib.__file__).resolve().parent
 #: The module whose functions each import one model's estimator (see the module docstring).
 REGISTRY = "mixlib.catalogue.registry"
-#: The parameter name a job's fingerprint gets in its rule's ``params``.
-PARAM_NAME = CODE_PARAM
 
 
 @cache
@@ -247,24 +244,13 @@ def code_fingerprint(script: Path, model: str | None = None) -> str:
     return digest.hexdigest()[:16]
 
 
-def add_code_fingerprints(rules: Iterable[Any]) -> None:
-    """Give every ``script:`` rule the parameter ``code``: its jobs' :func:`code_fingerprint`.
+def script_fingerprint(script: Path) -> Callable[[Any], str]:
+    """The ``code`` parameter of a rule whose jobs run ``script``: a function of a job's
+    wildcards giving its :func:`code_fingerprint` (which depends on the ``model`` wildcard
+    where the job has one). Each ``script:`` rule declares it in its ``params``
+    (``code=fingerprint_of("<script>.py")``, ``workflow/rules/common.smk``)."""
+    script = Path(script)
 
-    Parameters
-    ----------
-    rules : iterable of snakemake.rules.Rule
-        The workflow's rules (``workflow.rules`` in the Snakefile, after every include). A
-        rule's script path is relative to the file that defines the rule; the fingerprint
-        depends on the job's ``model`` wildcard where it has one.
-    """
-    for rule in rules:
-        if rule.script is None:
-            continue
-        script = Path(rule.basedir.join(rule.script).get_path_or_uri(secret_free=True))
-        rule.set_params(**{PARAM_NAME: _fingerprint_of_job(script)})
-
-
-def _fingerprint_of_job(script: Path) -> Callable[[Any], str]:
     def fingerprint(wildcards: Any) -> str:
         return code_fingerprint(script, wildcards.get("model"))
 

@@ -3,7 +3,8 @@
 Every write goes to a temporary file in the destination folder, then ``os.replace`` moves it
 into place: a job that crashes half-way never leaves a truncated table for later rules. The file
 gets the mode an ordinary ``open`` would give it (0666 less the umask, so 0644 under umask 022),
-not the private 0600 of a temporary file.
+not the private 0600 of a temporary file. Before any job, :func:`check_output_folders` checks
+that no folder the rules write into is a file.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from __future__ import annotations
 import io
 import os
 import tempfile
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path, PurePosixPath
+from typing import Any
 
 import pandas as pd
 
@@ -105,3 +107,26 @@ def save_figure(figure, png_path: str | Path, svg_path: str | Path | None = None
             lambda tmp: figure.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None}),
         )
 
+
+def check_output_folders(rules: Iterable[Any], base_dir: str | Path = ".") -> None:
+    """Every folder the rules write into is a folder (or absent), not a file.
+
+    Parameters
+    ----------
+    rules : iterable of snakemake.rules.Rule
+        The workflow's rules; the folders are those of their output paths up to the first
+        wildcard (e.g. ``results/tables`` for ``results/tables/{table}.tsv``).
+    """
+    folders: set[PurePosixPath] = set()
+    for rule in rules:
+        for output in rule.output:
+            static = str(output).split("{", 1)[0]
+            # "results/tables/" (a wildcard starts the name) is a folder; "a/b.tsv" is not
+            folder = PurePosixPath(static) if static.endswith("/") else PurePosixPath(static).parent
+            folders.update(path for path in (folder, *folder.parents) if str(path) != ".")
+    for folder in sorted(folders, key=lambda path: len(path.parts)):
+        path = Path(base_dir) / folder
+        if path.exists() and not path.is_dir():
+            raise ValueError(
+                f"{folder} is a file, not a folder: the study writes its outputs into "
+                f"{folder}/. Move or rename the file, then run again.")

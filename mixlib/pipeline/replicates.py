@@ -38,7 +38,7 @@ def claim_splits(config: Mapping[str, Any]) -> list[str]:
 
 def replicates(config: Mapping[str, Any]) -> bool:
     """Whether the run replicates our reading of chapters 3 and 5 (``claims.replicate``)."""
-    return bool(config.get("claims", {}).get("replicate", False))
+    return "claims" in config and config["claims"]["replicate"]
 
 
 def replicate_of(split: str) -> str:
@@ -79,20 +79,3 @@ def repeats_of(config: Mapping[str, Any], split: str) -> int:
     if original_of(split) in claim_splits(config):
         repeats = int(config.get("claims", {}).get("max_repeats", claim_repeats(config)))
     return split_repeats(with_replicate_splits(config)[split], repeats)
-
-
-def check_claim_repeats(config: Mapping[str, Any]) -> None:
-    """Raise ``ValueError`` naming the key unless ``claims.min_n <= claims.repeats <=
-    claims.max_repeats``: every stage runs ``claims.repeats``, so a measure that counts every
-    repeat reaches ``min_n`` with them, and the split tables hold the repeats run. Nothing to
-    check without ``min_n`` or ``max_repeats``."""
-    if not {"min_n", "max_repeats"} & set(config.get("claims") or {}):
-        return
-    first, min_n = claim_repeats(config), claim_min_n(config)
-    if min_n > first:
-        raise ValueError(f"claims.min_n: {min_n} is above claims.repeats ({first}); every stage "
-                         f"runs claims.repeats repeats, so min_n can be at most that many.")
-    most = int(config.get("claims", {}).get("max_repeats", first))
-    if most < first:
-        raise ValueError(f"claims.max_repeats: {most} is below claims.repeats ({first}); the "
-                         f"claim splits' tables must hold at least that many repeats.")

@@ -16,7 +16,7 @@ from typing import Any
 #: sections it needs.
 STAGES: dict[str, tuple[str, ...]] = {
     "mixture": ("mixture",),
-    "imputation": ("imputation_study",),
+    "imputation_study": ("imputation_study",),
     "semisupervised": ("semisupervised", "kernel_sweep"),
     "dna": ("dna_kernel_sweep",),
     "mlp": ("mlp",),
@@ -25,11 +25,11 @@ STAGES: dict[str, tuple[str, ...]] = {
     "comparison": ("comparison",),
 }
 #: The stages whose tables the claims of the report are measured from (``report.smk``).
-CLAIM_STAGES = ("mixture", "imputation", "semisupervised", "dna", "mlp", "comparison")
+CLAIM_STAGES = ("mixture", "imputation_study", "semisupervised", "dna", "mlp", "comparison")
 #: Sections that several stages read, and those stages: the ``figures`` section sets the
 #: interval level of the figures that draw a band over repeats.
 SHARED_SECTIONS: dict[str, tuple[str, ...]] = {
-    "figures": ("mixture", "imputation", "dna", "mlp", "ensembles"),
+    "figures": ("mixture", "imputation_study", "dna", "mlp", "ensembles"),
 }
 
 

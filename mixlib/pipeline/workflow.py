@@ -6,7 +6,7 @@ import logging
 import os
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -88,31 +88,6 @@ def load_repeats(smk: Any, standardise_features: bool, limit: int | None = None)
                  standardise_features=standardise_features)
         for repeat in sorted(split["repeat"].unique())[:limit]
     ]
-
-
-def draw_figure(smk: Any, draw: Callable[..., Any]) -> None:
-    """A figure rule's script: ``draw`` on the rule's input tables, saved as PNG and SVG.
-
-    Parameters
-    ----------
-    smk : snakemake.script.Snakemake
-        The ``snakemake`` object of the figure rule: its inputs are tables (read in the order
-        of the rule's inputs), its params the figure function's keyword arguments (e.g.
-        ``confidence_level``; the code fingerprint every script rule gets,
-        :data:`mixlib.core.vocabulary.CODE_PARAM`, apart), its outputs ``png`` and ``svg``, its first log file the job's
-        log (:func:`logged_job`).
-    draw : callable
-        A figure function of :mod:`mixlib.figures` (tables in, a matplotlib Figure out),
-        imported by the rule's script, e.g. ``workflow/scripts/figures/fig6_1.py`` calls
-        ``draw_figure(snakemake, fig6_1)``.
-    """
-    from mixlib.core.vocabulary import CODE_PARAM
-    from mixlib.pipeline.io import read_table, save_figure
-
-    with logged_job(smk):
-        settings = {key: value for key, value in smk.params.items() if key != CODE_PARAM}
-        figure = draw(*(read_table(path) for path in smk.input), **settings)
-        save_figure(figure, smk.output.png, smk.output.svg)
 
 
 def concat_tables(smk: Any) -> None:

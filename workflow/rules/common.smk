@@ -7,13 +7,12 @@ from pathlib import Path
 from mixlib.datasets import dataset_encoding, uses_standardisation
 from mixlib.datasets.sources import SOURCE_KEYS
 from mixlib.model_selection.fixed_splits import split_kind
-from mixlib.pipeline.checks import validate_study_config
 from mixlib.pipeline.compiled import marker_path, modules_used
 from mixlib.pipeline.cluster import check_slurm_workflow
-from mixlib.pipeline.config import describe_config_source
-from mixlib.pipeline.config_errors import stop_on_config_error
+from mixlib.pipeline.config import describe_config_source, stop_on_config_error
+from mixlib.pipeline.config_checks import validate_study_config
 from mixlib.pipeline.datasets import dataset_source
-from mixlib.pipeline.fingerprint import job_files
+from mixlib.pipeline.fingerprint import job_files, script_fingerprint
 from mixlib.pipeline.mixtures import (
     comparison_fits_mixture,
     em_if,
@@ -26,6 +25,7 @@ from mixlib.pipeline.provenance import (
     current_provenance,
     first_line,
 )
+from mixlib.pipeline.software import conda_environment
 from mixlib.pipeline.stages import configured_stages
 from mixlib.pipeline.suite_claims import decides_claims_across_datasets
 from mixlib.pipeline.replicates import (
@@ -54,7 +54,7 @@ if workflow.is_main_process:
 # --config strings typed as the schema says, finite numbers, the schema once, the bounds of
 # size-like keys, every stage setting by its estimator's own validation, then names, sizes and
 # the data's values), and the typed settings. Each error is one message naming the key, without
-# traceback frames (config_errors.py). Reading the data sets takes about a second: the
+# traceback frames (mixlib/pipeline/config.py). Reading the data sets takes about a second: the
 # Snakemake started inside each cluster job (exec mode remote) reruns this file for a config
 # the submitting process already checked.
 logger.info(describe_config_source(workflow.overwrite_configfiles))
@@ -95,6 +95,19 @@ CLAIM_REPEATS = claim_repeats(config)
 CLAIM_MIN_N = claim_min_n(config)
 # The figures' settings: required by the stages that draw intervals (validate_study_config).
 FIGURES = config["figures"] if "figures" in config else None
+# Each script rule declares, in its own text, params "code" (the fingerprint of the mixlib
+# modules its script imports, so that editing one reruns exactly the jobs that use it;
+# docs/usage.md, "When results are rerun") and conda ENVIRONMENT (the study's software,
+# environment.yml, which snakemake --lint asks every rule to name).
+SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
+ENVIRONMENT = conda_environment(Path(workflow.basedir) / "environment.yml")
+
+
+def fingerprint_of(script):
+    """The params "code" of a rule whose script is workflow/scripts/<script>."""
+    return script_fingerprint(SCRIPTS / script)
+
+
 # The relative variance floors of the sensitivity grid (semisupervised_sensitivity), which
 # the chapter-3 and chapter-5 readings share; none without that section.
 SENSITIVITY_FLOORS = (
@@ -335,7 +348,7 @@ def study_targets():
     sensitivity = config.get("semisupervised_sensitivity")
     per_stage = {
         "mixture": ["results/figures/fig3_3.png", "results/figures/fig3_4.png"],
-        "imputation": lambda: expand(
+        "imputation_study": lambda: expand(
             "results/figures/imputation_{dataset}.png",
             dataset=config["imputation_study"]["datasets"],
         ),
@@ -415,7 +428,7 @@ def compiled_code(script):
     workflow/scripts) may call, for its ``model`` wildcard where it has one (the same module
     closure as its code fingerprint). ancient(): the job waits for the compilation, and does
     not rerun when a marker is rewritten."""
-    path = Path(workflow.basedir) / "workflow" / "scripts" / script
+    path = SCRIPTS / script
 
     def markers(wildcards):
         used = modules_used(job_files(path, wildcards.get("model")))

@@ -24,11 +24,14 @@ rule comparison_point:
         standardise=dataset_standardises,
         impute=config["impute"],
         em=comparison_em,
+        code=fingerprint_of("comparison_point.py"),
     wildcard_constraints:
         model="|".join(COMPARISON["models"]),
     resources:
         mem_mb=comparison_mem_mb,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/comparison_point.py"
 
@@ -51,11 +54,14 @@ rule comparison_holdout_point:
         dataset=split_dataset,
         standardise=standardises,
         em=holdout_em,
+        code=fingerprint_of("comparison_holdout_point.py"),
     wildcard_constraints:
         model="|".join(COMPARISON["models"]),
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/comparison_holdout_point.py"
 
@@ -67,6 +73,10 @@ rule comparison_dataset:
         "results/tables/comparison.{dataset}.tsv",
     log:
         "results/logs/comparison_dataset/{dataset}.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -83,6 +93,10 @@ rule comparison_table:
         "results/tables/comparison.tsv",
     log:
         "results/logs/comparison_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -103,6 +117,10 @@ rule comparison_settings:
         "results/tables/comparison_settings.tsv",
     log:
         "results/logs/comparison_settings/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -114,6 +132,10 @@ rule comparison_summary:
         "results/tables/comparison_summary.tsv",
     log:
         "results/logs/comparison_summary/all.log",
+    params:
+        code=fingerprint_of("comparison_summary.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/comparison_summary.py"
 
@@ -131,8 +153,13 @@ rule comparison_figure:
         svg="results/figures/comparison.svg",
     log:
         "results/logs/comparison_figure/all.log",
+    params:
+        figure="comparison_figure",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/comparison.py"
+        "../scripts/figure.py"
 
 
 rule confusion_figure:
@@ -149,8 +176,13 @@ rule confusion_figure:
         svg="results/figures/confusion_{dataset}.svg",
     log:
         "results/logs/confusion_figure/{dataset}.log",
+    params:
+        figure="dataset_confusion_figure",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/confusion.py"
+        "../scripts/figure.py"
 
 
 rule comparison_significance:
@@ -161,6 +193,10 @@ rule comparison_significance:
         ranks="results/tables/comparison_ranks.tsv",
     log:
         "results/logs/comparison_significance/all.log",
+    params:
+        code=fingerprint_of("comparison_significance.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/comparison_significance.py"
 
@@ -178,8 +214,13 @@ rule comparison_cd_figure:
         svg="results/figures/comparison_cd.svg",
     log:
         "results/logs/comparison_cd_figure/all.log",
+    params:
+        figure="critical_difference_figure",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/comparison_cd.py"
+        "../scripts/figure.py"
 
 
 # The pairwise tests per data set as p-value matrices (the table has a row per pair).
@@ -196,8 +237,13 @@ rule comparison_pairs_figure:
         svg="results/figures/comparison_pairs.svg",
     log:
         "results/logs/comparison_pairs_figure/all.log",
+    params:
+        figure="comparison_pairs_figure",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/comparison_pairs.py"
+        "../scripts/figure.py"
 
 
 # Every pair of models across the cross-validated data sets (needs two or more): Wilcoxon
@@ -216,10 +262,13 @@ rule comparison_across:
         prior_strength=COMPARISON["bayes_prior_strength"],
         n_samples=COMPARISON["bayes_samples"],
         seed=config["seed"],
+        code=fingerprint_of("comparison_across.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/comparison_across.py"
 
@@ -242,8 +291,13 @@ rule comparison_bayes_figure:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        figure="bayes_simplex_figure",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/comparison_bayes.py"
+        "../scripts/figure.py"
 
 
 # The report's chapter-6 claims across the cross-validated data sets, built only from as many
@@ -265,6 +319,9 @@ rule suite_claims:
         prior_strength=COMPARISON["bayes_prior_strength"],
         n_samples=COMPARISON["bayes_samples"],
         seed=config["seed"],
+        code=fingerprint_of("suite_claims.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/suite_claims.py"
 
@@ -290,6 +347,10 @@ rule comparison_report_tables:
         ),
     log:
         "results/logs/comparison_report_tables/all.log",
+    params:
+        code=fingerprint_of("report_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/report_tables.py"
 
@@ -313,5 +374,9 @@ rule comparison_across_report_tables:
         ),
     log:
         "results/logs/comparison_across_report_tables/all.log",
+    params:
+        code=fingerprint_of("report_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/report_tables.py"

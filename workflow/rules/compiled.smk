@@ -18,5 +18,9 @@ rule compile_numba:
     resources:
         mem_mb=1000,
         runtime=10,
+    params:
+        code=fingerprint_of("compile_numba.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/compile_numba.py"

@@ -15,8 +15,11 @@ rule fetch:
         # the source keys and, for a user's CSV, its content's SHA-256: the file's content,
         # not only its time stamp, decides whether the data set is read again
         spec=lambda wildcards: with_content_checksum(source_spec(wildcards)),
+        code=fingerprint_of("fetch.py"),
     resources:
         runtime=15,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/fetch.py"
 
@@ -30,9 +33,12 @@ rule prepare:
         "results/logs/prepare/{dataset}.log",
     params:
         spec=dataset_spec,
+        code=fingerprint_of("prepare.py"),
     resources:
         mem_mb=2000,
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/prepare.py"
 
@@ -48,8 +54,11 @@ rule split:
         spec=split_spec,
         seed=config["seed"],
         repeats=split_repeats_of,
+        code=fingerprint_of("split.py"),
     resources:
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/split.py"
 
@@ -63,9 +72,12 @@ rule data_summary:
         "results/logs/data_summary/all.log",
     params:
         datasets=DATASETS,
+        code=fingerprint_of("data_summary.py"),
     resources:
         mem_mb=2000,
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/data_summary.py"
 
@@ -80,6 +92,9 @@ rule splits_summary:
     params:
         splits=SPLITS,
         specs=[config["splits"][split] for split in SPLITS],
+        code=fingerprint_of("splits_summary.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/splits_summary.py"
 
@@ -96,5 +111,10 @@ rule data_summary_figure:
         svg="results/figures/data_summary.svg",
     log:
         "results/logs/data_summary_figure/all.log",
+    params:
+        figure="draw_data_summary",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/data_summary.py"
+        "../scripts/figure.py"

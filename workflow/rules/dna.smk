@@ -19,11 +19,14 @@ rule dna_kernel_point:
         encoding=split_encoding,
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("dna_kernel_point.py"),
     wildcard_constraints:
         kernels=r"\d+",
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/dna_kernel_point.py"
 
@@ -39,6 +42,10 @@ rule dna_kernel_sweep:
         "results/tables/dna_kernel_sweep.tsv",
     log:
         "results/logs/dna_kernel_sweep/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -57,6 +64,10 @@ rule fig6_1:
     log:
         "results/logs/fig6_1/all.log",
     params:
+        figure="fig6_1",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/fig6_1.py"
+        "../scripts/figure.py"

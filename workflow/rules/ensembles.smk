@@ -24,11 +24,14 @@ rule ensemble_curve:
         em=ensemble_em,
         seed=config["seed"],
         standardise=standardises,
+        code=fingerprint_of("ensemble_curve.py"),
     wildcard_constraints:
         method="|".join(ENSEMBLE_METHODS),
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/ensemble_curve.py"
 
@@ -44,6 +47,10 @@ rule ensembles_table:
         "results/tables/ensembles.tsv",
     log:
         "results/logs/ensembles_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -62,6 +69,10 @@ rule ensembles_figure:
     log:
         "results/logs/ensembles_figure/all.log",
     params:
+        figure="ensemble_error_curves",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/ensembles.py"
+        "../scripts/figure.py"

@@ -23,8 +23,11 @@ rule em_trace:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("em_trace.py"),
     resources:
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/em_trace.py"
 
@@ -49,8 +52,11 @@ rule em_trace_sensitivity:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("em_trace_sensitivity.py"),
     resources:
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/em_trace_sensitivity.py"
 
@@ -70,8 +76,11 @@ rule kernel_map:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("kernel_map.py"),
     resources:
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/kernel_map.py"
 
@@ -83,6 +92,10 @@ rule em_trace_table:
         "results/tables/em_trace.tsv",
     log:
         "results/logs/em_trace_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -107,6 +120,10 @@ rule kernel_map_table:
         "results/tables/kernel_map.tsv",
     log:
         "results/logs/kernel_map_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -118,6 +135,10 @@ rule em_trace_sensitivity_table:
         "results/tables/em_trace_sensitivity.tsv",
     log:
         "results/logs/em_trace_sensitivity_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -136,9 +157,13 @@ rule fig3_3:
     log:
         "results/logs/fig3_3/all.log",
     params:
+        figure="fig3_3",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/fig3_3.py"
+        "../scripts/figure.py"
 
 
 rule fig3_4:
@@ -154,5 +179,10 @@ rule fig3_4:
         svg="results/figures/fig3_4.svg",
     log:
         "results/logs/fig3_4/all.log",
+    params:
+        figure="fig3_4",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/fig3_4.py"
+        "../scripts/figure.py"

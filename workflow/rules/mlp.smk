@@ -20,12 +20,15 @@ rule mlp_sweep_point:
         encoding=split_encoding,
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("mlp_sweep_point.py"),
     wildcard_constraints:
         regime="|".join(REGIMES),
         hidden=r"\d+",
     resources:
         mem_mb=1500,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/mlp_sweep_point.py"
 
@@ -42,6 +45,10 @@ rule mlp_sweep:
         "results/tables/mlp_sweep.tsv",
     log:
         "results/logs/mlp_sweep/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -60,6 +67,10 @@ rule fig6_2:
     log:
         "results/logs/fig6_2/all.log",
     params:
+        figure="fig6_2",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/fig6_2.py"
+        "../scripts/figure.py"

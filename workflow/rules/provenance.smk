@@ -14,9 +14,12 @@ rule provenance:
         "results/logs/provenance/all.log",
     params:
         record=PROVENANCE,
+        code=fingerprint_of("provenance.py"),
     threads: 1
     resources:
         mem_mb=500,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/provenance.py"

@@ -24,10 +24,13 @@ rule claims:
         rule=SEMI_SETTINGS.unclassifiable[0],
         em=EM,
         min_n=CLAIM_MIN_N,
+        code=fingerprint_of("claims.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/claims.py"
 
@@ -50,8 +53,13 @@ rule claims_figure:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        figure="claims_figure",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/claims.py"
+        "../scripts/figure.py"
 
 
 # The claims tables as the report shows them (rounded, sortable HTML), and the landing page's
@@ -80,5 +88,9 @@ rule claims_report_tables:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        code=fingerprint_of("report_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/report_tables.py"

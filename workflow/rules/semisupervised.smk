@@ -27,12 +27,15 @@ rule semisupervised_rounds:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("semisupervised_rounds.py"),
     wildcard_constraints:
         method="|".join(m for m in METHODS if m != "labelled_only"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=15,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/semisupervised_rounds.py"
 
@@ -56,12 +59,15 @@ rule kernel_sweep_curve:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("kernel_sweep_curve.py"),
     wildcard_constraints:
         method="|".join(METHODS),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=15,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/kernel_sweep_curve.py"
 
@@ -86,6 +92,7 @@ rule semisupervised_sensitivity_point:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("semisupervised_sensitivity_point.py"),
     wildcard_constraints:
         threshold=r"[0-9.eE+-]+",
         floor=r"[0-9.eE+-]+",
@@ -93,6 +100,8 @@ rule semisupervised_sensitivity_point:
     resources:
         mem_mb=1000,
         runtime=15,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/semisupervised_sensitivity_point.py"
 
@@ -118,12 +127,15 @@ rule kernel_sweep_sensitivity_point:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
+        code=fingerprint_of("kernel_sweep_sensitivity_point.py"),
     wildcard_constraints:
         floor=r"[0-9.eE+-]+",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/kernel_sweep_sensitivity_point.py"
 
@@ -145,6 +157,10 @@ rule semisupervised_rounds_table:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -221,13 +237,17 @@ rule fig5_1:
     log:
         "results/logs/fig5_1/all.log",
     params:
+        figure="fig5_1",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/fig5_1.py"
+        "../scripts/figure.py"
 
 
 rule fig5_3:
@@ -244,13 +264,17 @@ rule fig5_3:
     log:
         "results/logs/fig5_3/all.log",
     params:
+        figure="fig5_3",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/fig5_3.py"
+        "../scripts/figure.py"
 
 
 rule fig5_4:
@@ -267,13 +291,17 @@ rule fig5_4:
     log:
         "results/logs/fig5_4/all.log",
     params:
+        figure="fig5_4",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/fig5_4.py"
+        "../scripts/figure.py"
 
 
 rule fig5_5:
@@ -290,13 +318,17 @@ rule fig5_5:
     log:
         "results/logs/fig5_5/all.log",
     params:
+        figure="fig5_5",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/fig5_5.py"
+        "../scripts/figure.py"
 
 
 rule semisupervised_sensitivity_figure:
@@ -317,10 +349,14 @@ rule semisupervised_sensitivity_figure:
     log:
         "results/logs/semisupervised_sensitivity_figure/all.log",
     params:
+        figure="semisupervised_sensitivity",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/semisupervised_sensitivity.py"
+        "../scripts/figure.py"

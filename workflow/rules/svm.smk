@@ -22,12 +22,15 @@ rule svm_grid_level:
         grid=SVM_GRID,
         seed=config["seed"],
         standardise=standardises,
+        code=fingerprint_of("svm_grid_level.py"),
     wildcard_constraints:
         level=r"\d+",
     threads: 2
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/svm_grid_level.py"
 
@@ -39,6 +42,10 @@ rule svm_grid:
         "results/tables/svm_grid.{split}.tsv",
     log:
         "results/logs/svm_grid/{split}.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -57,9 +64,12 @@ rule svm_best:
     params:
         grid=SVM_GRID,
         standardise=standardises,
+        code=fingerprint_of("svm_best.py"),
     resources:
         mem_mb=2000,
         runtime=10,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/svm_best.py"
 
@@ -78,8 +88,13 @@ rule svm_grid_figure:
         svg="results/figures/svm_grid_{split}.svg",
     log:
         "results/logs/svm_grid_figure/{split}.log",
+    params:
+        figure="svm_grid",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/svm_grid.py"
+        "../scripts/figure.py"
 
 
 rule mkl:
@@ -95,9 +110,12 @@ rule mkl:
     params:
         settings=SVM["mkl"],
         standardise=standardises,
+        code=fingerprint_of("mkl.py"),
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/mkl.py"
 
@@ -115,9 +133,12 @@ rule svdd:
     params:
         settings=SVM["svdd"],
         standardise=standardises,
+        code=fingerprint_of("svdd.py"),
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/svdd.py"
 
@@ -129,6 +150,10 @@ rule mkl_table:
         "results/tables/mkl.tsv",
     log:
         "results/logs/mkl_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -140,6 +165,10 @@ rule svdd_table:
         "results/tables/svdd.tsv",
     log:
         "results/logs/svdd_table/all.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -157,8 +186,13 @@ rule mkl_figure:
         svg="results/figures/mkl.svg",
     log:
         "results/logs/mkl_figure/all.log",
+    params:
+        figure="mkl_weights",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/mkl.py"
+        "../scripts/figure.py"
 
 
 rule svdd_figure:
@@ -174,5 +208,10 @@ rule svdd_figure:
         svg="results/figures/svdd.svg",
     log:
         "results/logs/svdd_figure/all.log",
+    params:
+        figure="svdd_detection",
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/svdd.py"
+        "../scripts/figure.py"

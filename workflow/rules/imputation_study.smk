@@ -20,10 +20,13 @@ rule imputation_study_point:
         em=EM,
         repeats=config["repeats"],
         seed=config["seed"],
+        code=fingerprint_of("imputation_study_point.py"),
     wildcard_constraints:
         rate=r"[0-9.eE+-]+",  # every number the schema accepts, as Python writes it
     resources:
         runtime=20,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/imputation_study_point.py"
 
@@ -38,6 +41,10 @@ rule imputation_study:
         "results/tables/imputation_study.{dataset}.tsv",
     log:
         "results/logs/imputation_study/{dataset}.log",
+    params:
+        code=fingerprint_of("concat_tables.py"),
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/concat_tables.py"
 
@@ -60,6 +67,10 @@ rule imputation_figure:
     log:
         "results/logs/imputation_figure/{dataset}.log",
     params:
+        figure="imputation_figure",
         confidence_level=FIGURES["confidence_level"],
+        code=fingerprint_of("figure.py"),
+    conda:
+        ENVIRONMENT
     script:
-        "../scripts/figures/imputation.py"
+        "../scripts/figure.py"

@@ -1,56 +1,55 @@
 """Every check of a study config before any job: :func:`validate_study_config`.
 
-``workflow/rules/common.smk`` and the tests call the same function, which checks, in order:
-the form of every split, the numbers (finite; integers where the schema wants them:
-:func:`mixlib.pipeline.config_errors.check_numbers`), the schema, once
-(``workflow/schemas/config.schema.yaml``: keys and types, ``--config`` strings typed first by
-:mod:`mixlib.pipeline.config_overrides`, a violation named by its key by
-:func:`mixlib.pipeline.config_errors.check_schema`, which fills the defaults), the bounds of
-size-like keys (:mod:`mixlib.pipeline.limits`), that every stage has all its sections or none
-(:mod:`mixlib.pipeline.stages`), the typed settings, every stage setting by its own
-validation (:mod:`mixlib.pipeline.stage_params`), then what no schema can say
-(:func:`check_config`): that
-names refer to things that exist, that sizes fit the data and that every split a stage reads
-has the roles the stage uses, and the checks of values that would otherwise fail inside a
-job (:func:`mixlib.pipeline.prerun_checks.check_prerun`, on the data sets it read).
-It returns the config's typed settings (:func:`mixlib.catalogue.settings.study_settings`).
+``workflow/rules/common.smk`` and the tests call the same function, which checks, in order: the
+form of every split, the numbers and the schema, once (:mod:`mixlib.pipeline.config`: ``--config``
+strings typed first, the defaults filled, a violation named by its key), the bounds of size-like
+keys (:func:`check_limits`), that every stage has all its sections or none
+(:mod:`mixlib.pipeline.stages`), the typed settings, then what no schema can say
+(:func:`check_config`: names refer to things that exist, sizes fit the data, every split a stage
+reads has the roles the stage uses; the claims' repeat keys), last what only the data or a fit can
+tell (:mod:`mixlib.pipeline.data_checks`, on the data sets :func:`check_config` read). It returns
+the config's typed settings (:func:`mixlib.catalogue.settings.study_settings`).
 
 The roles a stage needs are the workflow's: the schema declares them beside the config key
 that names the stage's splits (``x-names: splits`` and ``x-roles: [...]``; a key naming data
 sets says ``x-names: datasets``), and :func:`schema_references` reads them from there.
+
+**Bounds.** The schema marks each size-like key with its bound, ``x-limit: N``, and what its size
+costs, ``x-cost: <kind>`` (a key of :data:`COSTS`; :func:`bounded_keys`). A value above its bound
+stops the run with a message that estimates its cost and says how to lift it: ``limits:
+{comparison.cv_repeats: 5000}`` maps a key, as the message writes it, to its bound.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import yaml
 
 from mixlib.datasets import CLASS_COLUMN, bundled_dataset, categorical_columns, sequence_column
+from mixlib.datasets.checks import check_classes_fill_folds
 from mixlib.datasets.registry import ROLE_PREFIX
 from mixlib.experiments.comparison import PROTOCOL_KEYS
 from mixlib.catalogue.registry import CLASSIFIERS, model_spec, unknown_parameters
 from mixlib.catalogue.settings import EMSettings, StudySettings, study_settings
 from mixlib.model_selection.fixed_splits import check_row_ranges, roles_from_rows, split_kind
 from mixlib.model_selection.splits import UNUSED, role_sizes
-from mixlib.pipeline.config_errors import check_numbers, check_schema
-from mixlib.pipeline.config_overrides import load_schema, retype_strings
+from mixlib.pipeline.config import check_numbers, check_schema, load_schema, retype_strings
+from mixlib.pipeline.data_checks import check_prerun, check_stage_params
 from mixlib.pipeline.datasets import dataset_source, load_dataset_table
-from mixlib.pipeline.limits import check_limits
-from mixlib.pipeline.prerun_checks import check_prerun
-from mixlib.pipeline.replicates import check_claim_repeats
-from mixlib.datasets.checks import check_classes_fill_folds
-from mixlib.pipeline.stage_params import check_stage_params
+from mixlib.pipeline.replicates import claim_min_n, claim_repeats
+from mixlib.pipeline.size_costs import COSTS, count_words
 from mixlib.pipeline.stages import check_shared_sections
 
 
 def validate_study_config(config: dict[str, Any], schema: str | Path,
                           base_dir: str | Path = ".", *, read_data: bool = True) -> StudySettings:
-    """Check a study config before any job; its typed settings.
+    """Check a study config before any job (see module); its typed settings.
 
     Parameters
     ----------
@@ -62,7 +61,7 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
         The project directory a user's CSV path is relative to.
     read_data : bool
         Run :func:`check_config`, which reads every data set that needs no download (about a
-        second), and :func:`~mixlib.pipeline.prerun_checks.check_prerun` on them; a process
+        second), and :func:`~mixlib.pipeline.data_checks.check_prerun` on them; a process
         that parses the workflow for a config already checked (a cluster job's) passes False.
 
     Raises
@@ -72,7 +71,7 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
     """
     check_split_forms(config)
     # --config 'mlp={"hidden_sizes": [1, 2]}' arrives with strings inside: typed as the schema says
-    loaded = load_schema(str(schema))
+    loaded = load_schema(schema)
     retype_strings(config, loaded)
     check_numbers(config, loaded)  # .inf, .nan, 1.0e+3 for an integer: named before the schema
     check_schema(config, loaded)  # once: names the key at fault, fills the defaults
@@ -81,7 +80,7 @@ def validate_study_config(config: dict[str, Any], schema: str | Path,
     settings = study_settings(config)  # em, comparison, semisupervised: named by their keys
     if read_data:
         check_stage_params(config, settings.em)
-        check_prerun(config, check_config(config, schema, base_dir))
+        check_prerun(config, check_config(config, loaded, base_dir))
     return settings
 
 
@@ -118,14 +117,14 @@ def schema_references(schema: str | Path | Mapping[str, Any]
 
 def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],
                  base_dir: str | Path = ".") -> dict[str, pd.DataFrame | None]:
-    """Raise ``ValueError`` naming the key if the config refers to what does not exist.
+    """Raise ``ValueError`` naming the key if the config (its schema defaults filled, as
+    :func:`validate_study_config` does) refers to what does not exist.
 
     Returns every data set's checked raw table (None for a ``url`` source), for the checks of
-    :mod:`mixlib.pipeline.prerun_checks`.
+    :mod:`mixlib.pipeline.data_checks`.
 
     Checks: every bundled data set is shipped; ``encoding`` is set only on sequence or
-    categorical data;
-    every data set that can be read without a download passes the value checks of
+    categorical data; every data set that can be read without a download passes the value checks of
     :mod:`mixlib.datasets.checks`; every split has one form (:func:`check_split_forms`),
     names a configured data set and asks for no more rows than it has; a ``rows`` split's
     ranges are well formed, disjoint and within the rows; a ``role_column`` is a column of
@@ -141,7 +140,7 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
     check_split_forms(config)
     datasets, splits = config.get("datasets", {}), config.get("splits", {})
     for name, spec in datasets.items():
-        if spec.get("source", "bundled") == "bundled":
+        if spec["source"] == "bundled":
             try:
                 bundled_dataset(spec.get("bundled_name", name))
             except ValueError as exc:
@@ -177,12 +176,28 @@ def check_config(config: Mapping[str, Any], schema: str | Path | Mapping[str, An
     for chapter, names in config.get("claims", {}).get("report_problems", {}).items():
         for name in names:
             if name not in splits and name not in datasets:
-                raise ValueError(
-                    f"claims.report_problems.{chapter}: {name!r} is neither a split nor a data "
-                    f"set of the config; the splits are {sorted(splits)}, the data sets "
-                    f"{sorted(datasets)}.")
+                raise ValueError(f"claims.report_problems.{chapter}: {name!r} is neither a split "
+                                 f"nor a data set of the config; the splits are {sorted(splits)}, "
+                                 f"the data sets {sorted(datasets)}.")
     check_claim_repeats(config)
     return tables
+
+
+def check_claim_repeats(config: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the key unless ``claims.min_n <= claims.repeats <=
+    claims.max_repeats``: every stage runs ``claims.repeats``, so a measure that counts every
+    repeat reaches ``min_n`` with them, and the split tables hold the repeats run. Nothing to
+    check without ``min_n`` or ``max_repeats``."""
+    if not {"min_n", "max_repeats"} & set(config.get("claims") or {}):
+        return
+    first, min_n = claim_repeats(config), claim_min_n(config)
+    if min_n > first:
+        raise ValueError(f"claims.min_n: {min_n} is above claims.repeats ({first}); every stage "
+                         f"runs claims.repeats repeats, so min_n can be at most that many.")
+    most = int(config.get("claims", {}).get("max_repeats", first))
+    if most < first:
+        raise ValueError(f"claims.max_repeats: {most} is below claims.repeats ({first}); the "
+                         f"claim splits' tables must hold at least that many repeats.")
 
 
 def _check_split_sizes(name: str, split: Mapping[str, Any], table: pd.DataFrame | None) -> None:
@@ -276,3 +291,75 @@ def check_comparison_params(params: Mapping[str, Mapping[str, Any]]) -> None:
             takes = sorted(model_spec(model).accepted | set(PROTOCOL_KEYS))
             raise ValueError(f"comparison.params.{model}: unknown parameter(s) {unknown}; "
                              f"{model} takes {takes}.")
+
+
+def bounded_keys(schema: Mapping[str, Any]) -> dict[str, tuple[int, str]]:
+    """Every bounded key of the schema: ``{key pattern: (bound, cost kind)}``.
+
+    A key pattern is the key path with ``*`` for a name the user chooses, e.g.
+    ``comparison.params.*.n_estimators``.
+    """
+    found: dict[str, tuple[int, str]] = {}
+
+    def walk(node: Any, path: tuple[str, ...]) -> None:
+        if not isinstance(node, Mapping):
+            return
+        if "$ref" in node:  # a local reference, "#/$defs/name"
+            target: Any = schema
+            for part in node["$ref"].lstrip("#/").split("/"):
+                target = target[part]
+            node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        if "x-limit" in node:
+            found[".".join(path)] = (int(node["x-limit"]), node["x-cost"])
+        for key, child in node.get("properties", {}).items():
+            walk(child, path + (key,))
+        if isinstance(node.get("additionalProperties"), Mapping):
+            walk(node["additionalProperties"], path + ("*",))
+
+    walk(schema, ())
+    return found
+
+
+def _values(config: Any, pattern: list[str], path: tuple[str, ...] = ()
+            ) -> Iterator[tuple[str, Any]]:
+    """``(key, value)`` of every config value at a key pattern (``*`` matches any name)."""
+    if not pattern:
+        yield ".".join(path), config
+        return
+    if not isinstance(config, Mapping):
+        return
+    head, rest = pattern[0], pattern[1:]
+    for key in (config if head == "*" else [head] if head in config else []):
+        yield from _values(config[key], rest, path + (str(key),))
+
+
+def check_limits(config: Mapping[str, Any], schema: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the first size-like key above its bound (see module).
+
+    Raises
+    ------
+    ValueError
+        ``"<key>: <value> is above its bound <N>: <what it costs>. If you mean it, ..."``;
+        or for a key of ``limits`` that names no bounded key.
+    """
+    bounds = bounded_keys(schema)
+    lifted = config.get("limits") or {}
+    for key in lifted:
+        if not any(fnmatchcase(key, pattern) and key.count(".") == pattern.count(".")
+                   for pattern in bounds):
+            raise ValueError(f"limits.{key}: not a bounded key; the bounded keys are "
+                             f"{sorted(bounds)} (* stands for a model).")
+    for pattern, (bound, cost) in bounds.items():
+        for key, value in _values(config, pattern.split(".")):
+            limit = lifted.get(key, bound)
+            sizes = value if isinstance(value, list) else [value]
+            numbers = [size for size in sizes if isinstance(size, int) and not isinstance(
+                size, bool) or isinstance(size, float) and math.isfinite(size)]
+            if not numbers or max(numbers) <= limit:
+                continue
+            size = max(numbers)
+            raise ValueError(
+                f"{key}: {count_words(size)} is above its bound {count_words(limit)}: "
+                f"{COSTS[cost](config, int(size))}. If you mean it, lift the bound: set "
+                f"limits: {{{key}: {int(size)}}} in the config (and raise the jobs' mem_mb if "
+                f"they run out of memory).")

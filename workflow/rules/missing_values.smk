@@ -1,4 +1,5 @@
-# Imputation: substitutes for the missing cells of every repeat of a split (report ch. 4).
+# Missing values: substitutes for the missing cells of every repeat of a split (report ch. 4),
+# which load_repeats fills in; the study of imputers is imputation_study.smk.
 
 
 rule impute:
@@ -15,8 +16,11 @@ rule impute:
         impute=config["impute"],
         em=impute_em,
         seed=config["seed"],
+        code=fingerprint_of("impute.py"),
     resources:
         mem_mb=2000,
         runtime=20,
+    conda:
+        ENVIRONMENT
     script:
         "../scripts/impute.py"

@@ -1,0 +1,3 @@
+from mixlib.pipeline.figures import draw_figure
+
+draw_figure(snakemake)

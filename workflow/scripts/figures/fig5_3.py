@@ -1,4 +1,0 @@
-from mixlib.figures.semisupervised_rounds import fig5_3
-from mixlib.pipeline.workflow import draw_figure
-
-draw_figure(snakemake, fig5_3)

@@ -1,4 +1,0 @@
-from mixlib.figures.semisupervised_sensitivity import semisupervised_sensitivity
-from mixlib.pipeline.workflow import draw_figure
-
-draw_figure(snakemake, semisupervised_sensitivity)
