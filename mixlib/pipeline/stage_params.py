@@ -135,7 +135,7 @@ def check_ensembles(section: Mapping[str, Any], em: Any) -> None:
 
 def check_em(em: Any) -> None:
     """``em``: the study's mixture classifier fitted with the EM settings."""
-    from mixlib.catalogue.registry import make_mixture
+    from mixlib.catalogue.settings import make_mixture
 
     X, y = probe_data()["train"]
     settings = em._replace(max_iter=min(em.max_iter, PROBE_CAPS["max_iter"])) \
