@@ -31,6 +31,15 @@ def test_jobs_that_build_a_mixture_depend_on_the_mixture_not_on_other_estimators
     assert not any(path.is_relative_to(PACKAGE_DIR / "svm") for path in files)
 
 
+@pytest.mark.parametrize("script", ["claims.py", "svm_best.py", "mlp_sweep_point.py", "mkl.py", "svdd.py"])
+def test_jobs_that_build_no_mixture_do_not_depend_on_the_mixture(script):
+    """The settings module builds the mixture classifier inside a function (and names its class
+    for type hints only): importing the settings alone does not make a job a mixture job."""
+    files = job_files(SCRIPTS / script)
+    assert PACKAGE_DIR / "catalogue" / "settings.py" in files
+    assert not any(path.is_relative_to(PACKAGE_DIR / "mixture") for path in files)
+
+
 @pytest.mark.parametrize("script, built, not_built", [
     ("ensemble_curve.py", [("tree", "decision_tree.py"), ("ensemble", "forest.py")],
      [("svm", "svc.py"), ("neural_network", "mlp.py")]),

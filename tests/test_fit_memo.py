@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from mixlib.experiments.mixture_errors import FitMemo
+from mixlib.experiments.semisupervised import FitMemo
 from mixlib.mixture import MixtureClassifier
 
 

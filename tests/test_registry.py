@@ -28,11 +28,10 @@ from mixlib.catalogue.registry import (
     MODELS,
     ModelSpec,
     make_imputer,
-    make_mixture,
     make_model,
     resolve_params,
 )
-from mixlib.catalogue.settings import EMSettings
+from mixlib.catalogue.settings import EMSettings, make_mixture
 from mixlib.mixture import MixtureClassifier
 from mixlib.model_selection.resampling import stratified_folds
 from mixlib.pipeline.config_checks import check_comparison_params, check_config
@@ -259,8 +258,8 @@ def test_no_rule_file_repeats_a_default_of_the_schema():
     EMSettings(relative_min_variance=0.01),
 ])
 def test_mixture_entry_expresses_every_em_setting_of_the_stages(settings, em):
-    """The catalogue builds ``MixtureClassifier(random_state=..., **em, **settings)``, and
-    :func:`make_mixture` is that entry."""
+    """The catalogue's ``mixture`` entry builds ``MixtureClassifier(random_state=..., **em,
+    **settings)`` through :func:`make_mixture`, the one builder of the study's mixtures."""
     built = make_model("mixture", settings, 17, em=em)
     assert isinstance(built, MixtureClassifier)
     expected = MixtureClassifier(random_state=17, **em.as_kwargs(), **settings).get_params()

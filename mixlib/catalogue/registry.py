@@ -3,7 +3,8 @@
 Every stage builds its estimators here: the comparison (:func:`make_model` of each model of
 ``comparison.models``), the ensembles (their trees, forests, boosted stumps, bagged mixtures),
 the MLP sweep, the SVM stage (grid-search SVC, MKL, SVDD), the imputers (:func:`make_imputer`)
-and every mixture classifier of chapters 3 to 6 (:func:`make_mixture`).
+and the comparison's mixture classifier, which ``make_model("mixture", ...)`` builds through
+:func:`mixlib.catalogue.settings.make_mixture`, the one builder of the study's mixtures.
 
 :data:`MODELS` maps a name (a ``comparison.models`` value, the ``model`` column of the
 comparison tables) to a :class:`ModelSpec`: its ``approach`` (``"probabilistic"``: a probability
@@ -21,7 +22,8 @@ defaults. A value may be data-dependent (``sigma: scale``, ``reg_covar: auto``, 
 :func:`resolve_params` resolves it from the training rows.
 
 An entry is data: the estimator's class (its dotted path in its family package) and the
-parameters each class takes; one builder, :meth:`ModelSpec.build`, builds every entry.
+parameters each class takes; one builder, :meth:`ModelSpec.build`, builds every entry but the
+mixture, which also takes the EM settings (:func:`~mixlib.catalogue.settings.make_mixture`).
 Importing this module imports no estimator (the class is imported when a model is built), so
 the config checks read names cheaply. Adding a classifier to the study is one
 :class:`ModelSpec` entry in :data:`MODELS` (plus its estimator); see ``docs/architecture.md``.
@@ -38,7 +40,7 @@ import numpy as np
 
 from mixlib.core.validation import check_random_state
 from mixlib.catalogue.resolution import resolve_data_dependent
-from mixlib.catalogue.settings import EMSettings
+from mixlib.catalogue.settings import EMSettings, make_mixture
 
 #: The approaches of the classifiers (the comparison's probabilistic-versus-deterministic split).
 APPROACHES = ("probabilistic", "deterministic")
@@ -111,14 +113,14 @@ class ModelSpec:
             else (self.estimator,)
         return outer + ((self.inner,) if self.inner is not None else ())
 
-    def build(self, params: Mapping[str, Any], random_state: RandomState = None,
-              **shared: Any) -> Any:
+    def build(self, params: Mapping[str, Any], random_state: RandomState = None) -> Any:
         """The unfitted estimator: each class gets the parameters ``parameters`` gives it.
 
         ``params`` are resolved (:func:`resolve_params`): only the parameters given are passed
         on, so one left out takes the estimator's default; ``random_state`` goes, as is, to an
-        outer estimator whose ``__init__`` takes it, and so do the ``shared`` keyword arguments
-        (the study-wide EM settings of a mixture, which no model's parameters hold).
+        outer estimator whose ``__init__`` takes it. A mixture also needs the study-wide EM
+        settings, which no model's parameters hold: :func:`make_model` builds the mixture
+        family with :func:`~mixlib.catalogue.settings.make_mixture` instead.
         """
         outer_path = self.estimator
         if isinstance(outer_path, Mapping):
@@ -133,7 +135,7 @@ class ModelSpec:
             taken = self._taken_by(inner, params)
             if taken or not self.inner_optional:
                 args.append(inner(**taken))
-        kwargs = {**shared, **self._taken_by(outer, params)}
+        kwargs = self._taken_by(outer, params)
         if "random_state" in inspect.signature(outer).parameters:
             kwargs["random_state"] = random_state
         return outer(*args, **kwargs)
@@ -321,30 +323,8 @@ def make_model(name: str, params: Mapping[str, Any] | None = None,
         check_random_state(random_state)  # a clear error now rather than at fit
     resolved = resolve_params(name, params, X)
     if spec.family == "mixture":
-        if not isinstance(em, EMSettings):
-            raise ValueError(f"model {name!r} fits a mixture by EM: it needs the EM settings "
-                             f"(an EMSettings), got {em!r}.")
-        return spec.build(resolved, random_state, **em.as_kwargs())
+        return make_mixture(resolved.get("n_components"), em, random_state)
     return spec.build(resolved, random_state)
-
-
-def make_mixture(n_components: int, em: EMSettings, random_state: RandomState = None) -> Any:
-    """The study's mixture classifier: ``n_components`` kernels per class, fitted by EM with ``em``.
-
-    Every stage that fits a mixture classifier (chapters 3, 5 and 6, the imputation study, the
-    bagged mixtures, the comparison) builds it through the catalogue's ``mixture`` entry, with
-    the config's one ``em`` section: ``make_model("mixture", {"n_components": K}, ...)``.
-
-    Parameters
-    ----------
-    n_components : int
-        Kernels per class.
-    em : EMSettings
-        The EM settings.
-    random_state : None, int or numpy.random.Generator
-        The classifier's ``random_state``, passed as given (see :func:`make_model`).
-    """
-    return make_model("mixture", {"n_components": n_components}, random_state, em=em)
 
 
 def make_imputer(method: str, *, em: EMSettings | None = None,

@@ -21,6 +21,8 @@ Every stage takes two typed records (:mod:`mixlib.catalogue.settings`): ``em``, 
 :class:`~mixlib.catalogue.settings.SemiSupervisedSettings` (the confidence threshold, the
 rounds, ``restart``, ``finish`` and the unclassifiable rules). A method setting the record
 leaves None takes the method's own default; the tables record the value each method ran with.
+Every classifier a stage fits is :func:`memoised_classifier`: the study's seeded mixture
+classifier whose fits are computed once per job (:class:`FitMemo`).
 
 Tables are long: one row per (round,) metric and rule. Metrics that depend on the
 unclassifiable rule (hard, unknown and total errors) have one row per rule, its name in the
@@ -31,7 +33,9 @@ estimators (:class:`~mixlib.semi_supervised.RoundState`), which fit on training 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,14 +43,14 @@ import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.experiments.contract import RepeatData, RoleData, Stage
-from mixlib.experiments.mixture_errors import memoised_classifier
 from mixlib.experiments.semisupervised_tables import (
     RoundScores,
     last_round,
     rounds_table,
     sweep_table,
 )
-from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
+from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings, seeded_classifier
+from mixlib.mixture import MixtureClassifier
 from mixlib.semi_supervised import (
     IterativeClassifier,
     iterative_classification,
@@ -60,6 +64,98 @@ METHODS = ("labelled_only", "iterative", "prior")
 def _given(**settings: Any) -> dict[str, Any]:
     """The keyword arguments of ``settings`` that are not None (None: the method's default)."""
     return {key: value for key, value in settings.items() if value is not None}
+
+
+def memoised_classifier(n_components: int, em: EMSettings,
+                        rng: np.random.Generator) -> MixtureClassifier:
+    """:func:`~mixlib.catalogue.settings.seeded_classifier` whose fits are looked up in
+    :data:`FITS` first.
+
+    The semi-supervised stages refit with the same seed on the same rows again and again:
+    every threshold of the iterative method starts from the same labelled-only fit (and
+    goes on alike while the thresholds assign the same rows), the prior method's warm and
+    fresh restarts share theirs. Such a fit is a function of what :meth:`FitMemo.key` reads,
+    so it is computed once per job and its fitted attributes are shared (they are read,
+    never changed in place, by the stages). A fit found in the memo raises none of the
+    warnings the first one raised.
+    """
+    return FITS.classifier(seeded_classifier(n_components, em, rng))
+
+
+def _digest(array: Any) -> Hashable:
+    if array is None:
+        return None
+    array = np.ascontiguousarray(array)
+    if array.dtype == object:
+        raise TypeError("object array")
+    return (array.shape, array.dtype.str, hashlib.blake2b(array.view(np.uint8).ravel(),
+                                                          digest_size=16).digest())
+
+
+class FitMemo:
+    """Fitted :class:`~mixlib.mixture.MixtureClassifier` attributes by what determines them.
+
+    A fit of the classifier with an integer ``random_state`` is a function of its parameters,
+    of ``X``, the labels (hard or soft), ``classes`` and ``sample_weight`` and, under
+    ``warm_start``, of the fit it continues from (its own key). The memo keeps the fitted
+    attributes of the last ``capacity`` fits under that key.
+    """
+
+    def __init__(self, capacity: int = 4096) -> None:
+        self.capacity = capacity
+        self._fits: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+        self.hits = self.misses = 0
+        # The parameter names, read once (get_params inspects the signature at every call).
+        self._names = tuple(MixtureClassifier._param_names())
+        memo = self
+
+        class Memoised(MixtureClassifier):
+            def fit(self, X, y=None, sample_weight=None, *, soft_labels=None, classes=None):
+                key = memo.key(self, X, y, sample_weight, soft_labels, classes)
+                fitted = None if key is None else memo._fits.get(key)
+                if fitted is not None:
+                    memo.hits += 1
+                    memo._fits.move_to_end(key)
+                    self.__dict__.update(fitted)
+                    return self
+                super().fit(X, y, sample_weight, soft_labels=soft_labels, classes=classes)
+                self._fit_key = key
+                if key is not None:
+                    memo.misses += 1
+                    memo._fits[key] = {name: value for name, value in vars(self).items()
+                                       if name.endswith("_") or name == "_fit_key"}
+                    if len(memo._fits) > memo.capacity:
+                        memo._fits.popitem(last=False)
+                return self
+
+        Memoised.__name__ = Memoised.__qualname__ = "MixtureClassifier"
+        self._type = Memoised
+
+    def classifier(self, estimator: MixtureClassifier) -> MixtureClassifier:
+        """An unfitted classifier with ``estimator``'s parameters whose fits use this memo."""
+        return self._type(**estimator.get_params())
+
+    def key(self, estimator: MixtureClassifier, X, y, sample_weight, soft_labels,
+            classes) -> Hashable | None:
+        """What a fit depends on; None when it cannot be memoised (a random generator, object
+        labels, or a warm start from a fit the memo did not make)."""
+        params = {name: getattr(estimator, name) for name in self._names}
+        if not isinstance(params["random_state"], (int, np.integer)):
+            return None
+        previous = None
+        if params["warm_start"] and hasattr(estimator, "mixtures_"):
+            previous = getattr(estimator, "_fit_key", None)
+            if previous is None:
+                return None
+        try:
+            return (tuple(params.items()), previous,
+                    *(_digest(a) for a in (X, y, sample_weight, soft_labels, classes)))
+        except TypeError:
+            return None
+
+
+#: The memo of :func:`memoised_classifier`: one per process, i.e. per job.
+FITS = FitMemo()
 
 
 def _fit_method(method: str, data: dict[str, RoleData], n_components: int, em: EMSettings,

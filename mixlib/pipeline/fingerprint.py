@@ -13,7 +13,8 @@ it reaches; importing ``mixlib.a.b`` also runs ``mixlib/__init__.py`` and
 of the closure (a matplotlib style, the shipped data sets) are part of it too.
 
 The model catalogue (:mod:`mixlib.catalogue.registry`) names each estimator class by its
-dotted path and imports it when a model is built, and which one is built is decided by a
+dotted path and imports it when a model is built (as :func:`mixlib.catalogue.settings.make_mixture`
+imports the mixture classifier), and which one is built is decided by a
 model name at run time. A job depends on an entry's estimator packages when a module of its
 closure builds it: ``make_model("svm"`` (a model named in the code) builds that model,
 ``make_mixture(`` the mixture classifier;
@@ -40,8 +41,9 @@ import mixlib
 
 PACKAGE = "mixlib"
 PACKAGE_DIR = Path(mixlib.__file__).resolve().parent
-#: The module whose functions each import one model's estimator (see the module docstring).
-REGISTRY = "mixlib.catalogue.registry"
+#: The modules whose functions import the estimator they build (see the module docstring): the
+#: catalogue's builder, and the mixture classifier's beside its EM settings.
+BUILDERS = frozenset({"mixlib.catalogue.registry", "mixlib.catalogue.settings"})
 
 
 @cache
@@ -106,14 +108,16 @@ def _import_statements(text: str) -> ast.Module:
 
 @cache
 def direct_imports(path: Path) -> frozenset[str]:
-    """The mixlib modules a file imports itself; for the registry, none inside its functions."""
+    """The mixlib modules a file imports itself; for the builders, none inside their functions
+    or for type hints only (``if TYPE_CHECKING:``)."""
     module = _module_name(path) if path.resolve().is_relative_to(PACKAGE_DIR) else "__main__"
     is_package = path.name == "__init__.py"
-    if module == REGISTRY:
+    if module in BUILDERS:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         names: set[str] = set()
         for node in tree.body:
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            type_only = isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not type_only:
                 names |= _imported_modules(node, module, is_package)
         return frozenset(names)
     return frozenset(_imported_modules(_import_statements(path.read_text(encoding="utf-8")),
@@ -126,7 +130,7 @@ def _with_parents(module: str) -> list[str]:
 
 
 def module_closure(roots: Iterable[str]) -> frozenset[str]:
-    """Every mixlib module that importing ``roots`` runs (the registry's builders excepted)."""
+    """Every mixlib module that importing ``roots`` runs (the builders' own imports excepted)."""
     return _closure(frozenset(roots))
 
 
@@ -146,7 +150,7 @@ def _closure(roots: frozenset[str]) -> frozenset[str]:
 
 @cache
 def script_closure(script: Path) -> frozenset[str]:
-    """The mixlib modules a Snakemake script's imports run (the registry's builders excepted)."""
+    """The mixlib modules a Snakemake script's imports run (the builders' own imports excepted)."""
     return module_closure(direct_imports(script.resolve()))
 
 
@@ -161,10 +165,10 @@ BUILDS_IMPUTER = re.compile(r"\bmake_imputer\(")
 
 @cache
 def _models_built(module: str) -> tuple[frozenset[str], bool, bool, bool]:
-    """What a module (not the registry itself) builds: the models it names as literals,
+    """What a module (not a builder itself) builds: the models it names as literals,
     whether it builds a model named at run time, a mixture, an imputer."""
     path = module_path(module)
-    if module == REGISTRY or path is None:
+    if module in BUILDERS or path is None:
         return frozenset(), False, False, False
     text = path.read_text(encoding="utf-8")
     return (frozenset(BUILDS_LITERAL_MODEL.findall(text)), bool(BUILDS_NAMED_MODEL.search(text)),
@@ -221,7 +225,7 @@ def _data_files(module: str) -> tuple[Path, ...]:
 def job_files(script: Path, model: str | None = None) -> list[Path]:
     """The mixlib files whose content a job running ``script`` (for ``model``) depends on."""
     modules = set(script_closure(script))
-    if REGISTRY in modules:
+    if modules & BUILDERS:
         modules |= module_closure(_builds_run(modules, model))
     files = {module_path(module) for module in modules}
     for module in modules:
