@@ -117,7 +117,8 @@ def _assert_same_outputs(run: Path, other: Path) -> None:
 
 @dataclass(frozen=True)
 class InterruptedRun:
-    """A run of config/test.yaml stopped by Ctrl-C, then resumed on one core."""
+    """A run of config/test.yaml stopped by Ctrl-C, then resumed with the two-thread rule on one
+    thread."""
 
     workdir: Path
     interrupted_returncode: int
@@ -127,9 +128,9 @@ class InterruptedRun:
 @pytest.fixture(scope="module")
 def interrupted_run(tmp_path_factory) -> InterruptedRun:
     """config/test.yaml's DAG, interrupted by Ctrl-C once its data stages are done, then resumed
-    with ``--cores 1``: the jobs that did not finish on two cores run on one (a rule of two
-    threads gets one), so the run checks both the resumption and that the tables do not depend
-    on the cores, for the price of one run of the DAG."""
+    on two cores with the two-thread rule given one thread (``--set-threads``): the run checks
+    both the resumption and that the tables do not depend on a job's threads, for the price of
+    one run of the DAG."""
     workdir = copy_workflow(tmp_path_factory.mktemp("interrupted"))
     with open(workdir / "first_attempt.log", "w") as log:
         # Snakemake as started from a terminal, where Ctrl-C is delivered: a test run launched
@@ -147,7 +148,8 @@ def interrupted_run(tmp_path_factory) -> InterruptedRun:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=120)
     claims = (workdir / "results/tables/claims.tsv").exists()
-    snakemake(workdir, "--cores", "1", "--configfile", "config/test.yaml", "--rerun-incomplete")
+    snakemake(workdir, "--cores", "2", "--set-threads", "svm_grid_level=1", "--configfile",
+              "config/test.yaml", "--rerun-incomplete")
     return InterruptedRun(workdir, process.returncode, claims)
 
 
