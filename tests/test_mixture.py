@@ -78,6 +78,32 @@ def test_score_samples_is_the_mixture_density():
     np.testing.assert_allclose(model.score_samples(X), np.log(density), rtol=1e-12)
 
 
+@pytest.mark.parametrize("n_components", [1, 2, 3])
+def test_each_iterations_likelihood_is_that_of_the_kernels_it_starts_from(n_components):
+    """The mean log-likelihood EM records at an iteration is ln p(x) under the parameters that
+    iteration starts from (checked with scipy), for one kernel too, where the E-step's maximum
+    over kernels is the only column."""
+    from scipy.stats import multivariate_normal
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 4)) * [1.0, 2.0, 0.5, 1.5]
+    mu = X[rng.choice(60, n_components, replace=False)]
+    sigma, p = np.linspace(1.0, 2.0, n_components), np.full(n_components, 1.0 / n_components)
+    model = IsotropicGaussianMixture(n_components, means_init=mu, sigmas_init=sigma,
+                                     weights_init=p, max_iter=1)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        model.fit(X)
+    dens = sum(p[j] * multivariate_normal(mu[j], sigma[j] ** 2 * np.eye(4)).pdf(X)
+               for j in range(n_components))
+    assert model.lower_bounds_[0] == pytest.approx(np.log(dens).mean(), rel=1e-12)
+    if n_components == 1:  # one kernel: the first M-step is the maximum likelihood
+        full = IsotropicGaussianMixture(1, means_init=mu, sigmas_init=sigma, weights_init=p).fit(X)
+        variance = ((X - X.mean(0)) ** 2).sum() / X.size
+        expected = multivariate_normal(X.mean(0), variance * np.eye(4)).logpdf(X).mean()
+        assert full.lower_bounds_[1] == pytest.approx(expected, rel=1e-12)
+        assert full.converged_ and full.n_iter_ == 3
+
+
 def test_one_em_step_by_hand():
     # Two kernels in 1-d, fig. 3.2 written out with explicit loops over the few samples.
     X = np.array([[0.0], [1.0], [3.0], [4.0]])

@@ -62,6 +62,8 @@ def _row_max(a: np.ndarray) -> np.ndarray:
     the entries are compared), in ``log2 K`` vectorised calls over the rows, where numpy's
     reduction over a short row costs about as much as an EM iteration's arithmetic.
     """
+    if a.shape[1] == 1:  # a copy: the caller subtracts the maximum from ``a`` in place
+        return a[:, 0].copy()
     while a.shape[1] > 1:
         half = a.shape[1] // 2
         top = np.maximum(a[:, :half], a[:, half:2 * half])
