@@ -75,8 +75,11 @@ def test_a_stage_runs_on_until_enough_repeats_count_in_order_and_from_the_seed()
     assert run_until_counted(stage, _repeats(200), seed=3, first=15, needed=1, counts=lambda t: True)["repeat"].max() == 14
     capped = run_until_counted(stage, _repeats(25), seed=3, first=10, needed=20, counts=lambda t: False)
     assert len(capped) == 25
-    with pytest.raises(ValueError, match="first must be in"):
-        run_until_counted(stage, _repeats(5), seed=3, first=6, needed=1, counts=lambda t: True)
+    # a split with fewer repeats than `first` (a fixed split has one) runs all it has, as run_stages
+    fixed = run_until_counted(stage, _repeats(1), seed=3, first=6, needed=3, counts=lambda t: True)
+    assert fixed.equals(run_stages(stage, _repeats(1), seed=3))
+    with pytest.raises(ValueError, match="first must be at least 1"):
+        run_until_counted(stage, _repeats(5), seed=3, first=0, needed=1, counts=lambda t: True)
     with pytest.raises(ValueError, match="one stream per repeat"):
         run_until_counted(Stage(_draw, keys=("draw",), n_repeats=1), _repeats(5), seed=3, first=1, needed=1,
                           counts=lambda t: True)

@@ -210,7 +210,8 @@ def run_until_counted(stage: Stage, repeats: Sequence[RepeatData], *, seed: int 
         The split's repeats, in order (the last is the cap).
     seed : int or None
     first : int
-        Repeats run whatever they count (the run's ``claims.repeats``).
+        Repeats run whatever they count (the run's ``claims.repeats``); a split with fewer
+        (a fixed split has one) runs all it has, as :func:`run_stages` does.
     needed : int
         Repeats that must count (``claims.min_n``).
     counts : callable
@@ -226,8 +227,10 @@ def run_until_counted(stage: Stage, repeats: Sequence[RepeatData], *, seed: int 
     if stage.stream != "repeat" or stage.n_repeats is not None:
         raise ValueError(f"stage {stage.function.__name__}: running until enough repeats count "
                          "needs a stage with one stream per repeat and no n_repeats.")
-    if not 1 <= first <= len(repeats):
-        raise ValueError(f"first must be in [1, {len(repeats)}] (the split's repeats), got {first}.")
+    if first < 1 or not repeats:
+        raise ValueError(f"first must be at least 1 and the split must have repeats, got first="
+                         f"{first} with {len(repeats)} repeat(s).")
+    first = min(first, len(repeats))  # as run_stages: a fixed split's one repeat is all it has
     parts, counted = [], 0
     for k, data in enumerate(repeats, start=1):
         if k > first and counted >= needed:
