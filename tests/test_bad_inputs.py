@@ -306,11 +306,13 @@ CASES = [
     Case("svm C negative", r"comparison.params.svm.C: C must be",
          config=lambda c: c["comparison"]["params"].update(svm={"C": -1})),
     Case("tree max_depth not a number", r"comparison.params.tree_unpruned.max_depth: max_depth .*'deep'",
-         config=lambda c: c["comparison"]["params"].update(tree_unpruned={"max_depth": "deep"})),
+         config=lambda c: (c["comparison"]["models"].append("tree_unpruned"),
+                           c["comparison"]["params"].update(tree_unpruned={"max_depth": "deep"}))),
     Case("max_train_rows 0", r"comparison.params.knn.max_train_rows: max_train_rows must be None or an integer >= 2, got 0",
          config=lambda c: c["comparison"]["params"].update(knn={"max_train_rows": 0})),
     Case("random forest n_estimators 1.5", r"comparison.params.random_forest.n_estimators: .*1.5",
-         config=lambda c: c["comparison"]["params"].update(random_forest={"n_estimators": 1.5})),
+         config=lambda c: (c["comparison"]["models"].append("random_forest"),
+                           c["comparison"]["params"].update(random_forest={"n_estimators": 1.5}))),
     Case("mlp regime unknown", r"comparison.params.mlp.regime: .*'turbo'",
          config=lambda c: c["comparison"]["params"].update(mlp={"regime": "turbo"})),
     # Defect 6: data that pass the value checks but no stage could use.
@@ -358,7 +360,7 @@ CASES = [
     # Size-like keys: each bounded before any job, the message estimating the cost and naming
     # the key that lifts the bound.
     Case("CV repeats of hours", r"comparison.cv_repeats: 100,000 is above its bound 1,000: .*"
-         r"\(4,500,000 fits\)\. If you mean it, lift the bound: set limits: {comparison.cv_repeats: 100000}",
+         r"\(2,700,000 fits\)\. If you mean it, lift the bound: set limits: {comparison.cv_repeats: 100000}",
          config=lambda c: c["comparison"].update(cv_repeats=100000)),
     Case("SVM grid of 10^10 cells", r"svm.grid.n_points: 100,000 is above its bound 100: "
          r"20,000,000,000 grid cells .* set limits: {svm.grid.n_points: 100000}",

@@ -23,7 +23,6 @@ import numpy as np
 
 from mixlib.core.preprocessing import standardise
 from mixlib.core.validation import check_random_state
-from mixlib.model_selection.splits import assign_roles
 
 logger = logging.getLogger(__name__)
 
@@ -229,6 +228,10 @@ def holdout_units(X: np.ndarray, y: np.ndarray, test_fraction: float, n_repeats:
     if isinstance(n_repeats, bool) or not isinstance(n_repeats, numbers.Integral) \
             or n_repeats < 1:
         raise ValueError(f"n_repeats must be an integer >= 1, got {n_repeats!r}.")
+    # the splits module reads split tables with pandas (the workflow extra): imported here, so
+    # that the estimators (CART's internal folds) import this module without it
+    from mixlib.model_selection.splits import assign_roles
+
     y = np.asarray(y)
     sizes = {"test": int(round(test_fraction * len(y))), "train": "rest"}
     for repeat, stream in enumerate(check_random_state(random_state).spawn(n_repeats)):
