@@ -37,8 +37,8 @@ def check_svm_params(C: float, tol: float, max_iter: int | None, cache_size: flo
 class KernelMachine(BaseEstimator):
     """The parameters of a kernel machine solved by a dual method: the slack cost ``C``, the
     kernel (``kernel``, ``degree``, ``sigma``) and the solver's ``tol``, ``max_iter`` and
-    ``cache_size``, as :class:`SVC` documents them. :class:`~mixlib.svm.AllTogetherSVC` and
-    :class:`~mixlib.svm.SVDD` derive from it (each documents its own reading of ``C`` and
+    ``cache_size``, as :class:`SVC` documents them. :class:`SVC`, :class:`~mixlib.svm.AllTogetherSVC`
+    and :class:`~mixlib.svm.SVDD` derive from it (each documents its own reading of ``C`` and
     ``tol``)."""
 
     def __init__(self, C: float = 1.0, kernel: str = "gaussian", degree: int = 3,
@@ -53,7 +53,7 @@ class KernelMachine(BaseEstimator):
         self.cache_size = cache_size
 
 
-class SVC(ClassifierMixin, BaseEstimator):
+class SVC(ClassifierMixin, KernelMachine):
     """C-support vector classifier with linear, polynomial or Gaussian kernel.
 
     Parameters
@@ -135,13 +135,8 @@ class SVC(ClassifierMixin, BaseEstimator):
                  sigma: float | str = 1.0, tol: float = 1e-3, max_iter: int | None = None,
                  cache_size: float = 200.0, multiclass: str = "ovo",
                  decision_function_shape: str = "ovr", break_ties: bool = False) -> None:
-        self.C = C
-        self.kernel = kernel
-        self.degree = degree
-        self.sigma = sigma
-        self.tol = tol
-        self.max_iter = max_iter
-        self.cache_size = cache_size
+        super().__init__(C=C, kernel=kernel, degree=degree, sigma=sigma, tol=tol,
+                         max_iter=max_iter, cache_size=cache_size)
         self.multiclass = multiclass
         self.decision_function_shape = decision_function_shape
         self.break_ties = break_ties
