@@ -373,3 +373,20 @@ def test_confusion_figure(two_datasets, tmp_path):
     fig.savefig(tmp_path / "confusion.png")
     with pytest.raises(ValueError, match="no cv_error rows for dataset 'wine'"):
         confusion_figure(two_datasets, summary, "wine")
+
+
+def test_the_settings_table_records_a_shrinkage_chosen_at_fit_with_the_value_that_ran():
+    """The per-class Gaussian's reg_param='auto' is chosen by each fit's inner cross-validation:
+    the settings table gives the text and the value that fold ran with."""
+    from mixlib.experiments.comparison import estimator_settings
+    from mixlib.generative import QuadraticGaussianClassifier
+    from mixlib.generative._shrinkage_cv import REG_PARAM_GRID
+
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(0, 1, (40, 3)), rng.normal(1.5, 1, (40, 3))])
+    y = np.repeat([0, 1], 40)
+    model = QuadraticGaussianClassifier(reg_param="auto", random_state=0).fit(X, y)
+    recorded = estimator_settings(model)["reg_param"]
+    assert recorded == f"auto ({model.reg_param_:g})" and model.reg_param_ in REG_PARAM_GRID
+    fixed = QuadraticGaussianClassifier(reg_param=0.3).fit(X, y)
+    assert estimator_settings(fixed)["reg_param"] == "0.3"

@@ -133,9 +133,17 @@ def confusion_rows(y: np.ndarray, predicted: np.ndarray) -> list[dict[str, Any]]
 
 def estimator_settings(estimator: Any) -> dict[str, str]:
     """Every parameter of ``estimator`` (nested ones as ``outer__inner``) but its random state
-    and nested estimators, each value as text."""
-    return {name: str(value) for name, value in sorted(estimator.get_params(deep=True).items())
-            if name.rsplit("__", 1)[-1] != "random_state" and not hasattr(value, "get_params")}
+    and nested estimators, each value as text; a parameter the estimator resolves itself when
+    it fits (a text value such as ``reg_param="auto"`` with a fitted ``reg_param_``) as the
+    text and the value that ran, ``"auto (0.2)"``."""
+    settings = {}
+    for name, value in sorted(estimator.get_params(deep=True).items()):
+        if name.rsplit("__", 1)[-1] == "random_state" or hasattr(value, "get_params"):
+            continue
+        fitted = getattr(estimator, f"{name}_", None) if isinstance(value, str) else None
+        settings[name] = str(value) if fitted is None else f"{value} ({fitted:g})" \
+            if isinstance(fitted, numbers.Real) else f"{value} ({fitted})"
+    return settings
 
 
 def _tables(scores: list[UnitScore], *, protocol: str, dataset: str, split: str | None,
