@@ -145,7 +145,7 @@ def _rounds_figure(table: pd.DataFrame, method: str, rule_metrics: tuple[str, ..
     if rows.empty:
         raise ValueError(f"the table has no rows of method {method!r}; methods: {sorted(table['method'].unique())}.")
     groups = split_groups(rows)
-    fig, axes = new_figure(len(groups), 1, figsize=(6.4, 0.4 + 3.6 * len(groups)), squeeze=False)
+    fig, axes = new_figure(len(groups), 1, figsize=(9.0, 0.4 + 3.6 * len(groups)), squeeze=False)
     for ax, (split, panel, own) in zip(axes[:, 0], groups):
         own, notes = select_variants(own)
         where = f" for method {method!r}" + (f" in split {split!r}" if split else "")
@@ -175,7 +175,8 @@ def _rounds_figure(table: pd.DataFrame, method: str, rule_metrics: tuple[str, ..
         ax.set_ylabel("rate (%)")
         ax.set_xticks(range(last_round + 1))
         ax.set_ylim(bottom=0)
-        ax.legend(fontsize="small", ncol=2)
+        # beside the panel, where it hides no curve or band
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
     fig.suptitle(f"{title} (mean and {interval_name(confidence_level)} over repeats)")
     return fig
 
