@@ -115,6 +115,29 @@ def test_one_vs_all_matches_binary_libsvm():
     np.testing.assert_array_equal(ours.predict(X_test), sk.predict(X_test))
 
 
+@pytest.mark.parametrize("multiclass", ["ovo", "ova"])
+@pytest.mark.parametrize("kernel", ["gaussian", "poly", "linear"])
+def test_shared_gram_gives_each_problem_its_own_binary_fit(multiclass, kernel):
+    # Several problems share one Gram matrix of all rows; each must get exactly the solution
+    # of a binary SVC fit on its own rows (which computes its own Gram matrix), bit for bit.
+    X, y = multiclass_problem(3)
+    y = np.where(y == y[0], "first", y.astype(str))  # string labels, one class renamed
+    ours_args, _ = KERNEL_ARGS[kernel]
+    shared = SVC(C=2.0, multiclass=multiclass, **ours_args).fit(X, y)
+    for k, (pos, neg) in enumerate(shared.problems_):
+        rows = np.flatnonzero(np.isin(y, shared.classes_[[pos, neg]])) if neg >= 0 else \
+            np.arange(len(y))
+        # a binary SVC's positive class is its classes_[1]: "pos" here
+        labels = np.where(y[rows] == shared.classes_[pos], "pos", "other")
+        alone = SVC(C=2.0, **ours_args).fit(X[rows], labels)
+        assert alone.classes_[1] == "pos"
+        assert shared.n_iter_[k] == alone.n_iter_[0]
+        assert shared.dual_objective_[k] == alone.dual_objective_[0]
+        assert shared.intercept_[k] == alone.intercept_[0]
+        in_problem = shared.dual_coef_[k][np.isin(shared.support_, rows[alone.support_])]
+        np.testing.assert_array_equal(np.sort(in_problem), np.sort(alone.dual_coef_[0]))
+
+
 def test_bias_without_free_support_vectors_is_libsvm_midpoint():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 2))
