@@ -93,11 +93,13 @@ def inner_cv_scores(X: np.ndarray, R: np.ndarray, codes: np.ndarray,
         if (class_weight <= ddof).any():
             raise ValueError(f"reg_param='auto': an inner training part leaves a class a total "
                              f"sample weight of at most ddof={ddof}; give reg_param a number.")
-        means = (R_train.T @ X[train]) / class_weight[:, None]
+        X_train, X_test = X[train], X[test]
+        means = (R_train.T @ X_train) / class_weight[:, None]
         log_priors = np.log(class_weight / class_weight.sum() if priors is None else priors)
+        in_class = R_train > 0  # the scatter of class k sums over its rows only
         joint = np.stack([
-            _class_log_density(X[test], X[train] - mean, R_train[:, k], mean,
-                               class_weight[k] - ddof, grid, reg_covar) + log_priors[k]
+            _class_log_density(X_test, X_train[in_class[:, k]] - mean, R_train[in_class[:, k], k],
+                               mean, class_weight[k] - ddof, grid, reg_covar) + log_priors[k]
             for k, mean in enumerate(means)], axis=2)  # (n_test, G, K)
         log_posterior = joint - logsumexp(joint, axis=2, keepdims=True)
         total -= np.einsum("nk,ngk->g", R[test], log_posterior)

@@ -246,13 +246,13 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
         covariances = np.empty((len(self.classes_), n_features, n_features))
         self.shrinkage_ = np.zeros(len(self.classes_))
         for k, mean in enumerate(self.means_):
-            centred = X - mean
-            covariance = (centred.T * R[:, k]) @ centred / (self.class_weight_[k] - self.ddof)
+            in_class = R[:, k] > 0  # the rows of weight 0 in class k add nothing to its scatter
+            centred, weight = X[in_class] - mean, R[in_class, k]
+            covariance = (centred.T * weight) @ centred / (self.class_weight_[k] - self.ddof)
             covariance *= 1.0 - reg_param
             covariance.flat[:: n_features + 1] += reg_param + ridge
             if shrink:
-                in_class = R[:, k] > 0
-                delta = ledoit_wolf_shrinkage(centred[in_class], R[in_class, k])
+                delta = ledoit_wolf_shrinkage(centred, weight)
                 target = np.trace(covariance) / n_features
                 covariance *= 1.0 - delta
                 covariance.flat[:: n_features + 1] += delta * target
