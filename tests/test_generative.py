@@ -223,12 +223,14 @@ def test_a_refit_with_a_fixed_shrinkage_drops_the_scores_of_an_auto_fit():
 
 
 def _blobs(n_classes, seed=0, d=4, sizes=None):
+    """Gaussian classes of their own scales, rotation and mean (``sizes`` rows each)."""
     rng = np.random.default_rng(seed)
     sizes = [40] * n_classes if sizes is None else sizes
     y = np.repeat(np.arange(n_classes), sizes)
     rotations = np.linalg.qr(rng.normal(size=(n_classes, d, d)))[0]
-    X = np.einsum("nd,nde->ne", rng.normal(size=(len(y), d)) * rng.uniform(0.5, 2.0, (n_classes, d))[y],
-                  rotations[y]) + 1.2 * rng.normal(size=(n_classes, d))[y]
+    scales = rng.uniform(0.5, 2.0, (n_classes, d))
+    X = np.einsum("nd,nde->ne", rng.normal(size=(len(y), d)) * scales[y], rotations[y])
+    X += 1.2 * rng.normal(size=(n_classes, d))[y]
     return X, np.array([f"c{k}" for k in range(n_classes)])[y]
 
 
