@@ -1,6 +1,7 @@
 """The comparison protocol: every mixlib model against its scikit-learn counterpart, same folds.
 
-Usage: ``python benchmarks/bench_comparison.py [--quick] [--datasets splice,wine]``
+Usage: ``python benchmarks/bench_comparison.py [--quick] [--datasets splice,wine]
+[--models gaussian_per_class,knn]``
 
 For each data set, :func:`mixlib.experiments.comparison.comparison_point` runs every model of
 the study's ``comparison.models`` with its ``comparison.params`` and the ``em`` settings of
@@ -101,8 +102,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="wine and heart_cleveland only")
     parser.add_argument("--datasets", default="splice,heart_cleveland,wine")
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--models", default=None,
+                        help="comma-separated models of comparison.models (default: all)")
     args = parser.parse_args()
     datasets = ["heart_cleveland", "wine"] if args.quick else args.datasets.split(",")
+    models = STUDY["comparison"]["models"] if args.models is None else args.models.split(",")
+    unknown = sorted(set(models) - set(STUDY["comparison"]["models"]))
+    if unknown:
+        parser.error(f"--models: {unknown} not in comparison.models of config/config.yaml")
     print(f"{args.folds}-fold CV, seconds = mean fit + predict per fold (wall clock)")
     print(f"{'dataset':16s}{'model':21s}{'mixlib s':>9s}{'sklearn s':>10s}{'ratio':>7s}"
           f"{'mixlib err':>11s}{'sklearn err':>12s}")
@@ -117,7 +124,7 @@ def main() -> None:
         n_train = int(np.sum(folds != 0))
         counterparts = sklearn_models(X, n_train)
         em = EMSettings.from_mapping(STUDY["em"])
-        for name in STUDY["comparison"]["models"]:
+        for name in models:
             table = comparison_point(X, y, dataset, name, STUDY["comparison"]["params"].get(name),
                                      args.folds, 0.05, copy.deepcopy(rng),
                                      standardise=standardise, em=em).scores

@@ -222,32 +222,112 @@ def test_a_refit_with_a_fixed_shrinkage_drops_the_scores_of_an_auto_fit():
     assert not hasattr(model, "cv_error_") and not hasattr(model, "cv_log_loss_")
 
 
-@pytest.mark.parametrize("ddof, priors", [(0, None), (1, [0.5, 0.3, 0.2])])
-def test_inner_cv_scores_are_those_of_fits_on_every_fold(ddof, priors):
-    """The vectorised scores of every grid value equal plain fits on the same inner folds."""
-    from mixlib.generative._shrinkage_cv import REG_PARAM_GRID, inner_cv_scores
+def _blobs(n_classes, seed=0, d=4, sizes=None):
+    """Gaussian classes of their own scales, rotation and mean (``sizes`` rows each)."""
+    rng = np.random.default_rng(seed)
+    sizes = [40] * n_classes if sizes is None else sizes
+    y = np.repeat(np.arange(n_classes), sizes)
+    rotations = np.linalg.qr(rng.normal(size=(n_classes, d, d)))[0]
+    scales = rng.uniform(0.5, 2.0, (n_classes, d))
+    X = np.einsum("nd,nde->ne", rng.normal(size=(len(y), d)) * scales[y], rotations[y])
+    X += 1.2 * rng.normal(size=(n_classes, d))[y]
+    return X, np.array([f"c{k}" for k in range(n_classes)])[y]
+
+
+def _auto_data(name):
+    """Data sets of the inner-CV checks: Gaussian blobs of 2-5 classes, a class of fewer rows
+    than features, collinear features, and the study's wine and heart_cleveland."""
+    if name.startswith("blobs"):
+        return _blobs(int(name[-1]), seed=int(name[-1]))
+    if name == "small_class":  # class c0: 6 rows, 8 features (4-5 in every training part)
+        return _blobs(3, seed=9, d=8, sizes=[6, 40, 50])
+    if name == "collinear":  # x4 = x0 + x1 and x5 = x2 exactly: every scatter is singular
+        X, y = _blobs(3, seed=4)
+        return np.column_stack([X, X[:, 0] + X[:, 1], X[:, 2]]), y
+    if name == "wine":
+        return _wine()
+    from mixlib.datasets import load_xy
+    from mixlib.impute import MeanImputer
+
+    X, y = load_xy("heart_cleveland")
+    return _standardised(MeanImputer().fit(X, y).transform(X)), y
+
+
+AUTO_DATA = ["blobs2", "blobs3", "blobs4", "blobs5", "small_class", "collinear", "wine", "heart"]
+
+
+def _refit_scores(X, y, weight, priors, ddof, seed):
+    """The inner CV the slow way: a fresh fit for every grid value on every inner fold."""
+    from mixlib.generative._shrinkage_cv import INNER_FOLDS, REG_PARAM_GRID
     from mixlib.model_selection.resampling import stratified_folds
 
-    X, y, _ = _problem(8, n=90, d=5)
-    weight = np.random.default_rng(0).integers(1, 4, size=len(y)).astype(float)
-    classes, codes = np.unique(y, return_inverse=True)
-    R = np.zeros((len(y), 3))
-    R[np.arange(len(y)), codes] = weight
-    error, log_loss = inner_cv_scores(X, R, codes, None if priors is None else np.array(priors),
-                                      np.array(REG_PARAM_GRID), 1e-6, ddof, 11)
-    folds = stratified_folds(codes, 5, 11)
+    codes = np.unique(y, return_inverse=True)[1]
+    n_folds = min(INNER_FOLDS, np.bincount(codes).min())
+    folds = stratified_folds(codes, n_folds, seed)
+    wrong, loss = np.zeros(len(REG_PARAM_GRID)), np.zeros(len(REG_PARAM_GRID))
     for g, r in enumerate(REG_PARAM_GRID):
-        wrong = loss = 0.0
-        for f in range(5):
+        for f in range(n_folds):
             train, test = folds != f, folds == f
             fit = QuadraticGaussianClassifier(priors=priors, reg_covar=1e-6, reg_param=r,
                                               ddof=ddof).fit(X[train], y[train], weight[train])
-            proba = fit.predict_proba(X[test])
+            log_proba = fit.predict_log_proba(X[test])
             truth = np.searchsorted(fit.classes_, y[test])
-            wrong += weight[test] @ (fit.predict(X[test]) != y[test])
-            loss -= weight[test] @ np.log(proba[np.arange(len(truth)), truth])
-        assert error[g] == pytest.approx(wrong / weight.sum(), abs=1e-12)
-        assert log_loss[g] == pytest.approx(loss / weight.sum(), rel=1e-9)
+            wrong[g] += weight[test] @ (fit.predict(X[test]) != y[test])
+            loss[g] -= weight[test] @ log_proba[np.arange(len(truth)), truth]
+    return wrong / weight.sum(), loss / weight.sum()
+
+
+@pytest.mark.parametrize("data", AUTO_DATA + ["weighted"])
+def test_inner_cv_scores_and_choice_are_those_of_fits_on_every_fold(data):
+    """The scores of the whole grid from one eigendecomposition per class and fold: the same
+    error counts, log-losses and chosen reg_param as a fresh fit per value and fold."""
+    from mixlib.generative._shrinkage_cv import REG_PARAM_GRID, choose_reg_param
+
+    ddof, priors, weight = 0, None, None
+    if data == "weighted":  # integer weights, fixed priors, ddof=1
+        X, y = _blobs(3, seed=8, d=5)
+        weight = np.random.default_rng(0).integers(1, 4, size=len(y)).astype(float)
+        ddof, priors = 1, [0.5, 0.3, 0.2]
+    else:
+        X, y = _auto_data(data)
+    for seed in (11, 12):
+        model = QuadraticGaussianClassifier(priors=priors, reg_param="auto", ddof=ddof,
+                                            random_state=seed).fit(X, y, weight)
+        error, log_loss = _refit_scores(X, y, np.ones(len(y)) if weight is None else weight,
+                                        priors, ddof, seed)
+        if weight is None:  # the same counts of misclassified rows, to the last bit
+            np.testing.assert_array_equal(model.cv_error_ * len(y), error * len(y))
+        np.testing.assert_allclose(model.cv_error_, error, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(model.cv_log_loss_, log_loss, rtol=1e-9)
+        assert model.reg_param_ == choose_reg_param(np.array(REG_PARAM_GRID), error, log_loss)
+
+
+@pytest.mark.parametrize("data", AUTO_DATA)
+def test_auto_shrinkage_decision_is_scikit_learns_at_the_chosen_reg_param(data):
+    """``log p(x | C_k) p(C_k)`` up to the constant ``D/2 log(2 pi)``: scikit-learn's
+    ``decision_function`` (for two classes, class 1's minus class 0's). scikit-learn refuses a
+    class of fewer rows than features, so there the reference is scipy's Gaussian density
+    with ``(1 - r) S_k + r I``."""
+    from scipy.stats import multivariate_normal
+
+    X, y = _auto_data(data)
+    ours = QuadraticGaussianClassifier(reg_param="auto", reg_covar=0.0, ddof=SKLEARN_QDA_DDOF,
+                                       random_state=5).fit(X, y)
+    r = ours.reg_param_
+    joint = ours._joint_log_likelihood(X)
+    if data == "small_class":
+        expected = np.column_stack([
+            multivariate_normal(X[y == c].mean(axis=0), (1 - r) * np.cov(
+                X[y == c].T, ddof=SKLEARN_QDA_DDOF) + r * np.eye(X.shape[1])).logpdf(X)
+            + np.log(np.mean(y == c)) for c in ours.classes_])
+        predicted = ours.classes_[expected.argmax(axis=1)]
+    else:
+        theirs = QuadraticDiscriminantAnalysis(reg_param=r).fit(X, y)
+        joint += 0.5 * X.shape[1] * np.log(2 * np.pi)  # scikit-learn leaves the constant out
+        expected, predicted = theirs.decision_function(X), theirs.predict(X)
+    np.testing.assert_allclose(joint[:, 1] - joint[:, 0] if joint.shape[1] == 2 else joint,
+                               expected, rtol=1e-10, atol=1e-8)
+    np.testing.assert_array_equal(ours.predict(X), predicted)
 
 
 def test_choice_is_least_error_then_least_log_loss_then_smallest():

@@ -185,6 +185,10 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
     The shrinkage is ``r* = argmin E(r)`` over the grid ``r in {0, 0.001, 0.003, 0.01, 0.03,
     0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6, 0.8, 1}``, ties in ``E`` broken by the least ``L``
     (then the smallest ``r``), and the model is refitted on every row with ``r*``. The
+    scores are those of a fresh fit per ``r`` and fold, computed without refitting: with
+    ``S_k = V diag(lambda) V^T`` of a training part, every ``Sigma_k(r)`` has the variances
+    ``(1 - r) lambda + r + reg_covar`` on the same eigenvectors ``V``, so one
+    eigendecomposition per class and fold scores the whole grid. The
     error decides because it is what the study measures: on one-hot splice the log-loss
     prefers far more shrinkage than the error does (on one 5-fold split it stays within
     0.21-0.26 from ``r = 0.1`` to ``0.6`` while the error goes from 4.7 % up to 9.8 % and
@@ -246,13 +250,13 @@ class QuadraticGaussianClassifier(_GaussianGenerative):
         covariances = np.empty((len(self.classes_), n_features, n_features))
         self.shrinkage_ = np.zeros(len(self.classes_))
         for k, mean in enumerate(self.means_):
-            centred = X - mean
-            covariance = (centred.T * R[:, k]) @ centred / (self.class_weight_[k] - self.ddof)
+            in_class = R[:, k] > 0  # the rows of weight 0 in class k add nothing to its scatter
+            centred, weight = X[in_class] - mean, R[in_class, k]
+            covariance = (centred.T * weight) @ centred / (self.class_weight_[k] - self.ddof)
             covariance *= 1.0 - reg_param
             covariance.flat[:: n_features + 1] += reg_param + ridge
             if shrink:
-                in_class = R[:, k] > 0
-                delta = ledoit_wolf_shrinkage(centred[in_class], R[in_class, k])
+                delta = ledoit_wolf_shrinkage(centred, weight)
                 target = np.trace(covariance) / n_features
                 covariance *= 1.0 - delta
                 covariance.flat[:: n_features + 1] += delta * target
