@@ -21,9 +21,9 @@ from mixlib.experiments.mixture import em_trace, kernel_map, kernel_map_stage, p
 from mixlib.figures.fig3_3 import fig3_3
 from mixlib.figures.fig3_4 import fig3_4
 from mixlib.figures.imputation import imputation_figure
-from mixlib.catalogue.registry import make_imputer
+from mixlib.catalogue.registry import make_imputer, make_mixture
 from mixlib.model_selection.resampling import holdout_units, standardised
-from mixlib.catalogue.settings import EMSettings, make_mixture
+from mixlib.catalogue.settings import EMSettings
 from mixlib.mixture.gaussian_mixture import MixtureClassifier
 
 EM = EMSettings(init="report", tol=1e-6, max_iter=200, min_variance=1e-6)

@@ -107,7 +107,7 @@ def test_rounds_settings_reach_the_methods_and_the_table():
 
 
 def test_migrations_and_margins_match_a_hand_count():
-    from mixlib.catalogue.settings import seeded_classifier
+    from mixlib.catalogue.registry import seeded_classifier
     from mixlib.experiments.semisupervised_tables import posterior_margin
     from mixlib.semi_supervised import prior_probability_classification
 

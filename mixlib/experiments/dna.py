@@ -14,7 +14,8 @@ import pandas as pd
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.experiments.contract import RepeatData, Stage
 from mixlib.experiments.mixture_errors import train_test_errors
-from mixlib.catalogue.settings import EMSettings, seeded_classifier
+from mixlib.catalogue.settings import EMSettings
+from mixlib.catalogue.registry import seeded_classifier
 from mixlib.mixture import kernel_counts
 
 

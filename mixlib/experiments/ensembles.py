@@ -21,8 +21,8 @@ import pandas as pd
 
 from mixlib.core.validation import check_random_state
 from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.catalogue.registry import make_model
-from mixlib.catalogue.settings import EMSettings, make_mixture
+from mixlib.catalogue.registry import make_mixture, make_model
+from mixlib.catalogue.settings import EMSettings
 from mixlib.model_selection.resampling import warm_up
 
 logger = logging.getLogger(__name__)
@@ -194,7 +194,7 @@ def ensemble_point(data: RepeatData, *, method: str, max_members: int,
     """:func:`ensemble_curve` of one method on one repeat; ``bagging_base`` bags the mixture classifier.
 
     For ``bagging_base`` the base estimator is the study's mixture classifier
-    (:func:`mixlib.catalogue.settings.make_mixture`) with ``base_kernels`` kernels per class
+    (:func:`mixlib.catalogue.registry.make_mixture`) with ``base_kernels`` kernels per class
     and the EM settings ``em``, and, as ``random_state``, one integer drawn from ``rng`` first;
     ``rng`` then drives the ensemble. Other methods take neither (None for them in the
     pipeline, so a change of the EM settings does not rerun them).

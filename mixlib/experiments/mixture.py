@@ -17,7 +17,8 @@ import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
 from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.catalogue.settings import EMSettings, make_mixture
+from mixlib.catalogue.settings import EMSettings
+from mixlib.catalogue.registry import make_mixture
 from mixlib.mixture import LIVE_WEIGHT, kernel_counts
 
 
@@ -32,7 +33,7 @@ def em_trace(
 ) -> pd.DataFrame:
     """Mean log-likelihood of every class model at every EM iteration (fig. 3.3; one repeat).
 
-    Fits the study's mixture classifier (:func:`mixlib.catalogue.settings.make_mixture`)
+    Fits the study's mixture classifier (:func:`mixlib.catalogue.registry.make_mixture`)
     with ``n_components`` kernels per class on the ``labelled`` rows of the repeat, from a random initialisation (the report's:
     distinct training vectors as centres); with ``n_labelled`` it first draws that many
     labelled rows at random (without replacement). Then, to tell whether that fit reached the
@@ -138,7 +139,7 @@ def kernel_map(
 ) -> pd.DataFrame:
     """Kernels of every class and the training points in the plane of the first two PCs (fig. 3.4).
 
-    Fits the study's mixture classifier (:func:`mixlib.catalogue.settings.make_mixture`)
+    Fits the study's mixture classifier (:func:`mixlib.catalogue.registry.make_mixture`)
     with ``n_components`` kernels per class and projects the training points and the kernel centres on the first two principal
     components of the training data: ``(pc1, pc2) = A (x - xbar)``, ``A`` of shape (2, d)
     from :func:`principal_axes`. Because ``A`` has orthonormal rows, the projection of an

@@ -49,7 +49,8 @@ from mixlib.experiments.semisupervised_tables import (
     rounds_table,
     sweep_table,
 )
-from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings, seeded_classifier
+from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
+from mixlib.catalogue.registry import seeded_classifier
 from mixlib.mixture import MixtureClassifier
 from mixlib.semi_supervised import (
     IterativeClassifier,
@@ -68,7 +69,7 @@ def _given(**settings: Any) -> dict[str, Any]:
 
 def memoised_classifier(n_components: int, em: EMSettings,
                         rng: np.random.Generator) -> MixtureClassifier:
-    """:func:`~mixlib.catalogue.settings.seeded_classifier` whose fits are looked up in
+    """:func:`~mixlib.catalogue.registry.seeded_classifier` whose fits are looked up in
     :data:`FITS` first.
 
     The semi-supervised stages refit with the same seed on the same rows again and again:

@@ -38,8 +38,8 @@ import pandas as pd
 from mixlib.core.seeding import generator
 from mixlib.datasets import CLASS_COLUMN, feature_matrix
 from mixlib.experiments.comparison import split_protocol_params
-from mixlib.catalogue.registry import make_model
-from mixlib.catalogue.settings import ComparisonProtocol, EMSettings, make_mixture
+from mixlib.catalogue.registry import make_mixture, make_model
+from mixlib.catalogue.settings import ComparisonProtocol, EMSettings
 from mixlib.model_selection.fixed_splits import split_kind, split_repeats
 from mixlib.model_selection.resampling import repeated_kfold_units, training_rows
 from mixlib.model_selection.splits import duplicate_groups, role_sizes

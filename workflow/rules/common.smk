@@ -103,9 +103,10 @@ SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
 ENVIRONMENT = conda_environment(Path(workflow.basedir) / "environment.yml")
 
 
-def fingerprint_of(script):
-    """The params "code" of a rule whose script is workflow/scripts/<script>."""
-    return script_fingerprint(SCRIPTS / script)
+def fingerprint_of(script, *named):
+    """The params "code" of a rule whose script is workflow/scripts/<script> (and imports the
+    modules named, a figure rule's drawing module, by name)."""
+    return script_fingerprint(SCRIPTS / script, *named)
 
 
 # The relative variance floors of the sensitivity grid (semisupervised_sensitivity), which

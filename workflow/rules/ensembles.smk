@@ -69,9 +69,9 @@ rule ensembles_figure:
     log:
         "results/logs/ensembles_figure/all.log",
     params:
-        figure="ensemble_error_curves",
+        figure="mixlib.figures.ensembles.ensemble_error_curves",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.ensembles"),
     conda:
         ENVIRONMENT
     script:
