@@ -1,7 +1,7 @@
 """Ensemble experiments of the course notes on ensembles: error against ensemble size, with
 OOB error.
 
-Pipeline granularity: one job per (split, method) runs :func:`ensemble_stage` on every repeat;
+Pipeline granularity: one job per (split, method) runs :func:`ensemble_job` on every repeat;
 its stage function :func:`ensemble_point` calls :func:`ensemble_curve`, which fits the
 ensemble once with ``max_members`` members and reads the whole curve from the staged votes
 (members 1, 2, ..., B), so one fit gives every ensemble size. A single tree and ID3 are
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state
-from mixlib.experiments.contract import RepeatData, Stage
+from mixlib.experiments.contract import RepeatData, run_repeats
 from mixlib.catalogue.registry import make_mixture, make_model
 from mixlib.catalogue.settings import EMSettings
 from mixlib.model_selection.resampling import warm_up
@@ -209,14 +209,16 @@ def ensemble_point(data: RepeatData, *, method: str, max_members: int,
                           base_estimator=base)
 
 
-def ensemble_stage(*, split: str, method: str, max_members: int,
-                   params: Mapping[str, Any] | None, base_kernels: int | None,
-                   em: EMSettings | None) -> Stage:
+def ensemble_job(repeats: Sequence[RepeatData], *, seed: int, split: str, method: str,
+                 max_members: int, params: Mapping[str, Any] | None, base_kernels: int | None,
+                 em: EMSettings | None) -> pd.DataFrame:
     """The ``ensemble_curve`` rule: :func:`ensemble_point` of one method on every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "ensembles", split, method, r)``; the table
     gets ``repeat`` and ``dataset`` (the split's name) columns at its end.
     """
-    return Stage(ensemble_point, {"method": method, "max_members": max_members, "params": params,
-                                  "base_kernels": base_kernels, "em": em},
-                 keys=("ensembles", split, method), trailing={"dataset": split})
+    table = run_repeats(ensemble_point, repeats,
+                        {"method": method, "max_members": max_members, "params": params,
+                         "base_kernels": base_kernels, "em": em},
+                        seed=seed, keys=("ensembles", split, method))
+    return table.assign(dataset=split)
