@@ -146,7 +146,7 @@ def test_no_figure_module_holds_an_interval_level():
     import mixlib.figures
 
     assert not hasattr(mixlib.figures, "ALPHA") and not hasattr(mixlib.figures, "INTERVAL")
-    assert [path.name for path in sorted(FIGURES.glob("*.py")) if "STUDY_ALPHA" in path.read_text()] == []
+    assert [path.name for path in sorted(FIGURES.glob("*.py")) if "STUDY_SIGNIFICANCE_LEVEL" in path.read_text()] == []
 
 
 def test_captions_state_the_configured_level():

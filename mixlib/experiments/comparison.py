@@ -111,7 +111,7 @@ def error_rows(errors: np.ndarray, n_train: float, n_test: float,
         plain = t_interval(errors, significance)
         mean, std, low, high = plain.mean, plain.std, plain.low, plain.high
         c_low, c_high = corrected_t_interval(errors, n_train=n_train, n_test=n_test,
-                                             alpha=significance)
+                                             significance_level=significance)
     else:
         mean, std = float(errors.mean()), np.nan
         low = high = c_low = c_high = np.nan

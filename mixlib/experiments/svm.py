@@ -143,7 +143,7 @@ def svm_grid_level(
     start = time.perf_counter()
     svm = make_model("svm", {"kernel": "gaussian", **_given(p, "tol")})
     wide = evaluate_grid(svm, X_train, y_train, log_C, log_sigma, folds,
-                         alpha=p["significance_level"], n_jobs=n_jobs)
+                         significance_level=p["significance_level"], n_jobs=n_jobs)
     logger.info("%s grid level %d: %d cells x %d folds in %.1f s", dataset, level, len(wide),
                 p["n_folds"], time.perf_counter() - start)
     long = wide.melt(id_vars=["log10_C", "log10_sigma", "C", "sigma"],
