@@ -136,14 +136,14 @@ def estimator_settings(estimator: Any) -> dict[str, str]:
     and nested estimators, each value as text; a parameter the estimator resolves itself when
     it fits (a text value such as ``reg_param="auto"`` with a fitted ``reg_param_``) as the
     text and the value that ran, ``"auto (0.2)"``."""
-    settings = {}
+    values = {}
     for name, value in sorted(estimator.get_params(deep=True).items()):
         if name.rsplit("__", 1)[-1] == "random_state" or hasattr(value, "get_params"):
             continue
         fitted = getattr(estimator, f"{name}_", None) if isinstance(value, str) else None
-        settings[name] = str(value) if fitted is None else f"{value} ({fitted:g})" \
+        values[name] = str(value) if fitted is None else f"{value} ({fitted:g})" \
             if isinstance(fitted, numbers.Real) else f"{value} ({fitted})"
-    return settings
+    return values
 
 
 def _tables(scores: list[UnitScore], *, protocol: str, dataset: str, split: str | None,

@@ -19,7 +19,7 @@ rule ensemble_curve:
         "results/benchmarks/ensemble_curve/{split}.{method}.tsv"
     params:
         max_members=ENSEMBLES["max_members"],
-        settings=ENSEMBLES["trees"],
+        trees=ENSEMBLES["trees"],
         base_kernels=ensemble_base_kernels,
         em=ensemble_em,
         seed=config["seed"],

@@ -108,7 +108,7 @@ rule mkl:
     benchmark:
         "results/benchmarks/mkl/{split}.tsv"
     params:
-        settings=SVM["mkl"],
+        model_params=SVM["mkl"],
         standardise=standardises,
         code=fingerprint_of("mkl.py"),
     resources:
@@ -131,7 +131,7 @@ rule svdd:
     benchmark:
         "results/benchmarks/svdd/{split}.tsv"
     params:
-        settings=SVM["svdd"],
+        model_params=SVM["svdd"],
         standardise=standardises,
         code=fingerprint_of("svdd.py"),
     resources:
