@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mixlib.experiments.contract import RepeatData, Stage, run_stages, run_until_counted
+from mixlib.experiments.contract import RepeatData, run_repeats
 from mixlib.pipeline.config_checks import check_claim_repeats
 from mixlib.pipeline.replicates import (
     claim_min_n, claim_repeats, claim_splits, original_of, repeats_of, replicate_of,
@@ -62,24 +62,20 @@ def _repeats(n: int) -> list[RepeatData]:
 
 
 def test_a_stage_runs_on_until_enough_repeats_count_in_order_and_from_the_seed():
-    stage = Stage(_draw, keys=("draw",), leading={"split": "s"})
-    every = run_stages(stage, _repeats(200), seed=3)
+    def run(n, **until):
+        return run_repeats(_draw, _repeats(n), seed=3, keys=("draw",), **until)
+
+    every = run(200)
     counts = (every["value"] < 0.4).cumsum().to_numpy()
-    table = run_until_counted(stage, _repeats(200), seed=3, first=10, needed=20,
-                              counts=lambda t: bool(t["value"].iloc[0] < 0.4))
-    # the first k repeats, k the first count at which 20 of them count: the same draws as run_stages
+    table = run(200, first=10, needed=20, counts=lambda t: bool(t["value"].iloc[0] < 0.4))
+    # the first k repeats, k the first count at which 20 of them count: the same draws as every repeat's
     k = int(np.argmax(counts >= 20)) + 1
     assert k > 20 and table["repeat"].tolist() == list(range(k))
-    assert table.equals(every.iloc[:k].reset_index(drop=True)) and list(table.columns) == ["split", "value", "repeat"]
+    assert table.equals(every.iloc[:k].reset_index(drop=True)) and list(table.columns) == ["value", "repeat"]
     # at least `first`, even when fewer are needed; at most every repeat there is
-    assert run_until_counted(stage, _repeats(200), seed=3, first=15, needed=1, counts=lambda t: True)["repeat"].max() == 14
-    capped = run_until_counted(stage, _repeats(25), seed=3, first=10, needed=20, counts=lambda t: False)
-    assert len(capped) == 25
-    # a split with fewer repeats than `first` (a fixed split has one) runs all it has, as run_stages
-    fixed = run_until_counted(stage, _repeats(1), seed=3, first=6, needed=3, counts=lambda t: True)
-    assert fixed.equals(run_stages(stage, _repeats(1), seed=3))
+    assert run(200, first=15, needed=1, counts=lambda t: True)["repeat"].max() == 14
+    assert len(run(25, first=10, needed=20, counts=lambda t: False)) == 25
+    # a split with fewer repeats than `first` (a fixed split has one) runs all it has
+    assert run(1, first=6, needed=3, counts=lambda t: True).equals(run(1))
     with pytest.raises(ValueError, match="first must be at least 1"):
-        run_until_counted(stage, _repeats(5), seed=3, first=0, needed=1, counts=lambda t: True)
-    with pytest.raises(ValueError, match="one stream per repeat"):
-        run_until_counted(Stage(_draw, keys=("draw",), n_repeats=1), _repeats(5), seed=3, first=1, needed=1,
-                          counts=lambda t: True)
+        run(5, first=0, needed=1, counts=lambda t: True)

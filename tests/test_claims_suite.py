@@ -52,11 +52,11 @@ WIN = np.linspace(0.05, 0.10, N)  # the mixture worse on every data set, by 5 to
 
 
 def test_min_datasets_is_the_fewest_a_one_sided_signed_rank_test_can_reject_on():
-    for alpha in (0.05, 0.01, 0.1, 1 / 32, 0.2):
-        n = min_signed_rank_datasets(alpha)
-        assert 0.5 ** n < alpha / 2 <= 0.5 ** (n - 1)
+    for significance_level in (0.05, 0.01, 0.1, 1 / 32, 0.2):
+        n = min_signed_rank_datasets(significance_level)
+        assert 0.5 ** n < significance_level / 2 <= 0.5 ** (n - 1)
     assert min_signed_rank_datasets(0.05) == 6
-    with pytest.raises(ValueError, match="alpha"):
+    with pytest.raises(ValueError, match="significance_level"):
         min_signed_rank_datasets(0.0)
 
 

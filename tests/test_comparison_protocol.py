@@ -106,9 +106,9 @@ def test_error_rows_plain_and_corrected_intervals_by_hand():
 def test_corrected_interval_without_correction_is_the_t_interval():
     errors = np.array([0.3, 0.1, 0.2, 0.25])
     plain = t_interval(errors, 0.1)
-    assert corrected_t_interval(errors, n_train=10, n_test=0, alpha=0.1) == pytest.approx(
+    assert corrected_t_interval(errors, n_train=10, n_test=0, significance_level=0.1) == pytest.approx(
         (plain.low, plain.high))
-    wide = corrected_t_interval(errors, n_train=10, n_test=5, alpha=0.1)
+    wide = corrected_t_interval(errors, n_train=10, n_test=5, significance_level=0.1)
     assert wide[0] < plain.low and wide[1] > plain.high
     with pytest.raises(ValueError, match="at least 2 errors"):
         corrected_t_interval([0.1], n_train=10, n_test=5)
@@ -325,13 +325,13 @@ def test_group_rank_test_rejects_bad_input():
         group_rank_test([1.0, 2.0, 3.0], [1, 0, 0])
 
 
-@pytest.mark.parametrize("alpha", [0.05, 0.1])
-def test_nemenyi_p_value_is_alpha_at_the_critical_difference(alpha):
-    cd = nemenyi_critical_difference(5, 4, alpha)
-    assert nemenyi_p_value(cd, 5, 4) == pytest.approx(alpha)
-    assert nemenyi_p_value(-cd, 5, 4) == pytest.approx(alpha)
+@pytest.mark.parametrize("significance_level", [0.05, 0.1])
+def test_nemenyi_p_value_is_alpha_at_the_critical_difference(significance_level):
+    cd = nemenyi_critical_difference(5, 4, significance_level)
+    assert nemenyi_p_value(cd, 5, 4) == pytest.approx(significance_level)
+    assert nemenyi_p_value(-cd, 5, 4) == pytest.approx(significance_level)
     assert nemenyi_p_value(0.0, 5, 4) == 1.0
-    assert nemenyi_p_value(cd * 1.2, 5, 4) < alpha < nemenyi_p_value(cd * 0.8, 5, 4)
+    assert nemenyi_p_value(cd * 1.2, 5, 4) < significance_level < nemenyi_p_value(cd * 0.8, 5, 4)
 
 
 # --- claims decided by the tests ------------------------------------------------------------------

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from mixlib.experiments.contract import RepeatData, Stage, run_stages
+from mixlib.experiments.contract import RepeatData, run_repeats
 from mixlib.pipeline.console import NameFinishedJobs, finished_line
 from mixlib.pipeline.warning_summary import logged_warnings, run_warning_summary
 from mixlib.pipeline.workflow import logged_job
@@ -45,20 +45,23 @@ def test_finished_job_filter_looks_jobs_up_again_when_the_dag_grows():
     assert record.msg == finished_line(2, "split", {"dataset": "heart"})
 
 
-def _stage(data, *, threshold):
+def _stage(data, *, threshold, rng=None):
     X, y = data["train"]
     return pd.DataFrame({"n": [len(y)], "threshold": [threshold]})
 
 
-def test_run_stages_logs_repeat_k_of_n_with_the_setting(caplog):
+def test_run_repeats_logs_repeat_k_of_n_with_the_setting(caplog):
     repeats = [RepeatData.of(r, train=(np.zeros((3 + r, 1)), np.zeros(3 + r))) for r in (4, 7)]
-    stage = Stage(_stage, params={"threshold": 0.75}, leading={"split": "wine", "method": "iterative"})
     with caplog.at_level(logging.INFO, logger="mixlib.experiments.contract"):
-        table = run_stages(stage, repeats)
+        table = run_repeats(_stage, repeats, {"threshold": 0.75})
+        run_repeats(_stage, repeats[:1], {"threshold": 0.5}, seed=1, keys=("wine", "iterative"), first=1,
+                    counts=lambda table: True)
     assert list(table["n"]) == [7, 10]
     assert [record.getMessage() for record in caplog.records] == [
-        "repeat 1 of 2 (split repeat 4): _stage split=wine, method=iterative, threshold=0.75",
-        "repeat 2 of 2 (split repeat 7): _stage split=wine, method=iterative, threshold=0.75",
+        "repeat 1 of 2 (split repeat 4): _stage threshold=0.75",
+        "repeat 2 of 2 (split repeat 7): _stage threshold=0.75",
+        "repeat 1 (split repeat 4, 0 of 0 counted so far): _stage threshold=0.5 (stream wine, iterative)",
+        "1 repeats run, 1 counted (needed 0, at most 1)",
     ]
 
 

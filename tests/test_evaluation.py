@@ -37,7 +37,7 @@ def test_stratified_folds_partition_and_keep_proportions(seed):
 
 def test_t_interval_against_scipy():
     errors = np.array([0.10, 0.15, 0.08, 0.12, 0.20, 0.11])
-    cv = t_interval(errors, alpha=0.1)
+    cv = t_interval(errors, significance_level=0.1)
     low, high = stats.t.interval(0.9, df=5, loc=errors.mean(), scale=stats.sem(errors))
     assert cv.mean == pytest.approx(errors.mean())
     assert cv.low == pytest.approx(low, rel=1e-12)

@@ -136,18 +136,18 @@ def test_perfect_model_zero_error_and_diagonal_confusion(model):
         {"a": 20, "b": 20, "c": 20}
 
 
-@pytest.mark.parametrize("alpha", [0.05, 0.2])
-def test_interval_is_the_notes_t_interval(alpha):
+@pytest.mark.parametrize("significance_level", [0.05, 0.2])
+def test_interval_is_the_notes_t_interval(significance_level):
     X, y = blobs(8, n=60, spread=1.5)
-    table = comparison_point(X, y, "toy", "knn", {"n_neighbors": 3}, 6, alpha, 2).scores
+    table = comparison_point(X, y, "toy", "knn", {"n_neighbors": 3}, 6, significance_level, 2).scores
     fold_errors = table.loc[table["metric"] == "fold_error", "value"].to_numpy()
-    cv = t_interval(fold_errors, alpha)
+    cv = t_interval(fold_errors, significance_level)
     assert cv.std > 0
     assert metric(table, "cv_error") == pytest.approx(cv.mean, abs=1e-15)
     assert metric(table, "cv_std") == pytest.approx(cv.std, abs=1e-15)
     assert metric(table, "ci_low") == pytest.approx(cv.low, abs=1e-15)
     assert metric(table, "ci_high") == pytest.approx(cv.high, abs=1e-15)
-    assert table["alpha"].unique().tolist() == [alpha]
+    assert table["alpha"].unique().tolist() == [significance_level]
 
 
 def test_matches_scikit_learn_on_the_same_folds():

@@ -67,7 +67,7 @@ def test_curve_rejects_bad_input():
         ensemble_curve(data, method="boosting", max_members=5, rng=0)
     with pytest.raises(ValueError, match="needs a base_estimator"):
         ensemble_curve(data, method="bagging_base", max_members=5, rng=0)
-    with pytest.raises(ValueError, match=r"unknown ensemble setting\(s\) \['depth'\]"):
+    with pytest.raises(ValueError, match=r"unknown ensembles.trees key\(s\) \['depth'\]"):
         ensemble_curve(data, method="tree", max_members=5, params={"depth": 3}, rng=0)
 
 

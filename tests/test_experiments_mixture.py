@@ -10,20 +10,20 @@ from mixlib.mixture.isotropic import kernel_counts
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
-from mixlib.experiments.contract import RepeatData, Stage, run_stages
+from mixlib.experiments.contract import RepeatData, run_repeats
 from mixlib.experiments.imputation import (
     imputation_study,
     imputation_study_job,
     imputer_variants,
     mcar_mask,
 )
-from mixlib.experiments.mixture import em_trace, kernel_map, kernel_map_stage, principal_axes
+from mixlib.experiments.mixture import em_trace, kernel_map, kernel_map_job, principal_axes
 from mixlib.figures.fig3_3 import fig3_3
 from mixlib.figures.fig3_4 import fig3_4
 from mixlib.figures.imputation import imputation_figure
-from mixlib.catalogue.registry import make_imputer
+from mixlib.catalogue.registry import make_imputer, make_mixture
 from mixlib.model_selection.resampling import holdout_units, standardised
-from mixlib.catalogue.settings import EMSettings, make_mixture
+from mixlib.catalogue.settings import EMSettings
 from mixlib.mixture.gaussian_mixture import MixtureClassifier
 
 EM = EMSettings(init="report", tol=1e-6, max_iter=200, min_variance=1e-6)
@@ -43,8 +43,10 @@ def _labelled(X, y, repeat=0):
 
 def _traces(X, y, seed, n_repeats=3, **params):
     """em_trace on ``n_repeats`` repeats of the same rows, through the runner."""
-    stage = Stage(em_trace, {"n_components": 2, "em": EM, "n_restarts": 0, **params}, keys=("em_trace", "s"), repeat_column=0)
-    return run_stages(stage, [_labelled(X, y, r) for r in range(n_repeats)], seed=seed)
+    table = run_repeats(em_trace, [_labelled(X, y, r) for r in range(n_repeats)],
+                        {"n_components": 2, "em": EM, "n_restarts": 0, **params}, seed=seed, keys=("em_trace", "s"))
+    table.insert(0, "repeat", table.pop("repeat"))
+    return table
 
 
 def test_em_trace_table(two_classes):
@@ -102,15 +104,14 @@ def test_em_trace_restarts_find_the_best_maximum_without_changing_the_fit(two_cl
         em_trace(_labelled(X, y), n_components=2, em=EM, n_restarts=-1, rng=0)
 
 
-def test_em_trace_floor_stages_differ_by_the_floor_alone(two_classes):
+def test_em_trace_floor_job_differs_by_the_floor_alone(two_classes):
     from mixlib.core.seeding import generator
-    from mixlib.experiments.mixture import em_trace_floor_stages
+    from mixlib.experiments.mixture import em_trace_floor_job
 
     X, y = two_classes
     repeats = [_labelled(X, y)]
-    stages = em_trace_floor_stages(split="s", dataset="d", n_components=3, em=EMSettings(min_variance=1e-6, tol=1e-5),
-                                   n_restarts=2, floors=[1e-6, 0.5])
-    table = run_stages(stages, repeats, seed=4)
+    table = em_trace_floor_job(repeats, seed=4, split="s", dataset="d", n_components=3,
+                               em=EMSettings(min_variance=1e-6, tol=1e-5), n_restarts=2, floors=[1e-6, 0.5])
     assert list(table.columns[:3]) == ["split", "dataset", "repeat"] and table.columns[-1] == "relative_min_variance"
     assert sorted(table["relative_min_variance"].unique()) == [1e-6, 0.5]
     low = table[table["relative_min_variance"] == 1e-6]
@@ -174,14 +175,13 @@ def test_kernel_map_table(two_classes):
         kernel_map(_labelled(X[:, :1], y), n_components=2, em=EM, rng=0)
 
 
-def test_kernel_map_stage_runs_on_repeat_zero_only(two_classes):
+def test_kernel_map_job_runs_on_repeat_zero_only(two_classes):
     """A one-repeat stage: repeat 0 with generator(seed, "kernel_map", split, 0), no repeat column."""
     from mixlib.core.seeding import generator
 
     X, y = two_classes
-    stage = kernel_map_stage(split="s", dataset="d", n_components=2, em=EMSettings(tol=1e-5))
     repeats = [_labelled(X, y, 0), _labelled(X[:40], y[:40], 1)]
-    table = run_stages(stage, repeats, seed=4)
+    table = kernel_map_job(repeats, seed=4, split="s", dataset="d", n_components=2, em=EMSettings(tol=1e-5))
     direct = kernel_map(repeats[0], n_components=2, em=EMSettings(tol=1e-5),
                         rng=generator(4, "kernel_map", "s", 0))
     pd.testing.assert_frame_equal(table, direct.assign(split="s", dataset="d")[["split", "dataset", *direct.columns]])

@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from mixlib.experiments.contract import RepeatData, run_stages
-from mixlib.experiments.mlp import METRICS, TRAINING_KEYS, mlp_sweep_point, mlp_sweep_stage
+from mixlib.experiments.contract import RepeatData
+from mixlib.experiments.mlp import METRICS, TRAINING_KEYS, mlp_sweep_job, mlp_sweep_point
 from mixlib.figures.fig6_2 import fig6_2
 from mixlib.neural_network.mlp import MLPClassifier
 
@@ -21,9 +21,8 @@ def tiny_data(seed=0, repeat=0):
 def sweep(regime, hidden_size, seed, n_repeats, data_seed=0):
     """The sweep point's stage on ``n_repeats`` repeats of the same rows."""
     repeats = [tiny_data(data_seed, r) for r in range(n_repeats)]
-    stage = mlp_sweep_stage(split="s", regime=regime, hidden_size=hidden_size, params=PARAMS, encoding="ordinal",
-                            dataset="d")
-    return run_stages(stage, repeats, seed=seed)
+    return mlp_sweep_job(repeats, seed=seed, split="s", regime=regime, hidden_size=hidden_size, params=PARAMS,
+                         encoding="ordinal", dataset="d")
 
 
 PARAMS = {"n_epochs": 8, "learning_rate": 0.05, "patience": 3}

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from mixlib.core.exceptions import ConvergenceWarning
-from mixlib.experiments.contract import RepeatData, run_stages
-from mixlib.experiments.dna import dna_kernel_point, dna_kernel_stage
+from mixlib.experiments.contract import RepeatData
+from mixlib.experiments.dna import dna_kernel_job, dna_kernel_point
 from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 from mixlib.experiments.semisupervised import (
     METHODS,
@@ -107,7 +107,7 @@ def test_rounds_settings_reach_the_methods_and_the_table():
 
 
 def test_migrations_and_margins_match_a_hand_count():
-    from mixlib.catalogue.settings import seeded_classifier
+    from mixlib.catalogue.registry import seeded_classifier
     from mixlib.experiments.semisupervised_tables import posterior_margin
     from mixlib.semi_supervised import prior_probability_classification
 
@@ -253,9 +253,8 @@ def test_fig6_1_draws_means_against_kernels():
 
     problem = tiny_problem()
     repeats = [RepeatData.of(r, train=problem["labelled"], test=problem["test"]) for r in range(2)]
-    dna = pd.concat([run_stages(dna_kernel_stage(split="s", encoding="onehot", n_components=k, em=EMSettings(),
-                                                 dataset="d"),
-                                repeats, seed=0) for k in (1, 2)], ignore_index=True)
+    dna = pd.concat([dna_kernel_job(repeats, seed=0, split="s", encoding="onehot", n_components=k, em=EMSettings(),
+                                    dataset="d") for k in (1, 2)], ignore_index=True)
     assert (dna["dataset"] == "d").all()
     dna = dna.drop(columns=["split", "encoding"])  # one encoding: curves without its name
     fig = fig6_1(dna, confidence_level=0.95)
@@ -280,16 +279,18 @@ def test_a_grid_floor_replaces_the_study_floor():
         EMSettings().with_relative_floor(0.0)
 
 
-def test_sensitivity_stages_run_every_finish_and_restart():
+def test_sensitivity_job_runs_every_finish_and_restart():
     from mixlib.core.seeding import generator
-    from mixlib.experiments.semisupervised_readings import sensitivity_stages
+    from mixlib.experiments.semisupervised_readings import sensitivity_job
 
     problem = tiny_problem()
     repeats = [RepeatData(r, problem.roles) for r in range(2)]
     em, settings = EM.with_relative_floor(1e-2), SETTINGS.replaced(threshold=0.6)
-    stages = sensitivity_stages(split="s", dataset="d", n_components=2, em=em, settings=settings,
-                                restarts=["warm", "fresh"], finishes=["argmax", "stop"])
-    table = run_stages(stages, repeats, seed=3)
+    def run():
+        return sensitivity_job(repeats, seed=3, split="s", dataset="d", n_components=2, em=em, settings=settings,
+                               restarts=["warm", "fresh"], finishes=["argmax", "stop"])
+
+    table = run()
     assert list(table.columns[:8]) == ["split", "dataset", "method", "n_components", "restart", "finish",
                                       "threshold", "relative_min_variance"]
     assert table.columns[-1] == "repeat"
@@ -299,7 +300,7 @@ def test_sensitivity_stages_run_every_finish_and_restart():
     assert (table["relative_min_variance"] == 1e-2).all() and (table["threshold"] == 0.6).all()
     assert set(table["repeat"]) == {0, 1}
     # The same point again gives the same table (seeded by the job's identity).
-    pd.testing.assert_frame_equal(table, run_stages(stages, repeats, seed=3))
+    pd.testing.assert_frame_equal(table, run())
     # Both prior restarts start from the same initialisations: the prior stream of repeat 1.
     fresh = semisupervised_rounds(repeats[1], method="prior", n_components=2,
                                   em=em, settings=settings.replaced(restart="fresh"),
@@ -328,16 +329,15 @@ def test_kernel_sweep_point_scores_one_fit_at_every_threshold():
         kernel_sweep_point(problem, method="iterative", n_components=2, em=EM, settings=SETTINGS, thresholds=[0.6], rng=4)
 
 
-def test_kernel_sweep_reading_stages_cover_every_reading():
-    from mixlib.experiments.semisupervised_readings import kernel_sweep_reading_stages
+def test_kernel_sweep_reading_job_covers_every_reading():
+    from mixlib.experiments.semisupervised_readings import kernel_sweep_reading_job
 
     problem = tiny_problem()
     repeats = [RepeatData(r, problem.roles) for r in range(2)]
-    stages = kernel_sweep_reading_stages(split="s", dataset="d", kernel_counts=[1, 2],
-                                         em=EM.with_relative_floor(0.25), settings=SETTINGS,
-                                         thresholds=[0.6, 0.9], restarts=["warm", "fresh"],
-                                         finishes=["argmax", "stop"])
-    table = run_stages(stages, repeats, seed=2)
+    table = kernel_sweep_reading_job(repeats, seed=2, split="s", dataset="d", kernel_counts=[1, 2],
+                                     em=EM.with_relative_floor(0.25), settings=SETTINGS,
+                                     thresholds=[0.6, 0.9], restarts=["warm", "fresh"],
+                                     finishes=["argmax", "stop"])
     assert list(table.columns[:2]) == ["split", "dataset"]
     assert list(table.columns[-2:]) == ["repeat", "relative_min_variance"]
     assert (table["relative_min_variance"] == 0.25).all()
@@ -366,64 +366,59 @@ def test_the_supervised_scores_do_not_use_the_semisupervised_rules():
         assert not [name for name in imported if name.startswith("mixlib.semi_supervised")], module
 
 
-def _one_stage_per_finish(stages, function):
-    """``stages`` with every finish pair's stage run on its own by ``function`` (method iterative)."""
-    from dataclasses import replace
-
-    from mixlib.experiments.semisupervised_readings import FinishPair
-
-    pairs = [stage for stage in stages if isinstance(stage.function, FinishPair)]
-    assert pairs, "no finish pair to compare"
-    return [replace(stage, function=function, params={"method": "iterative", **stage.params})
-            if isinstance(stage.function, FinishPair) else stage for stage in stages]
-
-
 def test_finish_pairs_give_the_tables_of_one_run_per_finish():
     """The grid fits the iterative method once for both finishes (FinishPair); its tables are
-    those of one fit per finish, value for value and row for row."""
-    from mixlib.experiments.semisupervised_readings import kernel_sweep_reading_stages, sensitivity_stages
+    those of one fit per finish (a job with a single finish shares nothing), value for value
+    and row for row."""
+    from mixlib.experiments.semisupervised_readings import kernel_sweep_reading_job, sensitivity_job
 
     problem = tiny_problem(2)
     repeats = [RepeatData(r, problem.roles) for r in range(3)]
     settings = SETTINGS.replaced(threshold=0.95, max_rounds=2)
     em = EM.with_relative_floor(1e-2)
-    shared = sensitivity_stages(split="s", dataset="d", n_components=2, em=em, settings=settings,
-                                restarts=["warm"], finishes=["argmax", "stop"])
-    table = run_stages(shared, repeats, seed=5)
-    pd.testing.assert_frame_equal(
-        table, run_stages(_one_stage_per_finish(shared, semisupervised_rounds), repeats, seed=5))
+
+    def rounds(restarts, finishes):
+        return sensitivity_job(repeats, seed=5, split="s", dataset="d", n_components=2, em=em,
+                               settings=settings, restarts=restarts, finishes=finishes)
+
+    table = rounds(["warm"], ["argmax", "stop"])
+    alone = pd.concat([rounds([], ["argmax"]), rounds([], ["stop"]), rounds(["warm"], [])], ignore_index=True)
+    pd.testing.assert_frame_equal(table, alone)
     # The finishes part ways: the argmax fits assigned some unknowns by argmax.
     argmax = table[(table["finish"] == "argmax") & (table["metric"] == "n_argmax")]
     assert (argmax["value"] > 0).any()
-    sweep = kernel_sweep_reading_stages(split="s", dataset="d", kernel_counts=[1, 3], em=em,
-                                        settings=settings, thresholds=[0.9, 0.99], restarts=["warm"],
-                                        finishes=["stop", "argmax"])
-    swept = run_stages(sweep, repeats, seed=6)
-    pd.testing.assert_frame_equal(
-        swept, run_stages(_one_stage_per_finish(sweep, kernel_sweep_point), repeats, seed=6))
-    rounds = swept[(swept["method"] == "iterative") & (swept["metric"] == "n_rounds")]
-    assert rounds.groupby("finish")["value"].sum().pipe(lambda s: s["argmax"] > s["stop"])
+
+    def sweep(finishes):
+        table = kernel_sweep_reading_job(repeats, seed=6, split="s", dataset="d", kernel_counts=[1, 3], em=em,
+                                         settings=settings, thresholds=[0.9, 0.99], restarts=["warm"],
+                                         finishes=finishes)
+        return table[table["method"] == "iterative"]
+
+    swept = sweep(["stop", "argmax"])
+    for finish in ("stop", "argmax"):
+        pd.testing.assert_frame_equal(swept[swept["finish"] == finish].reset_index(drop=True),
+                                      sweep([finish]).reset_index(drop=True))
+    rounds_run = swept[swept["metric"] == "n_rounds"]
+    assert rounds_run.groupby("finish")["value"].sum().pipe(lambda s: s["argmax"] > s["stop"])
 
 
 def test_a_single_finish_needs_no_pair():
-    from mixlib.experiments.semisupervised_readings import FinishPair, sensitivity_stages
+    from mixlib.experiments.semisupervised_readings import FinishPair
 
-    stages = sensitivity_stages(split="s", dataset="d", n_components=2, em=EM, settings=SETTINGS,
-                                restarts=["warm"], finishes=["stop"])
-    assert not any(isinstance(stage.function, FinishPair) for stage in stages)
     assert FinishPair.of(["argmax", "argmax"], semisupervised_rounds) is None
+    assert FinishPair.of(["stop"], semisupervised_rounds) is None
+    assert isinstance(FinishPair.of(["argmax", "stop"], semisupervised_rounds), FinishPair)
 
 
 def test_a_kernel_sweep_curve_draws_each_kernel_count_from_its_own_stream():
     """One job runs every kernel count of a method; a count's rows do not depend on the others."""
-    from mixlib.experiments.semisupervised import kernel_sweep_stages
+    from mixlib.experiments.semisupervised import kernel_sweep_job
 
     repeats = [RepeatData(r, tiny_problem().roles) for r in range(2)]
 
     def curve(counts):
-        stages = kernel_sweep_stages(split="s", dataset="d", method="iterative", kernel_counts=counts,
-                                     em=EM, settings=SETTINGS)
-        return run_stages(stages, repeats, seed=8)
+        return kernel_sweep_job(repeats, seed=8, split="s", dataset="d", method="iterative", kernel_counts=counts,
+                                em=EM, settings=SETTINGS)
 
     both = curve([1, 2])
     assert both["n_components"].unique().tolist() == [1, 2]

@@ -5,13 +5,13 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from mixlib.experiments.contract import RepeatData, run_stages
+from mixlib.experiments.contract import RepeatData
 from mixlib.experiments.svm import (
     mkl_run,
     svdd_run,
-    svdd_stage,
+    svdd_job,
     svm_grid_level,
-    svm_grid_stage,
+    svm_grid_job,
     svm_refit_best,
 )
 from mixlib.figures.svm_extras import mkl_weights, svdd_detection
@@ -110,10 +110,9 @@ def test_svm_stages_run_on_repeat_zero_with_one_stream(data):
     from mixlib.core.seeding import generator
 
     other = RepeatData.of(1, train=(data["train"].X[:40], data["train"].y[:40]), test=data["test"])
-    stage = svm_grid_stage(split="toy", level=0, previous=None, params=GRID)
-    table = run_stages(stage, [data, other], seed=2)
+    table = svm_grid_job([data, other], seed=2, split="toy", level=0, previous=None, params=GRID)
     direct = svm_grid_level(data, level=0, previous=None, params=GRID,
                             rng=generator(2, "svm_grid", "toy"), dataset="toy")
     pd.testing.assert_frame_equal(table, direct)
-    unseeded = run_stages(svdd_stage(split="toy", params={"nu": 0.2}), [data, other])
+    unseeded = svdd_job([data, other], split="toy", params={"nu": 0.2})
     pd.testing.assert_frame_equal(unseeded, svdd_run(data, params={"nu": 0.2}, dataset="toy"))

@@ -49,7 +49,7 @@ def test_rank_groups_edge_cases():
 
 
 def test_demsar_diagram():
-    fig = critical_difference_figure(rank_table(demsar_table(), alpha=0.10))
+    fig = critical_difference_figure(rank_table(demsar_table(), significance_level=0.10))
     ax = fig.axes[0]
     low, high = ax.get_xlim()
     assert low > high                               # rank 1 (best) on the right
@@ -70,7 +70,7 @@ def test_demsar_diagram():
 def test_a_test_without_power_gives_way_to_a_note():
     # Demšar's example at alpha 0.05: CD 1.25 exceeds the spread 3.143 - 1.964 = 1.18, so
     # one bar would join all four models; the figure is the note alone
-    ranks = rank_table(demsar_table(), alpha=0.05)
+    ranks = rank_table(demsar_table(), significance_level=0.05)
     note = no_power_note(ranks)
     assert note == ("No pair of the 4 models differs significantly: the Nemenyi CD, 1.25 "
                     "(alpha = 0.05, N = 14 data sets), exceeds the spread of their mean ranks, "
@@ -80,7 +80,7 @@ def test_a_test_without_power_gives_way_to_a_note():
     assert not ax.get_lines() and not ax.axison
     assert " ".join(text.get_text() for text in ax.texts).split() == note.split()
     assert fig.get_figheight() <= 1.0               # a line or two of text, not a diagram
-    assert no_power_note(rank_table(demsar_table(), alpha=0.10)) is None
+    assert no_power_note(rank_table(demsar_table(), significance_level=0.10)) is None
 
 
 def test_a_spread_of_exactly_the_critical_difference_is_drawn():

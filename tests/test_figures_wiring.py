@@ -1,4 +1,5 @@
-"""How a figure is found: a rule names its figure function for the one figure script; figures read tables only."""
+"""How a figure is found: a rule names its drawing function by dotted path for the one figure
+script; figures read tables only."""
 
 import ast
 import re
@@ -6,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from mixlib.pipeline.figures import FIGURE_FUNCTIONS
 from tests.test_architecture import DYNAMIC_IMPORT
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,38 +41,47 @@ def test_no_importlib_in_the_figure_path():
 
 
 def _figure_rules() -> dict[str, list[str]]:
-    """Figure function named by a rule's ``params: figure`` -> names of the rules that draw it."""
+    """Dotted path of the drawing function a rule's ``params: figure`` names -> names of the
+    rules that draw it (each must give its module to its code fingerprint)."""
     found: dict[str, list[str]] = {}
     for rules in sorted(RULES.glob("*.smk")):
         for name, body in re.findall(r"^rule (\w+):\n((?:(?: {4}.*)?\n)+)", rules.read_text(), flags=re.MULTILINE):
             if '"../scripts/figure.py"' in body:
-                drawn = re.findall(r'^ {8}figure="(\w+)",$', body, flags=re.MULTILINE)
+                drawn = re.findall(r'^ {8}figure="(mixlib\.figures\.\w+)\.(\w+)",$', body, flags=re.MULTILINE)
                 assert len(drawn) == 1, f"rule {name} runs the figure script without one params: figure"
-                found.setdefault(drawn[0], []).append(name)
+                module, function = drawn[0]
+                assert f'code=fingerprint_of("figure.py", "{module}"),' in body, \
+                    f"rule {name}: its code fingerprint must name {module}, the module its script imports"
+                found.setdefault(f"{module}.{function}", []).append(name)
     return found
 
 
-def test_the_figure_script_draws_the_function_its_rule_names():
-    tree = ast.parse(SCRIPT.read_text())
-    imported = {alias.name: node.module for node in tree.body if isinstance(node, ast.ImportFrom)
-                for alias in node.names}
-    calls = [node.value for node in tree.body if isinstance(node, ast.Expr)]
-    assert len(calls) == 1 and calls[0].func.id == "draw_figure"
-    assert imported["draw_figure"] == "mixlib.pipeline.figures"
+FIGURE_FUNCTIONS = sorted(_figure_rules())
 
 
-@pytest.mark.parametrize("name", sorted(FIGURE_FUNCTIONS))
-def test_each_figure_function_is_a_figure_module_s_and_has_one_rule(name):
-    drawn = FIGURE_FUNCTIONS[name]
-    assert drawn.__module__.startswith("mixlib.figures.") and drawn.__name__ == name
-    module = __import__(drawn.__module__, fromlist=[name])
-    assert getattr(module, name) is drawn
-    assert len(_figure_rules().get(name, [])) == 1, f"{name} is drawn by no rule or by several"
+def _drawing(path: str):
+    module, _, name = path.rpartition(".")
+    return getattr(__import__(module, fromlist=[name]), name)
 
 
-def test_every_figure_rule_names_a_known_figure_function():
-    unknown = [name for name in _figure_rules() if name not in FIGURE_FUNCTIONS]
-    assert unknown == []
+def test_the_figure_script_imports_the_function_its_rule_names():
+    text = SCRIPT.read_text()
+    assert "snakemake.params.figure.rpartition" in text and "__import__(module, fromlist=[name])" in text
+
+
+@pytest.mark.parametrize("path", FIGURE_FUNCTIONS)
+def test_each_figure_rule_names_a_figure_module_s_function_and_draws_it_once(path):
+    drawn = _drawing(path)
+    assert callable(drawn) and f"{drawn.__module__}.{drawn.__name__}" == path
+    assert len(_figure_rules()[path]) == 1, f"{path} is drawn by several rules"
+
+
+def test_the_figure_job_fingerprint_covers_the_drawing_module():
+    from mixlib.pipeline.fingerprint import PACKAGE_DIR, job_files
+
+    files = job_files(SCRIPT, None, ("mixlib.figures.kernel_sweep",))
+    assert PACKAGE_DIR / "figures" / "kernel_sweep.py" in files
+    assert PACKAGE_DIR / "figures" / "fig3_3.py" not in files
 
 
 def test_every_caption_with_an_interval_states_its_level():
@@ -117,18 +126,18 @@ def _rule_bodies() -> dict[str, str]:
                                          flags=re.MULTILINE)}
 
 
-@pytest.mark.parametrize("name", sorted(FIGURE_FUNCTIONS))
-def test_a_figure_with_intervals_takes_its_level_from_the_config(name):
+@pytest.mark.parametrize("path", FIGURE_FUNCTIONS)
+def test_a_figure_with_intervals_takes_its_level_from_the_config(path):
     """A figure function that draws a Student-t interval takes ``confidence_level``, and its rule
     passes the config's ``figures.confidence_level``: no figure has a level of its own."""
     import inspect
 
-    function = FIGURE_FUNCTIONS[name]
+    function = _drawing(path)
     source = inspect.getsource(inspect.getmodule(function))
     if "mean_t_interval" not in source:
         return
     assert "confidence_level" in inspect.signature(function).parameters, function.__name__
-    (rule,) = _figure_rules()[name]
+    (rule,) = _figure_rules()[path]
     assert 'confidence_level=FIGURES["confidence_level"]' in _rule_bodies()[rule], rule
 
 
@@ -137,7 +146,7 @@ def test_no_figure_module_holds_an_interval_level():
     import mixlib.figures
 
     assert not hasattr(mixlib.figures, "ALPHA") and not hasattr(mixlib.figures, "INTERVAL")
-    assert [path.name for path in sorted(FIGURES.glob("*.py")) if "STUDY_ALPHA" in path.read_text()] == []
+    assert [path.name for path in sorted(FIGURES.glob("*.py")) if "STUDY_SIGNIFICANCE_LEVEL" in path.read_text()] == []
 
 
 def test_captions_state_the_configured_level():

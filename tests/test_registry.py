@@ -28,10 +28,11 @@ from mixlib.catalogue.registry import (
     MODELS,
     ModelSpec,
     make_imputer,
+    make_mixture,
     make_model,
     resolve_params,
 )
-from mixlib.catalogue.settings import EMSettings, make_mixture
+from mixlib.catalogue.settings import EMSettings
 from mixlib.mixture import MixtureClassifier
 from mixlib.model_selection.resampling import stratified_folds
 from mixlib.pipeline.config_checks import check_comparison_params, check_config

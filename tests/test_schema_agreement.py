@@ -74,3 +74,10 @@ def test_every_source_key_of_a_data_set_reaches_the_fetch_job():
     preparation_keys = {"encoding", "standardise"}
     dataset_keys = set(SCHEMA["$defs"]["dataset"]["properties"])
     assert dataset_keys - preparation_keys <= set(SOURCE_KEYS)
+
+
+def test_a_data_set_s_default_source_is_the_schema_s():
+    from mixlib.datasets.sources import DEFAULT_SOURCE, dataset_source
+
+    assert SCHEMA["$defs"]["dataset"]["properties"]["source"]["default"] == DEFAULT_SOURCE
+    assert dataset_source({}) == DEFAULT_SOURCE and dataset_source({"source": "csv"}) == "csv"

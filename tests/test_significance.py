@@ -206,12 +206,12 @@ def test_friedman_rejects_bad_input(errors, match):
         friedman_test(errors)
 
 
-@pytest.mark.parametrize("alpha", [0.05, 0.10])
-def test_nemenyi_q_matches_demsar_table_5a(alpha):
+@pytest.mark.parametrize("significance_level", [0.05, 0.10])
+def test_nemenyi_q_matches_demsar_table_5a(significance_level):
     # Demšar's third decimals are truncated or rounded inconsistently (2.343 for 2.3437,
     # 2.949 for 2.9483): they agree with the studentized range to 1e-3, not to rounding
-    for k, q in zip(range(2, 11), DEMSAR_Q[alpha]):
-        cd = nemenyi_critical_difference(k, 6, alpha)
+    for k, q in zip(range(2, 11), DEMSAR_Q[significance_level]):
+        cd = nemenyi_critical_difference(k, 6, significance_level)
         assert cd / math.sqrt(k * (k + 1) / 36) == pytest.approx(q, abs=1.0001e-3)
 
 
@@ -221,7 +221,7 @@ def test_nemenyi_cd_of_demsar_example():
 
 
 @pytest.mark.parametrize("args, match", [((1, 5), "n_models"), ((3, 0), "n_datasets"),
-                                         ((3, 5, 1.5), "alpha"), ((2.5, 5), "n_models")])
+                                         ((3, 5, 1.5), "significance_level"), ((2.5, 5), "n_models")])
 def test_nemenyi_rejects_bad_input(args, match):
     with pytest.raises(ValueError, match=match):
         nemenyi_critical_difference(*args)

@@ -11,7 +11,7 @@ from mixlib.model_selection.evaluation import t_interval
 def test_half_width_matches_scipy_interval():
     values = np.array([0.1, 0.25, 0.2, 0.4, 0.15])
     low, high = stats.t.interval(0.9, len(values) - 1, loc=values.mean(), scale=stats.sem(values))
-    half = t_half_width(values.std(ddof=1), len(values), alpha=0.1)
+    half = t_half_width(values.std(ddof=1), len(values), significance_level=0.1)
     assert half == pytest.approx((high - low) / 2)
 
 
@@ -21,15 +21,15 @@ def test_one_value_has_no_interval():
 
 
 def test_bad_alpha_is_named():
-    with pytest.raises(ValueError, match="alpha must be in \\(0, 1\\), got 1.5"):
-        t_half_width(1.0, 3, alpha=1.5)
+    with pytest.raises(ValueError, match="significance_level must be in \\(0, 1\\), got 1.5"):
+        t_half_width(1.0, 3, significance_level=1.5)
 
 
 def test_columns_ignore_nan_and_leave_single_values_without_interval():
     values = np.array([[1.0, 2.0, np.nan, 4.0],
                        [3.0, np.nan, np.nan, 6.0],
                        [5.0, np.nan, np.nan, 8.0]])
-    mean, low, high = mean_t_interval(values, alpha=0.05)
+    mean, low, high = mean_t_interval(values, significance_level=0.05)
     np.testing.assert_allclose(mean[[0, 1, 3]], [3.0, 2.0, 6.0])
     assert np.isnan(mean[2])
     half = stats.t.ppf(0.975, 2) * 2.0 / np.sqrt(3)
@@ -44,7 +44,7 @@ def test_columns_need_a_matrix():
 
 def test_cross_validation_interval_is_the_same_function():
     errors = np.array([0.1, 0.3, 0.2, 0.25])
-    cv = t_interval(errors, alpha=0.1)
+    cv = t_interval(errors, significance_level=0.1)
     assert cv.half_width == float(t_half_width(errors.std(ddof=1), 4, 0.1))
-    mean, low, high = mean_t_interval(errors[:, None], alpha=0.1)
+    mean, low, high = mean_t_interval(errors[:, None], significance_level=0.1)
     assert (low[0], high[0]) == pytest.approx((cv.low, cv.high))

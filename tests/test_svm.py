@@ -196,7 +196,7 @@ def test_sigma_scale_is_resolved_in_fit_as_scikit_learns_gamma_scale():
     from sklearn.svm import SVC as SkSVC
 
     from mixlib.core.kernels import scale_sigma
-    from mixlib.catalogue.resolution import resolve_data_dependent
+    from mixlib.catalogue.registry import resolve_data_dependent
     from mixlib.svm import SVDD, AllTogetherSVC
 
     rng = np.random.default_rng(3)

@@ -46,17 +46,17 @@ def test_p_verdict_and_the_tests_without_interval():
     # one level: each one-sided p-value at alpha / 2, as each side of the 1 - alpha interval
     assert p_verdict(0.03, 0.97, 0.05) == INCONCLUSIVE and p_verdict(0.97, 0.03, 0.05) == INCONCLUSIVE
     evidence = from_one_sided_p(2.0, 5, p_greater=0.01, p_less=0.99, band_low=0.0, band_high=math.inf,
-                                alpha=0.05, test="t")
+                                significance_level=0.05, test="t")
     assert decide(evidence, 0.0, math.inf) == HOLDS
     below = from_one_sided_p(2.0, 5, p_greater=0.01, p_less=0.99, band_low=-math.inf, band_high=0.0,
-                             alpha=0.05, test="t")
+                             significance_level=0.05, test="t")
     assert decide(below, -math.inf, 0.0) == CONTRADICTED
     with pytest.raises(ValueError, match="one-sided test"):
-        from_one_sided_p(1.0, 5, p_greater=0.1, p_less=0.9, band_low=0.0, band_high=1.0, alpha=0.05, test="t")
-    assert decide(from_posterior(0.1, 5, p_in_band=0.99, alpha=0.05, test="b"), 0.0, 1.0) == HOLDS
-    assert decide(from_posterior(0.1, 5, p_in_band=0.96, alpha=0.05, test="b"), 0.0, 1.0) == INCONCLUSIVE
-    assert decide(from_posterior(0.1, 5, p_in_band=0.01, alpha=0.05, test="b"), 0.0, 1.0) == CONTRADICTED
-    assert decide(from_posterior(0.1, 5, p_in_band=0.5, alpha=0.05, test="b"), 0.0, 1.0) == INCONCLUSIVE
+        from_one_sided_p(1.0, 5, p_greater=0.1, p_less=0.9, band_low=0.0, band_high=1.0, significance_level=0.05, test="t")
+    assert decide(from_posterior(0.1, 5, p_in_band=0.99, significance_level=0.05, test="b"), 0.0, 1.0) == HOLDS
+    assert decide(from_posterior(0.1, 5, p_in_band=0.96, significance_level=0.05, test="b"), 0.0, 1.0) == INCONCLUSIVE
+    assert decide(from_posterior(0.1, 5, p_in_band=0.01, significance_level=0.05, test="b"), 0.0, 1.0) == CONTRADICTED
+    assert decide(from_posterior(0.1, 5, p_in_band=0.5, significance_level=0.05, test="b"), 0.0, 1.0) == INCONCLUSIVE
 
 
 def test_row_verdict_reads_only_the_row():
@@ -96,8 +96,8 @@ def test_median_interval_needs_enough_values_and_a_level():
     median, low, high = median_interval([1.0, 2.0, 3.0, 4.0, 5.0])
     assert median == 3.0 and math.isnan(low) and math.isnan(high)
     assert all(math.isnan(v) for v in median_interval([]))
-    with pytest.raises(ValueError, match="alpha"):
-        median_interval([1.0, 2.0], alpha=1.5)
+    with pytest.raises(ValueError, match="significance_level"):
+        median_interval([1.0, 2.0], significance_level=1.5)
     with pytest.raises(ValueError, match="1-d"):
         median_interval(np.ones((2, 2)))
     evidence = median_evidence([10, 12, 11, 14, 13, 15, 9, np.nan])

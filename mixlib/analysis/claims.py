@@ -20,7 +20,7 @@ open band, fixed from the report's words and precision before anything is measur
    share above one half.
 
 **The verdict** (:mod:`mixlib.analysis.verdicts`): ``holds`` when the ``1 - alpha``
-interval of ``theta`` (``alpha`` = :data:`~mixlib.core.statistics.STUDY_ALPHA`) lies inside
+interval of ``theta`` (``significance_level`` = :data:`~mixlib.core.statistics.STUDY_SIGNIFICANCE_LEVEL`) lies inside
 the band, ``contradicted`` when it lies entirely outside, ``inconclusive`` otherwise: two
 one-sided tests at ``alpha / 2``. The interval is the Student-t interval over repeats, the
 corrected interval over cross-validation folds, the t-interval of the paired differences for a

@@ -65,7 +65,7 @@ def _averaged(table: pd.DataFrame, column: str) -> str:
 def dna_mean_test_error(table: pd.DataFrame, context: Context) -> Evidence | None:
     """Mean test error of the DNA mixture over kernel counts: t-interval over repeats."""
     errors = _dna_test_errors(table)
-    return t_evidence(errors, alpha=context.alpha, bounds=SHARE).with_detail(
+    return t_evidence(errors, significance_level=context.significance_level, bounds=SHARE).with_detail(
         _averaged(table, "n_components") + _coding(table)) \
         if len(errors) else None
 
@@ -75,7 +75,7 @@ def mlp_mean_test_error(table: pd.DataFrame, context: Context) -> Evidence | Non
     """Mean test error of the MLP over regimes and sizes on one split (one DNA coding, said in
     the detail): t-interval over repeats."""
     errors = _mlp_test_errors(table)
-    return t_evidence(errors, alpha=context.alpha, bounds=SHARE).with_detail(
+    return t_evidence(errors, significance_level=context.significance_level, bounds=SHARE).with_detail(
         _averaged(table, "hidden_size") + f", {table['regime'].nunique()} regimes{_coding(table)}") if len(errors) else None
 
 
@@ -84,7 +84,7 @@ def dna_mean_accuracy(table: pd.DataFrame, context: Context) -> Evidence | None:
     """``1 -`` the DNA mixture's test error averaged over kernel counts, per repeat;
     logit-scale interval over repeats."""
     errors = _dna_test_errors(table)
-    return t_evidence(1.0 - errors, alpha=context.alpha, bounds=SHARE).with_detail(
+    return t_evidence(1.0 - errors, significance_level=context.significance_level, bounds=SHARE).with_detail(
         _coding(table).removeprefix("; ")) if len(errors) else None
 
 
@@ -152,7 +152,7 @@ def mixture_minus_mlp_test_error(dna: pd.DataFrame, mlp: pd.DataFrame, context: 
     """Mixture (mean over kernel counts) minus MLP (mean over regimes and sizes) test error on
     DNA under one coding, the report's two means (20 % against 8.5 %), matched by repeat index."""
     mixture, network = _by_repeat_index(_dna_test_errors(dna), _mlp_test_errors(mlp))
-    return t_evidence(mixture - network, alpha=context.alpha, what="repeats (independent splits)",
+    return t_evidence(mixture - network, significance_level=context.significance_level, what="repeats (independent splits)",
                       bounds=SHARE_GAP) if len(mixture) else None
 
 
@@ -164,7 +164,7 @@ def mixture_over_mlp_fit_seconds(dna: pd.DataFrame, mlp: pd.DataFrame, context: 
     mixture = _per_repeat_mean(dna[(dna["class"] == "all") & (dna["metric"] == "fit_seconds")])
     network = _per_repeat_mean(mlp[mlp["metric"] == "fit_seconds"])
     mixture, network = _by_repeat_index(mixture, network)
-    return t_evidence(mixture / network, alpha=context.alpha, what="repeats") if len(mixture) else None
+    return t_evidence(mixture / network, significance_level=context.significance_level, what="repeats") if len(mixture) else None
 
 
 def _fold_errors(table: pd.DataFrame, model: str) -> pd.DataFrame:
@@ -174,13 +174,13 @@ def _fold_errors(table: pd.DataFrame, model: str) -> pd.DataFrame:
     return rows
 
 
-def _corrected(values: np.ndarray, folds: pd.DataFrame, alpha: float, what: str) -> Evidence | None:
+def _corrected(values: np.ndarray, folds: pd.DataFrame, significance_level: float, what: str) -> Evidence | None:
     if len(values) < 2:
         return None
     n_train, n_test = float(folds["n_train"].mean()), float(folds["n_test"].mean())
-    low, high = corrected_t_interval(values, n_train=n_train, n_test=n_test, alpha=alpha)
+    low, high = corrected_t_interval(values, n_train=n_train, n_test=n_test, significance_level=significance_level)
     # sd and the size ratio in the row: its interval follows from its own columns again
-    return Evidence(float(np.mean(values)), len(values), low, high, alpha,
+    return Evidence(float(np.mean(values)), len(values), low, high, significance_level,
                     f"corrected t over {len(values)} folds (Nadeau-Bengio, n_test / n_train = "
                     f"{n_test / n_train:.6g}), {what}", sd=float(np.std(values, ddof=1)))
 
@@ -193,7 +193,7 @@ def mixture_minus_mlp_folds(table: pd.DataFrame, context: Context) -> Evidence |
     mixture, mlp = _fold_errors(table, "mixture"), _fold_errors(table, "mlp")
     paired = mixture.merge(mlp[keys + ["value"]], on=keys, suffixes=("", "_mlp"))
     difference = (paired["value"] - paired["value_mlp"]).to_numpy()
-    return _corrected(difference, paired, context.alpha, "mixture minus MLP")
+    return _corrected(difference, paired, context.significance_level, "mixture minus MLP")
 
 
 @per_group
@@ -241,7 +241,7 @@ def probabilistic_minus_deterministic_rank(ranks: pd.DataFrame, context: Context
         raise ValueError("the approach test decides the band (0, inf).")
     evidence = from_one_sided_p(greater.difference, int(ranks["n_datasets"].iloc[0]), p_greater=greater.p_value,
                                 p_less=less.p_value, band_low=band_low, band_high=band_high,
-                                alpha=float(ranks["alpha"].iloc[0]),
+                                significance_level=float(ranks["alpha"].iloc[0]),
                                 test=f"exact permutation test of the approach labels ({greater.n_assignments} "
                                      "assignments), one-sided both ways")
     kept = ", ".join(f"{m} ({a[:5]}.)" for m, a in zip(ranks["model"], ranks["approach"]))

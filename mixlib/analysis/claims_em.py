@@ -54,7 +54,7 @@ def median_em_iterations(rows: pd.DataFrame, keys: list[str], context: Context) 
             counts = own["n_iter"].groupby([own["repeat"], own["class"]]).first() if tol == context.em_tol \
                 else iterations_at(own, tol)
             if len(counts):
-                found[key + (tol,)] = median_evidence(counts, alpha=context.alpha, what="class fits")
+                found[key + (tol,)] = median_evidence(counts, significance_level=context.significance_level, what="class fits")
     return evidence_frame(found, keys + ["em_tol"])
 
 
@@ -76,7 +76,7 @@ def em_global_share(table: pd.DataFrame, context: Context) -> Evidence | None:
     sound = fits[fits["collapsed"] == 0]
     reached = (sound["nondegenerate_gap"] <= SAME_MAXIMUM).astype(float)
     collapsed = 1.0 - len(sound) / len(fits)
-    return t_evidence(reached.groupby(sound["repeat"]).mean(), alpha=context.alpha, bounds=SHARE).with_detail(
+    return t_evidence(reached.groupby(sound["repeat"]).mean(), significance_level=context.significance_level, bounds=SHARE).with_detail(
         f"{int(fits['n_restarts'].iloc[0])} restarts per fit, same maximum within {SAME_MAXIMUM:g} nats, "
         f"among fits without a kernel at the variance floor; {100 * collapsed:.0f} % of the "
         f"{len(fits)} fits have one and are left out")

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.seeding import generator
-from mixlib.core.statistics import STUDY_ALPHA
+from mixlib.core.statistics import STUDY_SIGNIFICANCE_LEVEL
 from mixlib.analysis.intervals import NON_NEGATIVE, SHARE, SHARE_GAP, empirical_prediction_interval, mean_interval, prediction_interval
 from mixlib.analysis.verdicts import CONTRADICTED, HOLDS, Evidence, decide, t_evidence
 
@@ -42,7 +42,7 @@ class Context:
     tolerance, and whether a measure with readings of its own (the EM tolerances of
     :mod:`mixlib.analysis.claims_em`, :data:`ROUNDS_COUNTED`) gives every reading (the readings table) or ours alone."""
 
-    alpha: float = STUDY_ALPHA
+    significance_level: float = STUDY_SIGNIFICANCE_LEVEL
     band: tuple[float, float] = (-math.inf, math.inf)
     seed: int = 0
     claim: str = ""
@@ -77,7 +77,8 @@ def evidence_frame(evidence: Mapping[tuple, Evidence], keys: list[str]) -> pd.Da
     if not evidence:
         return pd.DataFrame(columns=EVIDENCE, index=pd.MultiIndex.from_tuples([], names=keys))
     index = pd.MultiIndex.from_tuples(list(evidence), names=keys)
-    return pd.DataFrame([[getattr(e, "method" if c == "interval" else c) for c in EVIDENCE]
+    attribute = {"interval": "method", "alpha": "significance_level"}  # the columns' names
+    return pd.DataFrame([[getattr(e, attribute.get(c, c)) for c in EVIDENCE]
                          for e in evidence.values()], index=index, columns=EVIDENCE)
 
 
@@ -102,17 +103,17 @@ def per_group(function: Callable[..., Evidence | None]) -> Measure:
     return measure
 
 
-def t_frame(values: pd.Series, keys: list[str], alpha: float, what: str = "repeats",
+def t_frame(values: pd.Series, keys: list[str], significance_level: float, what: str = "repeats",
             detail: str = "", bounds: tuple[float, float] | None = None) -> pd.DataFrame:
     """Mean per setting of ``values`` (indexed by ``keys`` + ``repeat``), its interval and the
     prediction interval of one run (:mod:`mixlib.analysis.intervals`; ``bounds``: the
     quantity's range, :data:`~mixlib.analysis.intervals.SHARE` for a share or a rate)."""
     values = values.dropna()
     stats = values.groupby(level=keys, sort=True).agg(["mean", "std", "count"])
-    low, high, method = mean_interval(stats["mean"], stats["std"], stats["count"], alpha, bounds)
-    pi_low, pi_high = prediction_interval(stats["mean"], stats["std"], stats["count"], alpha, bounds)
+    low, high, method = mean_interval(stats["mean"], stats["std"], stats["count"], significance_level, bounds)
+    pi_low, pi_high = prediction_interval(stats["mean"], stats["std"], stats["count"], significance_level, bounds)
     frame = pd.DataFrame({"measured": stats["mean"], "n": stats["count"].astype(int),
-                          "ci_low": low, "ci_high": high, "alpha": alpha,
+                          "ci_low": low, "ci_high": high, "alpha": significance_level,
                           "interval": [f"{m} over {what}" for m in method], "p_holds": math.nan,
                           "p_contradicted": math.nan, "detail": detail, "pi_low": pi_low,
                           "pi_high": pi_high, "sd": stats["std"],
@@ -137,7 +138,7 @@ def kernel_mode_minus_mean_mae(table: pd.DataFrame, context: Context) -> Evidenc
     if "mean" not in wide.columns or not kernels:
         return None
     difference = wide[kernels].sub(wide["mean"], axis=0).mean(axis=1)
-    return t_evidence(difference.groupby(level="repeat").mean(), alpha=context.alpha).with_detail(
+    return t_evidence(difference.groupby(level="repeat").mean(), significance_level=context.significance_level).with_detail(
         f"{', '.join(map(str, kernels))} vs mean, {rows['missing_rate'].nunique()} missing rates")
 
 
@@ -162,7 +163,7 @@ def final_value(method: str, metric: str) -> Measure:
     """Mean over repeats of ``metric`` of ``method`` at each repeat's last round."""
 
     def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
-        return t_frame(_final(rows, keys, method, metric), keys, context.alpha, bounds=value_range(metric))
+        return t_frame(_final(rows, keys, method, metric), keys, context.significance_level, bounds=value_range(metric))
 
     return measure
 
@@ -191,7 +192,7 @@ def iterative_rounds(rows: pd.DataFrame, keys: list[str], context: Context) -> p
             ROUNDS_COUNTED[1]: _final(rows, keys, "iterative", "n_rounds")}
     frames = []
     for way, values in list(ways.items())[:2 if context.every_reading else 1]:
-        frame = t_frame(values, keys, context.alpha)
+        frame = t_frame(values, keys, context.significance_level)
         frame["rounds_counted"] = way
         frames.append(frame.set_index("rounds_counted", append=True))
     return pd.concat(frames).sort_index()
@@ -202,7 +203,7 @@ def final_gap(metric: str, first: str, second: str) -> Measure:
 
     def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
         gap = _final(rows, keys, first, metric) - _final(rows, keys, second, metric)
-        return t_frame(gap, keys, context.alpha, "repeats (paired)", bounds=gap_range(metric))
+        return t_frame(gap, keys, context.significance_level, "repeats (paired)", bounds=gap_range(metric))
 
     return measure
 
@@ -212,7 +213,7 @@ def change_from_round_0(method: str, metric: str, *, sign: float = 1.0) -> Measu
 
     def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
         change = _final(rows, keys, method, metric) - _at_round(rows, keys, method, metric, 0)
-        return t_frame(sign * change, keys, context.alpha, "repeats (paired)", bounds=gap_range(metric))
+        return t_frame(sign * change, keys, context.significance_level, "repeats (paired)", bounds=gap_range(metric))
 
     return measure
 
@@ -221,7 +222,7 @@ def labelled_start_accuracy(rows: pd.DataFrame, keys: list[str], context: Contex
     """Per repeat, ``1 -`` the test error at round 0 of the iterative method (the mixture fit
     on the labelled examples alone); logit-scale interval over repeats."""
     accuracy = 1.0 - _at_round(rows, keys, "iterative", "test_error", 0)
-    return t_frame(accuracy, keys, context.alpha, bounds=SHARE)
+    return t_frame(accuracy, keys, context.significance_level, bounds=SHARE)
 
 
 def _flips(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -236,7 +237,7 @@ def early_flips(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.Dat
     """Per repeat, the mean share of flips over rounds 1-3 of the prior method (a run that
     stopped earlier flips nothing in its missing rounds); t over repeats."""
     wide = _flips(rows, keys)
-    return t_frame(wide.reindex(columns=[1, 2, 3], fill_value=0.0).mean(axis=1), keys, context.alpha,
+    return t_frame(wide.reindex(columns=[1, 2, 3], fill_value=0.0).mean(axis=1), keys, context.significance_level,
                    bounds=SHARE)
 
 
@@ -244,7 +245,7 @@ def late_flips(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.Data
     """Per repeat, the share of flips summed over the prior method's rounds >= 4 (0 for a run
     that stopped before round 4); t over repeats, cut at 0 (a sum of shares has no upper end)."""
     wide = _flips(rows, keys)
-    return t_frame(wide[[c for c in wide.columns if c >= 4]].sum(axis=1), keys, context.alpha,
+    return t_frame(wide[[c for c in wide.columns if c >= 4]].sum(axis=1), keys, context.significance_level,
                    bounds=NON_NEGATIVE)
 
 
@@ -252,7 +253,7 @@ def migrants_margin_gap(rows: pd.DataFrame, keys: list[str], context: Context) -
     """Per repeat, the mean posterior margin of the examples that migrated minus that of the
     others (prior method, final model; repeats without a migrant are left out)."""
     gap = _final(rows, keys, "prior", "migrant_margin") - _final(rows, keys, "prior", "resident_margin")
-    return t_frame(gap, keys, context.alpha, "repeats with migrants (paired)", bounds=SHARE_GAP)
+    return t_frame(gap, keys, context.significance_level, "repeats with migrants (paired)", bounds=SHARE_GAP)
 
 
 # --- figs. 5.4 and 5.5: the kernel sweep (kernel_sweep) ------------------------------------
@@ -275,7 +276,7 @@ def sweep_value(method: str, metric: str, kernels: int) -> Measure:
     def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
         values = _sweep(rows, keys, method, metric)
         at = values[values.index.get_level_values("n_components") == kernels].droplevel("n_components")
-        frame = t_frame(at, keys, context.alpha, bounds=value_range(metric))
+        frame = t_frame(at, keys, context.significance_level, bounds=value_range(metric))
         fitted = _fitted(rows, keys, method, kernels).reindex(frame.index)
         frame["detail"] = [f"{kernels} kernels per class asked, {f:.3g} fit (mean over classes and repeats)"
                            for f in fitted]
@@ -294,7 +295,7 @@ def sweep_gap_at(metric: str, kernels: int) -> Measure:
     def measure(rows: pd.DataFrame, keys: list[str], context: Context) -> pd.DataFrame:
         gap = _sweep_gap(rows, keys, metric, "iterative", "prior")
         at = gap[gap.index.get_level_values("n_components") == kernels].droplevel("n_components")
-        frame = t_frame(at, keys, context.alpha, "repeats (paired)", bounds=gap_range(metric))
+        frame = t_frame(at, keys, context.significance_level, "repeats (paired)", bounds=gap_range(metric))
         fitted = [_fitted(rows, keys, m, kernels).reindex(frame.index) for m in ("iterative", "prior")]
         frame["detail"] = [f"at {kernels} kernels per class (fit: iterative {a:.3g}, prior {b:.3g})"
                            for a, b in zip(*fitted)]
@@ -337,13 +338,13 @@ def sweep_gap_every_count(metric: str, first: str, second: str) -> Measure:
         gap = _sweep_gap(rows, keys, metric, first, second)
         m = gap.index.get_level_values("n_components").nunique()
         per = t_frame(gap.reorder_levels(keys + ["n_components", "repeat"]), keys + ["n_components"],
-                      context.alpha / max(m, 1), f"repeats (paired), alpha / {m} per kernel count",
+                      context.significance_level / max(m, 1), f"repeats (paired), alpha / {m} per kernel count",
                       bounds=gap_range(metric))
         found = {}
         for key, own in per.groupby(level=keys, sort=True):
             key = key if isinstance(key, tuple) else (key,)
-            counts = {int(k): Evidence(**{c: r[c] for c in EVIDENCE if c not in ("interval",)},
-                                       method=r["interval"])
+            counts = {int(k): Evidence(**{c: r[c] for c in EVIDENCE if c not in ("interval", "alpha")},
+                                       method=r["interval"], significance_level=r["alpha"])
                       for k, r in zip(own.index.get_level_values("n_components"), own.to_dict("records"))}
             found[key] = deciding_count(counts, context.band)
         return evidence_frame(found, keys)
@@ -370,14 +371,14 @@ def argmin_training_error(rows: pd.DataFrame, keys: list[str], context: Context)
         counts, values = own.columns.to_numpy(), own.to_numpy()
         picks = context.rng(key).integers(len(values), size=(N_BOOTSTRAP, len(values)))
         argmins = counts[values[picks].mean(axis=1).argmin(axis=1)]
-        low, high = np.quantile(argmins, [context.alpha / 2, 1 - context.alpha / 2], method="inverted_cdf")
+        low, high = np.quantile(argmins, [context.significance_level / 2, 1 - context.significance_level / 2], method="inverted_cdf")
         method = f"bootstrap over repeats ({N_BOOTSTRAP} resamples)"
         detail = ""
         if low == high or low == counts.min() or high == counts.max():
             detail = (f"bootstrap interval [{low:g}, {high:g}] is one count or reaches an end of the "
                       f"swept counts {counts.min():g}-{counts.max():g}: no interval")
             method, low, high = f"none: {method} degenerate or at the grid's edge", math.nan, math.nan
-        pi_low, pi_high = empirical_prediction_interval(counts[values.argmin(axis=1)], context.alpha)
+        pi_low, pi_high = empirical_prediction_interval(counts[values.argmin(axis=1)], context.significance_level)
         found[key] = Evidence(float(counts[values.mean(axis=0).argmin()]), len(values), float(low),
-                              float(high), context.alpha, method, detail=detail, pi_low=pi_low, pi_high=pi_high)
+                              float(high), context.significance_level, method, detail=detail, pi_low=pi_low, pi_high=pi_high)
     return evidence_frame(found, keys)

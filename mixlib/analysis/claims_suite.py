@@ -27,7 +27,7 @@ inf)``, "worse by more than the rope": holds when ``P(b better) > 1 - alpha / 2`
 contradicted when ``P(b better) < alpha / 2`` (:func:`~mixlib.analysis.verdicts.from_posterior`), so
 practical equivalence (``P(rope)`` near 1) contradicts the claim. The claims are the report's
 own, stated before the suite ran: their p-values are not adjusted over the pairs of models.
-``alpha`` is the comparison's significance level, and every verdict follows from its row
+``significance_level`` is the comparison's significance level, and every verdict follows from its row
 (:func:`mixlib.analysis.verdicts.row_verdict`).
 
 **When.** A one-sided signed-rank test over ``n`` data sets cannot go below ``2 ** -n`` (every
@@ -46,7 +46,7 @@ import pandas as pd
 from mixlib.core.seeding import generator
 from mixlib.analysis.claims import HIGHER, POINT, Band, counted
 from mixlib.analysis.comparison_across import chapter6_pairs, dataset_errors
-from mixlib.analysis.comparison_stats import table_alpha
+from mixlib.analysis.comparison_stats import table_significance_level
 from mixlib.analysis.intervals import SHARE
 from mixlib.analysis.verdicts import (
     Evidence, decide, from_one_sided_p, from_posterior, median_evidence, t_evidence,
@@ -113,13 +113,13 @@ def _row(claim: str, test: str, reading: str, ours: bool, band: Band, evidence: 
     return {"id": claim, "statement": STATEMENTS[claim], "test": test, "reading": reading,
             "our_reading": ours, "n_datasets": evidence.n, "measured": evidence.measured,
             "ci_low": evidence.ci_low, "ci_high": evidence.ci_high, "band_low": band.low,
-            "band_high": band.high, "band_rule": band.rule, "alpha": evidence.alpha,
+            "band_high": band.high, "band_rule": band.rule, "alpha": evidence.significance_level,
             "p_holds": evidence.p_holds, "p_contradicted": evidence.p_contradicted,
             "verdict": decide(evidence, band.low, band.high), **values}
 
 
 def paired_rows(claim: str, pair: tuple[str, str, pd.Series, pd.Series], reading: str, ours: bool, *,
-                alpha: float, rope: float, prior_strength: float, n_samples: int, seed: int) -> list[dict]:
+                significance_level: float, rope: float, prior_strength: float, n_samples: int, seed: int) -> list[dict]:
     """The Wilcoxon and the Bayesian signed-rank rows of the claim "``a`` is worse than ``b``".
 
     The Bayesian draws come from the generator ``(seed, "comparison_bayes", a, b)``, that of
@@ -132,7 +132,7 @@ def paired_rows(claim: str, pair: tuple[str, str, pd.Series, pd.Series], reading
     less = wilcoxon_signed_rank(a, b, alternative="less")
     test = "Wilcoxon signed-rank across data sets, one-sided both ways (scipy, zero differences split)"
     wilcoxon = from_one_sided_p(difference, greater.n_datasets, p_greater=greater.p_value, p_less=less.p_value,
-                                band_low=HIGHER.low, band_high=HIGHER.high, alpha=alpha, test=test)
+                                band_low=HIGHER.low, band_high=HIGHER.high, significance_level=significance_level, test=test)
     models = {"model_a": name_a, "model_b": name_b}
     rows = [_row(claim, test, reading, ours, HIGHER, wilcoxon, **models, statistic=greater.statistic,
                  p_value=wilcoxon_signed_rank(a, b).p_value, p_greater=greater.p_value, p_less=less.p_value)]
@@ -140,18 +140,18 @@ def paired_rows(claim: str, pair: tuple[str, str, pd.Series, pd.Series], reading
                                   rng=generator(seed, "comparison_bayes", name_a, name_b))
     test = (f"Bayesian signed-rank across data sets (rope +/- {rope:g} error, prior strength "
             f"{prior_strength:g}, {n_samples} draws)")
-    bayes = from_posterior(difference, result.n_datasets, p_in_band=result.p_b_better, alpha=alpha, test=test)
+    bayes = from_posterior(difference, result.n_datasets, p_in_band=result.p_b_better, significance_level=significance_level, test=test)
     band = Band(rope, math.inf, f"worse by more than the rope ({rope:g})")
     rows.append(_row(claim, test, reading, ours, band, bayes, **models, p_a_better=result.p_a_better,
                      p_equivalent=result.p_equivalent, p_b_better=result.p_b_better, rope=rope))
     return rows
 
 
-def accuracy_rows(errors: pd.Series, alpha: float) -> list[dict]:
+def accuracy_rows(errors: pd.Series, significance_level: float) -> list[dict]:
     """The "60 %, 70 %" claim on the mixture's accuracy per data set, under both readings."""
     accuracy = 1.0 - errors.to_numpy(dtype=float)
-    found = {"mean": t_evidence(accuracy, alpha=alpha, what="data sets", bounds=SHARE),
-             "median": median_evidence(accuracy, alpha=alpha, what="data sets")}
+    found = {"mean": t_evidence(accuracy, significance_level=significance_level, what="data sets", bounds=SHARE),
+             "median": median_evidence(accuracy, significance_level=significance_level, what="data sets")}
     return [_row(ACCURACY, evidence.method, f"{reading}: {ACCURACY_READINGS[reading]}", reading == "mean",
                  ACCURACY_BAND, evidence, model_a="mixture", model_b="")
             for reading, evidence in found.items()]
@@ -179,18 +179,18 @@ def suite_claims(table: pd.DataFrame, *, rope: float, prior_strength: float, n_s
         the interval of the accuracy, the band, ``p_holds``/``p_contradicted`` and the verdict.
         Claims whose models did not run are left out.
     """
-    alpha = table_alpha(table)
+    significance_level = table_significance_level(table)
     errors, approach = dataset_errors(table)
-    settings = {"alpha": alpha, "rope": rope, "prior_strength": prior_strength, "n_samples": n_samples,
-                "seed": seed}
+    test = {"significance_level": significance_level, "rope": rope, "prior_strength": prior_strength,
+            "n_samples": n_samples, "seed": seed}
     rows = []
     if {"mixture", "mlp"} <= set(errors.columns):
         pair = ("mixture", "mlp", errors["mixture"], errors["mlp"])
-        rows += paired_rows(MIXTURE_VS_MLP, pair, "the two models", True, **settings)
+        rows += paired_rows(MIXTURE_VS_MLP, pair, "the two models", True, **test)
     for number, (reading, words) in enumerate(FAMILY_READINGS.items()):
         pair = family_errors(errors, approach, reading)
         if pair is not None:
-            rows += paired_rows(PROBABILISTIC_WORSE, pair, f"{reading}: {words}", number == 0, **settings)
+            rows += paired_rows(PROBABILISTIC_WORSE, pair, f"{reading}: {words}", number == 0, **test)
     if "mixture" in errors.columns:
-        rows += accuracy_rows(errors["mixture"], alpha)
+        rows += accuracy_rows(errors["mixture"], significance_level)
     return pd.DataFrame(rows).reindex(columns=SUITE_CLAIM_COLUMNS)

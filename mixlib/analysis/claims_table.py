@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from mixlib.core.statistics import STUDY_ALPHA
+from mixlib.core.statistics import STUDY_SIGNIFICANCE_LEVEL
 from mixlib.core.vocabulary import ANY
 from mixlib.analysis.claims import ABSOLUTE, CLAIMS, Claim
 from mixlib.analysis.claims_measures import EVIDENCE, Context
@@ -93,7 +93,7 @@ def evaluate(claim: Claim, tables: Mapping[str, pd.DataFrame], *, problems: Mapp
     table = expand_any(table, readings)
     if table.empty:
         return []
-    context = Context(STUDY_ALPHA, (claim.band.low, claim.band.high), seed, claim.id,
+    context = Context(STUDY_SIGNIFICANCE_LEVEL, (claim.band.low, claim.band.high), seed, claim.id,
                       {name: tables[name] for name in claim.tables[1:]}, claim.tables[0], em_tol, every_reading)
     evidence = claim.measure(table, [unit] + readings, context)
     # a measure may add readings of its own (the EM tolerance, how rounds are counted)

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.seeding import generator
-from mixlib.analysis.comparison_stats import table_alpha
+from mixlib.analysis.comparison_stats import table_significance_level
 from mixlib.analysis.comparison_summary import split_as_text
 from mixlib.model_selection.across_datasets import bayesian_signed_rank, wilcoxon_signed_rank
 from mixlib.model_selection.significance import average_ranks, holm
@@ -72,9 +72,9 @@ def comparison_wilcoxon(table: pd.DataFrame) -> pd.DataFrame:
         ``mean_difference`` and ``median_difference`` of ``a - b``, ``wins_a``, ``wins_b``,
         ``ties``, ``rank_sum_a``, ``rank_sum_b``, ``statistic`` (``T``), ``p_value``
         (:func:`mixlib.model_selection.across_datasets.wilcoxon_signed_rank`), ``p_holm``
-        (Holm over all pairs), ``alpha`` and ``significant`` (``p_holm <= alpha``).
+        (Holm over all pairs), ``significance_level`` and ``significant`` (``p_holm <= alpha``).
     """
-    alpha = table_alpha(table)
+    significance_level = table_significance_level(table)
     errors, approach = dataset_errors(table)
     rows = []
     for a, b in _pairs(errors):
@@ -89,8 +89,8 @@ def comparison_wilcoxon(table: pd.DataFrame) -> pd.DataFrame:
                      "statistic": result.statistic, "p_value": result.p_value})
     pairs = pd.DataFrame(rows)
     pairs["p_holm"] = holm(pairs["p_value"].to_numpy())
-    pairs["alpha"] = alpha
-    pairs["significant"] = pairs["p_holm"] <= alpha
+    pairs["alpha"] = significance_level
+    pairs["significant"] = pairs["p_holm"] <= significance_level
     return pairs
 
 

@@ -26,8 +26,8 @@ logger = logging.getLogger(__name__)
 GROUP_COLUMNS = list(COMPARISON_GROUP)
 
 
-def table_alpha(table: pd.DataFrame) -> float:
-    """The comparison's ``alpha`` (one value in the whole table)."""
+def table_significance_level(table: pd.DataFrame) -> float:
+    """The comparison's ``significance_level`` (one value in the whole table)."""
     values = table["alpha"].dropna().unique()
     if len(values) != 1:
         raise ValueError(f"the comparison table must have one alpha, got {sorted(values)}.")
@@ -60,11 +60,11 @@ def comparison_pairs(table: pd.DataFrame) -> pd.DataFrame:
         :func:`mixlib.model_selection.significance.pairwise_tests` (``model_a``, ``model_b``,
         ``error_a``, ``error_b``, ``mean_difference`` = a - b, ``n_folds`` = ``J`` errors
         paired, ``n_train``, ``n_test`` (the mean fold sizes, which set the correction
-        ``n_test / n_train``), ``t``, ``df``, ``p_value``, ``p_holm``, ``alpha``,
+        ``n_test / n_train``), ``t``, ``df``, ``p_value``, ``p_holm``, ``significance_level``,
         ``significant``). A hold-out split with one repeat has no variance to test: its pairs
-        are left out (logged). ``alpha`` is the comparison's.
+        are left out (logged). ``significance_level`` is the comparison's.
     """
-    alpha = table_alpha(table)
+    significance_level = table_significance_level(table)
     errors = fold_errors(table)
     tables = []
     for key, part in errors.groupby(GROUP_COLUMNS, sort=False):
@@ -73,7 +73,7 @@ def comparison_pairs(table: pd.DataFrame) -> pd.DataFrame:
             logger.info("%s: one test error per model, no pairwise test.", label)
             continue
         pairs = pairwise_tests(part, n_train=float(part["n_train"].mean()),
-                               n_test=float(part["n_test"].mean()), alpha=alpha)
+                               n_test=float(part["n_test"].mean()), significance_level=significance_level)
         pairs = pairs.drop(columns="dataset")
         for position, (column, value) in enumerate(label.items()):
             pairs.insert(position, column, value)
@@ -98,11 +98,11 @@ def comparison_ranks(table: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         The table of :func:`mixlib.model_selection.significance.rank_table` (``model``,
         ``mean_rank``, ``n_datasets``, ``n_models``, ``friedman_chi2``, ``friedman_p``,
-        ``iman_davenport_f``, ``iman_davenport_p``, ``alpha``, ``critical_difference``) with
+        ``iman_davenport_f``, ``iman_davenport_p``, ``significance_level``, ``critical_difference``) with
         the model's ``approach`` after ``model``. With one data set the Friedman columns are
         NaN (the test needs two) and the critical difference is that of ``N = 1``.
     """
-    alpha = table_alpha(table)
+    significance_level = table_significance_level(table)
     rows = split_as_text(table)
     rows = rows[(rows["protocol"] == CV) & (rows["metric"] == "cv_error")]
     if rows.empty:
@@ -110,7 +110,7 @@ def comparison_ranks(table: pd.DataFrame) -> pd.DataFrame:
     errors = rows[["dataset", "model"]].assign(error=rows["value"].to_numpy())
     n_datasets = errors["dataset"].nunique()
     if n_datasets >= 2:
-        ranks = rank_table(errors, alpha)
+        ranks = rank_table(errors, significance_level)
     else:
         models = list(pd.unique(errors["model"]))
         _, mean_ranks = average_ranks(errors.set_index("model").loc[models, "error"]
@@ -118,9 +118,9 @@ def comparison_ranks(table: pd.DataFrame) -> pd.DataFrame:
         ranks = pd.DataFrame({"model": models, "mean_rank": mean_ranks, "n_datasets": 1,
                               "n_models": len(models), "friedman_chi2": np.nan,
                               "friedman_p": np.nan, "iman_davenport_f": np.nan,
-                              "iman_davenport_p": np.nan, "alpha": alpha,
+                              "iman_davenport_p": np.nan, "alpha": significance_level,
                               "critical_difference": nemenyi_critical_difference(
-                                  len(models), 1, alpha)})
+                                  len(models), 1, significance_level)})
         ranks = ranks.sort_values(["mean_rank", "model"], kind="stable", ignore_index=True)
     approach = rows.drop_duplicates("model").set_index("model")["approach"]
     ranks.insert(1, "approach", ranks["model"].map(approach).to_numpy())

@@ -54,11 +54,11 @@ def _no_spread(std: np.ndarray, mean: np.ndarray) -> np.ndarray:
     return np.nan_to_num(std) <= FLAT * (1 + np.abs(np.nan_to_num(mean)))
 
 
-def _quantile(n: np.ndarray, alpha: float) -> np.ndarray:
-    return stdtrit(np.where(n >= 2, n - 1, 1), 1 - alpha / 2)
+def _quantile(n: np.ndarray, significance_level: float) -> np.ndarray:
+    return stdtrit(np.where(n >= 2, n - 1, 1), 1 - significance_level / 2)
 
 
-def mean_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: float,
+def mean_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, significance_level: float,
                   bounds: tuple[float, float] | None = None, *,
                   logit: bool | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The ``1 - alpha`` interval of a mean over repeats (module docstring), elementwise.
@@ -67,7 +67,7 @@ def mean_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: float,
     ----------
     mean, std, n : array_like
         Mean, sample standard deviation (``ddof=1``) and count of the values.
-    alpha : float
+    significance_level : float
     bounds : (a, b) or None
         The quantity's range (None: unbounded; ``b`` may be infinite).
     logit : bool, optional
@@ -83,7 +83,7 @@ def mean_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: float,
     m, s, k = (np.atleast_1d(np.asarray(x, dtype=float)) for x in (mean, std, n))
     m, s, k = np.broadcast_arrays(m, s, k)
     logit = bounds == SHARE if logit is None else logit
-    t = _quantile(k, alpha)
+    t = _quantile(k, significance_level)
     se = np.where(k >= 2, np.nan_to_num(s) / np.sqrt(np.maximum(k, 1)), np.nan)
     low, high = m - t * se, m + t * se
     method = np.full(m.shape, LOGIT if logit else T, dtype=object)
@@ -99,7 +99,7 @@ def mean_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: float,
                 high = a + (b - a) / (1 + np.exp(-(z + half)))
         else:
             low, high = np.maximum(low, a), np.minimum(high, b)
-        q = 1 - (alpha / 2) ** (1 / np.maximum(k, 1))
+        q = 1 - (significance_level / 2) ** (1 / np.maximum(k, 1))
         low = np.where(flat, m - q * (m - a), low)
         high = np.where(flat, m + q * (b - m), high)
         method[flat] = EXACT
@@ -111,26 +111,26 @@ def mean_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: float,
     return low, high, method
 
 
-def prediction_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, alpha: float,
+def prediction_interval(mean: ArrayLike, std: ArrayLike, n: ArrayLike, significance_level: float,
                         bounds: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The ``1 - alpha`` prediction interval of one run's value, ``m +/- t s sqrt(1 + 1/n)``,
     cut to ``bounds``; NaN where ``n < 2`` or ``s = 0``."""
     m, s, k = (np.atleast_1d(np.asarray(x, dtype=float)) for x in (mean, std, n))
     m, s, k = np.broadcast_arrays(m, s, k)
     ok = (k >= 2) & ~_no_spread(s, m)
-    half = np.where(ok, _quantile(k, alpha) * np.nan_to_num(s) * np.sqrt(1 + 1 / np.maximum(k, 1)), np.nan)
+    half = np.where(ok, _quantile(k, significance_level) * np.nan_to_num(s) * np.sqrt(1 + 1 / np.maximum(k, 1)), np.nan)
     low, high = m - half, m + half
     if bounds is not None:
         low, high = np.maximum(low, bounds[0]), np.minimum(high, bounds[1])
     return low, high
 
 
-def empirical_prediction_interval(values: ArrayLike, alpha: float) -> tuple[float, float]:
+def empirical_prediction_interval(values: ArrayLike, significance_level: float) -> tuple[float, float]:
     """The ``alpha/2`` and ``1 - alpha/2`` quantiles of ``values`` (one run's value among many
     fits, or a non-normal statistic such as an argmin); NaN with fewer than two values."""
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     if len(x) < 2:
         return float("nan"), float("nan")
-    low, high = np.quantile(x, [alpha / 2, 1 - alpha / 2], method="inverted_cdf")
+    low, high = np.quantile(x, [significance_level / 2, 1 - significance_level / 2], method="inverted_cdf")
     return float(low), float(high)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from mixlib.core.statistics import STUDY_ALPHA, median_interval
+from mixlib.core.statistics import STUDY_SIGNIFICANCE_LEVEL, median_interval
 from mixlib.analysis.intervals import empirical_prediction_interval, mean_interval, prediction_interval
 
 HOLDS, CONTRADICTED, INCONCLUSIVE = "holds", "contradicted", "inconclusive"
@@ -60,16 +60,16 @@ def interval_verdict(ci_low: float, ci_high: float, band_low: float, band_high: 
     return INCONCLUSIVE
 
 
-def p_verdict(p_holds: float, p_contradicted: float, alpha: float) -> str:
+def p_verdict(p_holds: float, p_contradicted: float, significance_level: float) -> str:
     """The verdict of a test that gives one-sided p-values (or posterior probabilities).
 
     ``holds`` iff ``p_holds < alpha / 2``, ``contradicted`` iff ``p_contradicted < alpha / 2``
     (NaN: that side cannot be established), otherwise ``inconclusive``: each one-sided test
     at the level of one side of a ``1 - alpha`` interval.
     """
-    if _finite(p_holds) and p_holds < alpha / 2:
+    if _finite(p_holds) and p_holds < significance_level / 2:
         return HOLDS
-    if _finite(p_contradicted) and p_contradicted < alpha / 2:
+    if _finite(p_contradicted) and p_contradicted < significance_level / 2:
         return CONTRADICTED
     return INCONCLUSIVE
 
@@ -86,8 +86,8 @@ class Evidence:
         Repeats, folds, fits or data sets behind the interval or test.
     ci_low, ci_high : float
         The ``1 - alpha`` interval of ``theta`` (NaN when the test gives none).
-    alpha : float
-        The interval's (or test's) ``alpha``.
+    significance_level : float
+        The interval's (or test's) ``significance_level``.
     method : str
         How the interval was made, e.g. ``"Student-t over repeats"``.
     p_holds, p_contradicted : float
@@ -108,7 +108,7 @@ class Evidence:
     n: int
     ci_low: float = math.nan
     ci_high: float = math.nan
-    alpha: float = STUDY_ALPHA
+    significance_level: float = STUDY_SIGNIFICANCE_LEVEL
     method: str = ""
     p_holds: float = math.nan
     p_contradicted: float = math.nan
@@ -131,20 +131,20 @@ def decide(evidence: Evidence, band_low: float, band_high: float) -> str:
     """
     if _finite(evidence.ci_low, evidence.ci_high):
         return interval_verdict(evidence.ci_low, evidence.ci_high, band_low, band_high)
-    return p_verdict(evidence.p_holds, evidence.p_contradicted, evidence.alpha)
+    return p_verdict(evidence.p_holds, evidence.p_contradicted, evidence.significance_level)
 
 
 def row_verdict(row) -> str:
     """The verdict a claims-table row's own columns give (``ci_low``, ``ci_high``,
-    ``band_low``, ``band_high``, ``p_holds``, ``p_contradicted``, ``alpha``)."""
+    ``band_low``, ``band_high``, ``p_holds``, ``p_contradicted``, ``significance_level``)."""
     evidence = Evidence(float(row["measured"]), 0, ci_low=float(row["ci_low"]),
-                        ci_high=float(row["ci_high"]), alpha=float(row["alpha"]),
+                        ci_high=float(row["ci_high"]), significance_level=float(row["alpha"]),
                         p_holds=float(row["p_holds"]), p_contradicted=float(row["p_contradicted"]))
     return decide(evidence, float(row["band_low"]), float(row["band_high"]))
 
 
 def from_one_sided_p(estimate: float, n: int, *, p_greater: float, p_less: float, band_low: float,
-                     band_high: float, alpha: float, test: str) -> Evidence:
+                     band_high: float, significance_level: float, test: str) -> Evidence:
     """Evidence of a test of ``theta = 0`` giving both one-sided p-values, on a directional band.
 
     ``p_greater`` tests ``H0: theta <= 0`` against ``theta > 0``, ``p_less`` the reverse. The
@@ -158,21 +158,21 @@ def from_one_sided_p(estimate: float, n: int, *, p_greater: float, p_less: float
     else:
         raise ValueError(f"a one-sided test decides the band (0, inf) or (-inf, 0), got "
                          f"({band_low}, {band_high}).")
-    return Evidence(float(estimate), int(n), alpha=alpha, method=test, p_holds=float(p_holds),
+    return Evidence(float(estimate), int(n), significance_level=significance_level, method=test, p_holds=float(p_holds),
                     p_contradicted=float(p_contradicted))
 
 
-def from_posterior(estimate: float, n: int, *, p_in_band: float, alpha: float,
+def from_posterior(estimate: float, n: int, *, p_in_band: float, significance_level: float,
                    test: str) -> Evidence:
     """Evidence of a Bayesian test: the posterior probability that ``theta`` is in the band.
 
     Holds when ``P(band) > 1 - alpha / 2``, contradicted when ``P(band) < alpha / 2``.
     """
-    return Evidence(float(estimate), int(n), alpha=alpha, method=test,
+    return Evidence(float(estimate), int(n), significance_level=significance_level, method=test,
                     p_holds=1.0 - float(p_in_band), p_contradicted=float(p_in_band))
 
 
-def t_evidence(values, *, alpha: float = STUDY_ALPHA, what: str = "repeats",
+def t_evidence(values, *, significance_level: float = STUDY_SIGNIFICANCE_LEVEL, what: str = "repeats",
                bounds: tuple[float, float] | None = None) -> Evidence:
     """Mean of ``values`` (NaN dropped), its interval and the prediction interval of one run.
 
@@ -182,25 +182,25 @@ def t_evidence(values, *, alpha: float = STUDY_ALPHA, what: str = "repeats",
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     if len(x) == 0:
-        return Evidence(math.nan, 0, alpha=alpha, method=f"Student-t over {what}")
+        return Evidence(math.nan, 0, significance_level=significance_level, method=f"Student-t over {what}")
     std = float(np.std(x, ddof=1)) if len(x) > 1 else math.nan
-    (low,), (high,), (method,) = mean_interval(x.mean(), std, len(x), alpha, bounds)
-    (pi_low,), (pi_high,) = prediction_interval(x.mean(), std, len(x), alpha, bounds)
+    (low,), (high,), (method,) = mean_interval(x.mean(), std, len(x), significance_level, bounds)
+    (pi_low,), (pi_high,) = prediction_interval(x.mean(), std, len(x), significance_level, bounds)
     low_end, high_end = bounds if bounds is not None else (math.nan, math.nan)
-    return Evidence(float(x.mean()), len(x), float(low), float(high), alpha, f"{method} over {what}",
+    return Evidence(float(x.mean()), len(x), float(low), float(high), significance_level, f"{method} over {what}",
                     pi_low=float(pi_low), pi_high=float(pi_high), sd=std, range_low=low_end,
                     range_high=high_end)
 
 
-def median_evidence(values, *, alpha: float = STUDY_ALPHA, what: str = "fits") -> Evidence:
+def median_evidence(values, *, significance_level: float = STUDY_SIGNIFICANCE_LEVEL, what: str = "fits") -> Evidence:
     """Median of ``values``, its order-statistic interval
     (:func:`mixlib.core.statistics.median_interval`) and, as the prediction interval of one
     value, the ``alpha/2`` and ``1 - alpha/2`` quantiles of ``values``."""
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
-    median, low, high = median_interval(x, alpha)
-    pi_low, pi_high = empirical_prediction_interval(x, alpha)
-    return Evidence(median, len(x), low, high, alpha, f"order statistics of the median over {what}",
+    median, low, high = median_interval(x, significance_level)
+    pi_low, pi_high = empirical_prediction_interval(x, significance_level)
+    return Evidence(median, len(x), low, high, significance_level, f"order statistics of the median over {what}",
                     pi_low=pi_low, pi_high=pi_high)
 
 

@@ -1,8 +1,8 @@
 """The study's typed settings: immutable records, validated once when they are built.
 
 :class:`EMSettings` holds the EM settings of every Gaussian mixture (the config's ``em``
-section), and :func:`make_mixture` is the one way the study builds its mixture classifier from
-them (the catalogue's ``mixture`` entry builds through it); :class:`ComparisonProtocol` how the comparison resamples and tests (``comparison``),
+section; :func:`mixlib.catalogue.registry.make_mixture` builds the study's mixture classifier
+from them), :class:`ComparisonProtocol` how the comparison resamples and tests (``comparison``),
 :class:`SemiSupervisedSettings` how the semi-supervised methods run and are scored
 (``semisupervised``).
 The pipeline builds each once from the config (:func:`study_settings`, which
@@ -19,15 +19,9 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-import numpy as np
+from typing import Any, NamedTuple
 
 from mixlib.core.vocabulary import FINISHES, RESTARTS, UNCLASSIFIABLE_RULES
-
-if TYPE_CHECKING:
-    from mixlib.mixture import MixtureClassifier
-
 
 def _integer(value: Any, minimum: int, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
@@ -119,51 +113,6 @@ class EMSettings(_EMFields):
         sensitivity grid's floors."""
         return EMSettings(**{**self._asdict(), "min_variance": None,
                              "relative_min_variance": floor})
-
-
-def make_mixture(n_components: int | None, em: EMSettings,
-                 random_state: None | int | np.random.Generator = None) -> "MixtureClassifier":
-    """The study's mixture classifier, ``MixtureClassifier(n_components, **em.as_kwargs(),
-    random_state)``: ``n_components`` kernels per class, fitted by EM with ``em``.
-
-    Every stage that fits a mixture classifier (chapters 3, 5 and 6, the imputation study, the
-    bagged mixtures, the comparison through the catalogue's ``mixture`` entry) builds it here,
-    with the config's one ``em`` section. The class is imported when a classifier is built, so
-    that importing the settings (the config checks) imports no estimator.
-
-    Parameters
-    ----------
-    n_components : int or None
-        Kernels per class (None: the estimator's own default).
-    em : EMSettings
-        The EM settings.
-    random_state : None, int or numpy.random.Generator
-        The classifier's ``random_state``, passed as given: an int restarts the same stream at
-        every ``fit``, a Generator advances from fit to fit.
-
-    Raises
-    ------
-    ValueError
-        If ``em`` is not an :class:`EMSettings`.
-    """
-    from mixlib.mixture import MixtureClassifier
-
-    if not isinstance(em, EMSettings):
-        raise ValueError(f"the mixture classifier (model 'mixture') fits a mixture by EM: it "
-                         f"needs the EM settings (an EMSettings), got {em!r}.")
-    kernels = {} if n_components is None else {"n_components": n_components}
-    return MixtureClassifier(**kernels, **em.as_kwargs(), random_state=random_state)
-
-
-def seeded_classifier(n_components: int, em: EMSettings,
-                      rng: np.random.Generator) -> "MixtureClassifier":
-    """:func:`make_mixture` whose ``random_state`` is one integer drawn from ``rng``.
-
-    Every refit of a semi-supervised run then restarts EM from the same random stream (as
-    scikit-learn's self-training does with an int seed), so the rounds differ by their
-    training data and priors, not by a new random initialisation.
-    """
-    return make_mixture(n_components, em, int(rng.integers(2**32)))
 
 
 class _ProtocolFields(NamedTuple):

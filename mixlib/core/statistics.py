@@ -8,8 +8,8 @@ training rows, so its interval widens the variance as Nadeau and Bengio (2003) d
 function ``scipy.stats.t.ppf`` calls, so this module does not import ``scipy.stats`` (about a
 second, which every Snakemake process that parses the workflow would pay).
 
-The study's level is :data:`STUDY_ALPHA`: the bands of the figures and the intervals of the
-claims are at ``1 - STUDY_ALPHA``. A median (of counts, say EM iterations) has the
+The study's level is :data:`STUDY_SIGNIFICANCE_LEVEL`: the bands of the figures and the intervals of the
+claims are at ``1 - STUDY_SIGNIFICANCE_LEVEL``. A median (of counts, say EM iterations) has the
 distribution-free order-statistic interval of :func:`median_interval`.
 """
 
@@ -22,11 +22,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import bdtr, stdtrit
 
-#: ``1 - STUDY_ALPHA`` is the level of the study's intervals over repeats (figures and claims).
-STUDY_ALPHA = 0.05
+#: ``1 - STUDY_SIGNIFICANCE_LEVEL`` is the level of the study's intervals over repeats (figures and claims).
+STUDY_SIGNIFICANCE_LEVEL = 0.05
 
 
-def t_half_width(std: ArrayLike, n: ArrayLike, alpha: float = 0.05) -> np.ndarray:
+def t_half_width(std: ArrayLike, n: ArrayLike, significance_level: float = 0.05) -> np.ndarray:
     """Half-width of the Student-t confidence interval on a mean.
 
     Parameters
@@ -35,7 +35,7 @@ def t_half_width(std: ArrayLike, n: ArrayLike, alpha: float = 0.05) -> np.ndarra
         Sample standard deviation ``s = sqrt(1/(n-1) sum_i (x_i - mean)^2)`` of the values.
     n : array_like of int
         Number of values, broadcast against ``std``.
-    alpha : float
+    significance_level : float
         ``1 - alpha`` is the confidence level, ``0 < alpha < 1``.
 
     Returns
@@ -49,19 +49,19 @@ def t_half_width(std: ArrayLike, n: ArrayLike, alpha: float = 0.05) -> np.ndarra
     Raises
     ------
     ValueError
-        If ``alpha`` is not in (0, 1).
+        If ``significance_level`` is not in (0, 1).
     """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    if not 0 < significance_level < 1:
+        raise ValueError(f"significance_level must be in (0, 1), got {significance_level!r}.")
     std = np.asarray(std, dtype=float)
     n = np.asarray(n)
     several = n >= 2
     df = np.where(several, n - 1, 1)
-    quantile = stdtrit(df, 1 - alpha / 2)
+    quantile = stdtrit(df, 1 - significance_level / 2)
     return np.where(several, quantile * std / np.sqrt(np.where(several, n, 1)), np.nan)
 
 
-def mean_t_interval(values: ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def mean_t_interval(values: ArrayLike, significance_level: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean over the rows of ``values`` and its Student-t interval, column by column.
 
     Parameters
@@ -69,7 +69,7 @@ def mean_t_interval(values: ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray,
     values : array_like of shape (n_repeats, n_points)
         One row per repeat, one column per point (e.g. a round or a sweep value); NaN entries
         are ignored.
-    alpha : float
+    significance_level : float
         ``1 - alpha`` is the confidence level, ``0 < alpha < 1``.
 
     Returns
@@ -83,7 +83,7 @@ def mean_t_interval(values: ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray,
     Raises
     ------
     ValueError
-        If ``values`` is not two-dimensional or ``alpha`` is not in (0, 1).
+        If ``values`` is not two-dimensional or ``significance_level`` is not in (0, 1).
     """
     values = np.asarray(values, dtype=float)
     if values.ndim != 2:
@@ -94,7 +94,7 @@ def mean_t_interval(values: ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray,
     present, several = count > 0, count > 1
     mean[present] = np.nanmean(values[:, present], axis=0)
     std[several] = np.nanstd(values[:, several], axis=0, ddof=1)
-    half = t_half_width(std, count, alpha)
+    half = t_half_width(std, count, significance_level)
     return mean, mean - half, mean + half
 
 
@@ -120,7 +120,7 @@ def check_fold_sizes(n_train: float, n_test: float) -> None:
 
 
 def corrected_t_interval(errors, *, n_train: float, n_test: float,
-                         alpha: float = 0.05) -> tuple[float, float]:
+                         significance_level: float = 0.05) -> tuple[float, float]:
     """Interval on the mean of ``J`` resampled test errors with Nadeau and Bengio's variance.
 
     Parameters
@@ -130,7 +130,7 @@ def corrected_t_interval(errors, *, n_train: float, n_test: float,
         train/test splits, ``J >= 2``.
     n_train, n_test : float
         Training and test rows of one fold or split (their means if they differ).
-    alpha : float
+    significance_level : float
         ``1 - alpha`` is the confidence level.
 
     Returns
@@ -143,21 +143,21 @@ def corrected_t_interval(errors, *, n_train: float, n_test: float,
     if len(e) < 2:
         raise ValueError(f"the interval needs at least 2 errors, got {len(e)}.")
     check_fold_sizes(n_train, n_test)
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    if not 0 < significance_level < 1:
+        raise ValueError(f"significance_level must be in (0, 1), got {significance_level!r}.")
     J = len(e)
-    half = stdtrit(J - 1, 1 - alpha / 2) * math.sqrt((1 / J + n_test / n_train) * e.var(ddof=1))
+    half = stdtrit(J - 1, 1 - significance_level / 2) * math.sqrt((1 / J + n_test / n_train) * e.var(ddof=1))
     return float(e.mean() - half), float(e.mean() + half)
 
 
-def median_interval(values, alpha: float = STUDY_ALPHA) -> tuple[float, float, float]:
+def median_interval(values, significance_level: float = STUDY_SIGNIFICANCE_LEVEL) -> tuple[float, float, float]:
     """Median of ``values`` and its distribution-free order-statistic confidence interval.
 
     Parameters
     ----------
     values : array-like of shape (n,)
         Independent draws of a continuous or discrete quantity (NaN entries are dropped).
-    alpha : float
+    significance_level : float
         ``1 - alpha`` is the (minimum) confidence level, ``0 < alpha < 1``.
 
     Returns
@@ -174,10 +174,10 @@ def median_interval(values, alpha: float = STUDY_ALPHA) -> tuple[float, float, f
     Raises
     ------
     ValueError
-        If ``alpha`` is not in (0, 1) or ``values`` is not 1-d.
+        If ``significance_level`` is not in (0, 1) or ``values`` is not 1-d.
     """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    if not 0 < significance_level < 1:
+        raise ValueError(f"significance_level must be in (0, 1), got {significance_level!r}.")
     x = np.asarray(values, dtype=float)
     if x.ndim != 1:
         raise ValueError(f"values must be 1-d, got shape {x.shape}.")
@@ -187,7 +187,7 @@ def median_interval(values, alpha: float = STUDY_ALPHA) -> tuple[float, float, f
         return math.nan, math.nan, math.nan
     median = float(np.median(x))
     ranks = np.arange(1, n // 2 + 1)
-    allowed = ranks[bdtr(ranks - 1, n, 0.5) <= alpha / 2]
+    allowed = ranks[bdtr(ranks - 1, n, 0.5) <= significance_level / 2]
     if len(allowed) == 0:
         return median, math.nan, math.nan
     j = int(allowed.max())

@@ -54,6 +54,3 @@ COMPARISON_GROUP = ("protocol", "dataset", "split", "group_duplicates")
 #: per evaluation unit and parameter of the fitted estimator, its value as text.
 SETTINGS_COLUMNS = ("protocol", "dataset", "split", "model", "repeat", "fold", "parameter",
                     "value")
-#: The rule parameter holding a job's code fingerprint (:mod:`mixlib.pipeline.fingerprint`),
-#: which every script rule gets beside its own parameters.
-CODE_PARAM = "code"

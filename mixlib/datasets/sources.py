@@ -26,6 +26,16 @@ SOURCE_KEYS = ("source", "bundled_name", "url", "sha256", "format", "max_downloa
                "categorical_columns", "role_columns")
 
 
+#: A data set's ``source`` when its config entry names none (the schema's default, which
+#: ``tests/test_schema_agreement.py`` checks against this one).
+DEFAULT_SOURCE = "bundled"
+
+
+def dataset_source(spec: dict[str, Any]) -> str:
+    """Where a data set's raw table comes from: its ``source``, else :data:`DEFAULT_SOURCE`."""
+    return spec.get("source", DEFAULT_SOURCE)
+
+
 def load_bundled(name: str) -> pd.DataFrame:
     """The shipped copy of data set ``name`` as a normalised raw table."""
     info = bundled_dataset(name)
@@ -65,7 +75,7 @@ def load_source(name: str, spec: dict[str, Any], base_dir: Path | str = ".") -> 
         If the values of a ``url`` or ``csv`` source fail :func:`mixlib.datasets.checks.check_raw_table`,
         or a role column is missing, the class column, or holds a cell that is not a role.
     """
-    source = spec.get("source", "bundled")
+    source = dataset_source(spec)
     wanted = dict(spec.get("role_columns", {}))
     if source == "bundled":
         shipped = spec.get("bundled_name", name)
@@ -163,7 +173,7 @@ def sequence_column(name: str, spec: dict[str, Any]) -> str | None:
 
     Only the shipped splice data and UCI files in the ``uci_splice`` format are sequences.
     """
-    source = spec.get("source", "bundled")
+    source = dataset_source(spec)
     if source == "bundled":
         return bundled_dataset(spec.get("bundled_name", name)).sequence_column
     if source == "url" and spec.get("format") == "uci_splice":
@@ -177,7 +187,7 @@ def categorical_columns(name: str, spec: dict[str, Any]) -> tuple[str, ...]:
     A shipped copy's come from the registry, a downloaded file's from its layout
     (:data:`mixlib.datasets.layouts.LAYOUTS`), a user's CSV's from ``categorical_columns``.
     """
-    source = spec.get("source", "bundled")
+    source = dataset_source(spec)
     if source == "bundled":
         return bundled_dataset(spec.get("bundled_name", name)).categorical_columns
     if source == "url":
@@ -190,7 +200,7 @@ def all_categorical(name: str, spec: dict[str, Any]) -> bool:
     """Whether every feature of a shipped or laid-out data set is categorical (or a
     sequence): then, like splice, its one-hot 0/1 columns are not standardised by default.
     ``False`` for a user's CSV, whose header is not read here."""
-    source = spec.get("source", "bundled")
+    source = dataset_source(spec)
     if sequence_column(name, spec) is not None:
         return True
     if source == "bundled":

@@ -111,7 +111,7 @@ def error_rows(errors: np.ndarray, n_train: float, n_test: float,
         plain = t_interval(errors, significance)
         mean, std, low, high = plain.mean, plain.std, plain.low, plain.high
         c_low, c_high = corrected_t_interval(errors, n_train=n_train, n_test=n_test,
-                                             alpha=significance)
+                                             significance_level=significance)
     else:
         mean, std = float(errors.mean()), np.nan
         low = high = c_low = c_high = np.nan
@@ -136,14 +136,14 @@ def estimator_settings(estimator: Any) -> dict[str, str]:
     and nested estimators, each value as text; a parameter the estimator resolves itself when
     it fits (a text value such as ``reg_param="auto"`` with a fitted ``reg_param_``) as the
     text and the value that ran, ``"auto (0.2)"``."""
-    settings = {}
+    values = {}
     for name, value in sorted(estimator.get_params(deep=True).items()):
         if name.rsplit("__", 1)[-1] == "random_state" or hasattr(value, "get_params"):
             continue
         fitted = getattr(estimator, f"{name}_", None) if isinstance(value, str) else None
-        settings[name] = str(value) if fitted is None else f"{value} ({fitted:g})" \
+        values[name] = str(value) if fitted is None else f"{value} ({fitted:g})" \
             if isinstance(fitted, numbers.Real) else f"{value} ({fitted})"
-    return settings
+    return values
 
 
 def _tables(scores: list[UnitScore], *, protocol: str, dataset: str, split: str | None,

@@ -1,20 +1,23 @@
 """The supervised DNA kernel sweep (fig. 6.1): the mixture classifier's errors against K.
 
 One pipeline job is one kernel count ``K`` on one split of a DNA data set (one encoding), on
-every repeat: :func:`dna_kernel_stage` describes it, :func:`dna_kernel_point` is its stage
-function (:mod:`mixlib.experiments.contract`).
+every repeat: :func:`dna_kernel_job` runs :func:`dna_kernel_point`, its stage function
+(:mod:`mixlib.experiments.contract`), on each.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.experiments.contract import RepeatData, Stage
+from mixlib.experiments.contract import RepeatData, run_repeats
 from mixlib.experiments.mixture_errors import train_test_errors
-from mixlib.catalogue.settings import EMSettings, seeded_classifier
+from mixlib.catalogue.settings import EMSettings
+from mixlib.catalogue.registry import seeded_classifier
 from mixlib.mixture import kernel_counts
 
 
@@ -84,14 +87,14 @@ def dna_kernel_point(
     return table
 
 
-def dna_kernel_stage(*, split: str, encoding: str, n_components: int,
-                     em: EMSettings, dataset: str) -> Stage:
+def dna_kernel_job(repeats: Sequence[RepeatData], *, seed: int, split: str, encoding: str,
+                   n_components: int, em: EMSettings, dataset: str) -> pd.DataFrame:
     """The ``dna_kernel_point`` rule (fig. 6.1): :func:`dna_kernel_point` at one K, every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "dna_kernel_sweep", split, K, r)``; the table
     gets ``repeat``, ``split``, ``encoding`` and ``dataset`` columns at its end (fig. 6.1
     draws one pair of curves per encoding).
     """
-    return Stage(dna_kernel_point, {"n_components": n_components, "em": em},
-                 keys=("dna_kernel_sweep", split, int(n_components)),
-                 trailing={"split": split, "encoding": encoding, "dataset": dataset})
+    table = run_repeats(dna_kernel_point, repeats, {"n_components": n_components, "em": em},
+                        seed=seed, keys=("dna_kernel_sweep", split, int(n_components)))
+    return table.assign(split=split, encoding=encoding, dataset=dataset)

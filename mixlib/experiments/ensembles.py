@@ -1,7 +1,7 @@
 """Ensemble experiments of the course notes on ensembles: error against ensemble size, with
 OOB error.
 
-Pipeline granularity: one job per (split, method) runs :func:`ensemble_stage` on every repeat;
+Pipeline granularity: one job per (split, method) runs :func:`ensemble_job` on every repeat;
 its stage function :func:`ensemble_point` calls :func:`ensemble_curve`, which fits the
 ensemble once with ``max_members`` members and reads the whole curve from the staged votes
 (members 1, 2, ..., B), so one fit gives every ensemble size. A single tree and ID3 are
@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state
-from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.catalogue.registry import make_model
-from mixlib.catalogue.settings import EMSettings, make_mixture
+from mixlib.experiments.contract import RepeatData, run_repeats
+from mixlib.catalogue.registry import make_mixture, make_model
+from mixlib.catalogue.settings import EMSettings
 from mixlib.model_selection.resampling import warm_up
 
 logger = logging.getLogger(__name__)
@@ -38,12 +38,12 @@ ENSEMBLE_METHODS = (
     "forest_oob_weighted",
 )
 
-#: The tree settings of the stage (the config's ``ensembles.trees``) -> the catalogue
+#: The tree keys of the stage (the config's ``ensembles.trees``) -> the catalogue
 #: parameter each one sets, per catalogue model: ``criterion`` is that of every tree but ID3's,
 #: ``tree_max_depth`` the depth of the single, bagged and forest trees, ``max_features`` the
 #: candidate features per split of a forest's trees, ``adaboost_max_depth`` the depth of the
 #: boosted trees (1: stumps).
-TREE_SETTINGS: dict[str, dict[str, str]] = {
+TREE_KEYS: dict[str, dict[str, str]] = {
     "tree_unpruned": {"criterion": "criterion", "tree_max_depth": "max_depth",
              "min_samples_leaf": "min_samples_leaf"},
     "id3": {"id3_max_depth": "max_depth"},
@@ -60,19 +60,19 @@ BASELINES = ("tree", "id3")
 COLUMNS = ["method", "n_members", "test_error", "oob_error", "fit_seconds"]
 
 
-def _check_settings(settings: Mapping[str, Any] | None) -> dict[str, Any]:
-    known = {key for keys in TREE_SETTINGS.values() for key in keys}
-    unknown = set(settings or {}) - known
+def _check_trees(trees: Mapping[str, Any] | None) -> dict[str, Any]:
+    known = {key for keys in TREE_KEYS.values() for key in keys}
+    unknown = set(trees or {}) - known
     if unknown:
-        raise ValueError(f"unknown ensemble setting(s) {sorted(unknown)}; expected keys among "
+        raise ValueError(f"unknown ensembles.trees key(s) {sorted(unknown)}; expected keys among "
                          f"{sorted(known)}.")
-    return dict(settings or {})
+    return dict(trees or {})
 
 
-def _params(model: str, settings: Mapping[str, Any], **more: Any) -> dict[str, Any]:
-    """The catalogue parameters of ``model`` that ``settings`` give, plus ``more``."""
-    return {parameter: settings[key] for key, parameter in TREE_SETTINGS[model].items()
-            if key in settings} | more
+def _params(model: str, trees: Mapping[str, Any], **more: Any) -> dict[str, Any]:
+    """The catalogue parameters of ``model`` that the tree keys ``trees`` give, plus ``more``."""
+    return {parameter: trees[key] for key, parameter in TREE_KEYS[model].items()
+            if key in trees} | more
 
 
 def _staged_errors(staged, y_test: np.ndarray) -> np.ndarray:
@@ -96,8 +96,8 @@ def _build(method: str, p: dict[str, Any], max_members: int, rng: np.random.Gene
         return model
     vote = "oob_weighted" if method == "forest_oob_weighted" else "simple"
     features = {"max_features": None} if method == "bagging_tree" else {}
-    settings = _params("random_forest", p, n_estimators=max_members, vote=vote, **features)
-    return make_model("random_forest", settings, rng)
+    forest = _params("random_forest", p, n_estimators=max_members, vote=vote, **features)
+    return make_model("random_forest", forest, rng)
 
 
 def ensemble_curve(
@@ -130,7 +130,7 @@ def ensemble_curve(
         Members B of the fitted ensemble; the table has one row per size 1..B (AdaBoost can
         stop earlier, on a perfect or chance-level member). Ignored by the baselines.
     params : mapping, optional
-        Tree settings (keys of :data:`TREE_SETTINGS`); those left out take the estimators'
+        The ``ensembles.trees`` values (keys of :data:`TREE_KEYS`); those left out take the estimators'
         defaults.
     rng : None, int or numpy.random.Generator
         Source of the bootstrap samples and feature draws (derive it from the job's seed).
@@ -150,7 +150,7 @@ def ensemble_curve(
         raise ValueError(f"method must be one of {ENSEMBLE_METHODS}, got {method!r}.")
     if not isinstance(max_members, (int, np.integer)) or max_members < 1:
         raise ValueError(f"max_members must be an int >= 1, got {max_members!r}.")
-    p = _check_settings(params)
+    p = _check_trees(params)
     rng = check_random_state(rng)
     (X_train, y_train), (X_test, y_test) = data["train"], data["test"]
     y_test = np.asarray(y_test)
@@ -194,7 +194,7 @@ def ensemble_point(data: RepeatData, *, method: str, max_members: int,
     """:func:`ensemble_curve` of one method on one repeat; ``bagging_base`` bags the mixture classifier.
 
     For ``bagging_base`` the base estimator is the study's mixture classifier
-    (:func:`mixlib.catalogue.settings.make_mixture`) with ``base_kernels`` kernels per class
+    (:func:`mixlib.catalogue.registry.make_mixture`) with ``base_kernels`` kernels per class
     and the EM settings ``em``, and, as ``random_state``, one integer drawn from ``rng`` first;
     ``rng`` then drives the ensemble. Other methods take neither (None for them in the
     pipeline, so a change of the EM settings does not rerun them).
@@ -209,14 +209,16 @@ def ensemble_point(data: RepeatData, *, method: str, max_members: int,
                           base_estimator=base)
 
 
-def ensemble_stage(*, split: str, method: str, max_members: int,
-                   params: Mapping[str, Any] | None, base_kernels: int | None,
-                   em: EMSettings | None) -> Stage:
+def ensemble_job(repeats: Sequence[RepeatData], *, seed: int, split: str, method: str,
+                 max_members: int, params: Mapping[str, Any] | None, base_kernels: int | None,
+                 em: EMSettings | None) -> pd.DataFrame:
     """The ``ensemble_curve`` rule: :func:`ensemble_point` of one method on every repeat.
 
     Repeat ``r`` draws from ``generator(seed, "ensembles", split, method, r)``; the table
     gets ``repeat`` and ``dataset`` (the split's name) columns at its end.
     """
-    return Stage(ensemble_point, {"method": method, "max_members": max_members, "params": params,
-                                  "base_kernels": base_kernels, "em": em},
-                 keys=("ensembles", split, method), trailing={"dataset": split})
+    table = run_repeats(ensemble_point, repeats,
+                        {"method": method, "max_members": max_members, "params": params,
+                         "base_kernels": base_kernels, "em": em},
+                        seed=seed, keys=("ensembles", split, method))
+    return table.assign(dataset=split)

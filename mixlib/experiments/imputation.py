@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_array
-from mixlib.catalogue.registry import IMPUTATION_METHODS, make_imputer
-from mixlib.catalogue.settings import EMSettings, make_mixture
+from mixlib.catalogue.registry import IMPUTATION_METHODS, make_imputer, make_mixture
+from mixlib.catalogue.settings import EMSettings
 from mixlib.model_selection.resampling import holdout_units, standardised
 
 
@@ -95,7 +95,7 @@ def imputation_study(
     the same mask for every method, so methods are compared on the same cells).
     Each imputer is fit on the masked training rows with their labels; training rows are
     filled with their class's values, test rows with the class-free values (no test label
-    is used). The study's mixture classifier (:func:`mixlib.catalogue.settings.make_mixture`)
+    is used). The study's mixture classifier (:func:`mixlib.catalogue.registry.make_mixture`)
     is then trained on the imputed training rows and scored on the imputed test rows. Every
     mixture, the imputers' and the classifier's, is fitted with the EM settings ``em``.
 

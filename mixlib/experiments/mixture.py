@@ -2,8 +2,8 @@
 
 Each function is a stage function of one repeat (:mod:`mixlib.experiments.contract`): the
 repeat's arrays and keyword parameters in, a tidy :class:`pandas.DataFrame` out (no index);
-:func:`em_trace_stage` and :func:`kernel_map_stage` describe the pipeline's stages, which
-:func:`~mixlib.experiments.contract.run_stages` runs. The data are used as given: isotropic
+:func:`em_trace_job` and :func:`kernel_map_job` run them on a job's repeats
+(:func:`~mixlib.experiments.contract.run_repeats`). The data are used as given: isotropic
 kernels assume features on comparable scales, so the pipeline should pass standardised
 features.
 """
@@ -16,8 +16,9 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.experiments.contract import RepeatData, Stage
-from mixlib.catalogue.settings import EMSettings, make_mixture
+from mixlib.experiments.contract import RepeatData, labelled, run_repeats
+from mixlib.catalogue.settings import EMSettings
+from mixlib.catalogue.registry import make_mixture
 from mixlib.mixture import LIVE_WEIGHT, kernel_counts
 
 
@@ -32,7 +33,7 @@ def em_trace(
 ) -> pd.DataFrame:
     """Mean log-likelihood of every class model at every EM iteration (fig. 3.3; one repeat).
 
-    Fits the study's mixture classifier (:func:`mixlib.catalogue.settings.make_mixture`)
+    Fits the study's mixture classifier (:func:`mixlib.catalogue.registry.make_mixture`)
     with ``n_components`` kernels per class on the ``labelled`` rows of the repeat, from a random initialisation (the report's:
     distinct training vectors as centres); with ``n_labelled`` it first draws that many
     labelled rows at random (without replacement). Then, to tell whether that fit reached the
@@ -138,7 +139,7 @@ def kernel_map(
 ) -> pd.DataFrame:
     """Kernels of every class and the training points in the plane of the first two PCs (fig. 3.4).
 
-    Fits the study's mixture classifier (:func:`mixlib.catalogue.settings.make_mixture`)
+    Fits the study's mixture classifier (:func:`mixlib.catalogue.registry.make_mixture`)
     with ``n_components`` kernels per class and projects the training points and the kernel centres on the first two principal
     components of the training data: ``(pc1, pc2) = A (x - xbar)``, ``A`` of shape (2, d)
     from :func:`principal_axes`. Because ``A`` has orthonormal rows, the projection of an
@@ -203,15 +204,21 @@ def kernel_map(
     return pd.concat(kernels, ignore_index=True)
 
 
-def em_trace_stage(*, split: str, dataset: str, n_components: int, em: EMSettings,
-                   n_restarts: int) -> Stage:
-    """The ``em_trace`` rule (fig. 3.3): :func:`em_trace` on the labelled rows of every repeat.
+def em_trace_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
+                 n_components: int, em: EMSettings, n_restarts: int, first: int,
+                 needed: int) -> pd.DataFrame:
+    """The ``em_trace`` rule (fig. 3.3): :func:`em_trace` on the labelled rows of the repeats.
 
-    Repeat ``r`` draws from ``generator(seed, "em_trace", split, r)``; its table gets a
-    leading ``repeat`` column and, before it, ``split`` and ``dataset`` columns.
+    The first ``first`` repeats run, then more until ``needed`` of them have a sound fit
+    (:func:`has_sound_fit`; :func:`~mixlib.experiments.contract.run_repeats`). Repeat ``r``
+    draws from ``generator(seed, "em_trace", split, r)``; its table gets a leading ``repeat``
+    column and, before it, ``split`` and ``dataset`` columns.
     """
-    return Stage(em_trace, {"n_components": n_components, "em": em, "n_restarts": n_restarts},
-                 keys=("em_trace", split), repeat_column=0, leading={"split": split, "dataset": dataset})
+    table = run_repeats(em_trace, repeats,
+                        {"n_components": n_components, "em": em, "n_restarts": n_restarts},
+                        seed=seed, keys=("em_trace", split), first=first, needed=needed,
+                        counts=has_sound_fit)
+    return labelled(table, split=split, dataset=dataset, repeat=table.pop("repeat"))
 
 
 def has_sound_fit(table: pd.DataFrame) -> bool:
@@ -221,27 +228,34 @@ def has_sound_fit(table: pd.DataFrame) -> bool:
     return bool((table["collapsed"].to_numpy() == 0).any())
 
 
-def em_trace_floor_stages(*, split: str, dataset: str, n_components: int, em: EMSettings,
-                          n_restarts: int, floors: Sequence[float]) -> list[Stage]:
+def em_trace_floor_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
+                       n_components: int, em: EMSettings, n_restarts: int,
+                       floors: Sequence[float]) -> pd.DataFrame:
     """The ``em_trace_sensitivity`` rule: :func:`em_trace` at every relative variance floor.
 
     Each floor replaces ``em``'s floor (``relative_min_variance``, as in the chapter-5 grid)
     and draws from ``generator(seed, "em_trace_sensitivity", split, r)`` on repeat ``r``, so
-    the floors alone differ; the tables get a last ``relative_min_variance`` column.
+    the floors alone differ; the tables, stacked in the order of ``floors``, get leading
+    ``split``, ``dataset`` and ``repeat`` columns and a last ``relative_min_variance`` column.
     """
-    return [Stage(em_trace, {"n_components": n_components, "n_restarts": n_restarts,
+    tables = []
+    for floor in floors:
+        table = run_repeats(em_trace, repeats,
+                            {"n_components": n_components, "n_restarts": n_restarts,
                              "em": em.with_relative_floor(float(floor))},
-                  keys=("em_trace_sensitivity", split), repeat_column=0,
-                  leading={"split": split, "dataset": dataset},
-                  trailing={"relative_min_variance": float(floor)})
-            for floor in floors]
+                            seed=seed, keys=("em_trace_sensitivity", split))
+        tables.append(labelled(table, split=split, dataset=dataset, repeat=table.pop("repeat"))
+                      .assign(relative_min_variance=float(floor)))
+    return pd.concat(tables, ignore_index=True)
 
 
-def kernel_map_stage(*, split: str, dataset: str, n_components: int, em: EMSettings) -> Stage:
+def kernel_map_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
+                   n_components: int, em: EMSettings) -> pd.DataFrame:
     """The ``kernel_map`` rule (fig. 3.4): :func:`kernel_map` on the labelled rows of repeat 0.
 
     It draws from ``generator(seed, "kernel_map", split, 0)``; leading ``split`` and
     ``dataset`` columns name the data (no ``repeat`` column).
     """
-    return Stage(kernel_map, {"n_components": n_components, "em": em}, keys=("kernel_map", split),
-                 n_repeats=1, repeat_column=None, leading={"split": split, "dataset": dataset})
+    table = run_repeats(kernel_map, repeats, {"n_components": n_components, "em": em},
+                        seed=seed, keys=("kernel_map", split), first=1)
+    return labelled(table.drop(columns="repeat"), split=split, dataset=dataset)

@@ -1,7 +1,7 @@
 """Experiment of fig. 6.2: the MLP's errors against the hidden-layer size, three regimes.
 
 One pipeline job is one *sweep point*: one training regime and one hidden-layer size on every
-repeat of a split (:func:`mlp_sweep_stage`); :func:`mlp_sweep_point` is its stage function on
+repeat of a split (:func:`mlp_sweep_job`); :func:`mlp_sweep_point` is its stage function on
 one repeat (:mod:`mixlib.experiments.contract`). The figure gathers the tables of all points.
 """
 
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mixlib.experiments.contract import RepeatData, Stage
+from mixlib.experiments.contract import RepeatData, run_repeats
 from mixlib.catalogue.registry import MODELS, make_model
 from mixlib.neural_network import REGIMES
 
@@ -107,8 +108,9 @@ def mlp_sweep_point(
     ])
 
 
-def mlp_sweep_stage(*, split: str, regime: str, hidden_size: int,
-                    params: dict[str, Any] | None, encoding: str, dataset: str) -> Stage:
+def mlp_sweep_job(repeats: Sequence[RepeatData], *, seed: int, split: str, regime: str,
+                  hidden_size: int, params: dict[str, Any] | None, encoding: str,
+                  dataset: str) -> pd.DataFrame:
     """One pipeline job of fig. 6.2: :func:`mlp_sweep_point` on every repeat of a split.
 
     Repeat ``r`` trains one network on that repeat's ``train`` rows and scores it on its
@@ -117,6 +119,8 @@ def mlp_sweep_stage(*, split: str, regime: str, hidden_size: int,
     after ``hidden_size`` and last ``split``, ``encoding`` (the data set's coding, by which
     the chapter-6 claims pair the MLP with the DNA mixture) and ``dataset`` columns.
     """
-    return Stage(mlp_sweep_point, {"regime": regime, "hidden_size": hidden_size, "params": params},
-                 keys=("mlp", split, regime, int(hidden_size)), repeat_column=2,
-                 trailing={"split": split, "encoding": encoding, "dataset": dataset})
+    table = run_repeats(mlp_sweep_point, repeats,
+                        {"regime": regime, "hidden_size": hidden_size, "params": params},
+                        seed=seed, keys=("mlp", split, regime, int(hidden_size)))
+    table.insert(2, "repeat", table.pop("repeat"))
+    return table.assign(split=split, encoding=encoding, dataset=dataset)

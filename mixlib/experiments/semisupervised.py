@@ -3,8 +3,9 @@
 Each experiment is a stage function of one repeat (:mod:`mixlib.experiments.contract`): the
 repeat's ``labelled``, ``unlabelled`` and ``test`` rows, keyword parameters and a generator
 in, a tidy :class:`pandas.DataFrame` out (no index; errors as fractions in [0, 1]). The
-``*_stage`` functions describe the pipeline's stages (seed keys, label columns), which
-:func:`~mixlib.experiments.contract.run_stages` runs on every repeat. The data are used as
+``*_job`` functions run them on a pipeline job's repeats
+(:func:`~mixlib.experiments.contract.run_repeats`, with the seed keys) and add the label
+columns. The data are used as
 given: isotropic kernels assume features on comparable scales, so pass standardised features
 (statistics of the training rows) without NaN (impute first).
 
@@ -42,14 +43,15 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.experiments.contract import RepeatData, RoleData, Stage
+from mixlib.experiments.contract import RepeatData, RoleData, labelled, run_repeats
 from mixlib.experiments.semisupervised_tables import (
     RoundScores,
     last_round,
     rounds_table,
     sweep_table,
 )
-from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings, seeded_classifier
+from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
+from mixlib.catalogue.registry import seeded_classifier
 from mixlib.mixture import MixtureClassifier
 from mixlib.semi_supervised import (
     IterativeClassifier,
@@ -68,7 +70,7 @@ def _given(**settings: Any) -> dict[str, Any]:
 
 def memoised_classifier(n_components: int, em: EMSettings,
                         rng: np.random.Generator) -> MixtureClassifier:
-    """:func:`~mixlib.catalogue.settings.seeded_classifier` whose fits are looked up in
+    """:func:`~mixlib.catalogue.registry.seeded_classifier` whose fits are looked up in
     :data:`FITS` first.
 
     The semi-supervised stages refit with the same seed on the same rows again and again:
@@ -377,17 +379,22 @@ def iterative_sweep_by_finish(
             for finish, fitted in fits.items()}
 
 
-def rounds_stage(*, split: str, dataset: str, method: str, n_components: int, em: EMSettings,
-                 settings: SemiSupervisedSettings) -> Stage:
+def rounds_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
+               method: str, n_components: int, em: EMSettings,
+               settings: SemiSupervisedSettings, first: int, needed: int) -> pd.DataFrame:
     """The ``semisupervised_rounds`` rule (figs. 5.1, 5.3): :func:`semisupervised_rounds` of one method.
 
-    Repeat ``r`` draws from ``generator(seed, "semisupervised_rounds", split, method, r)``;
-    the table gets leading ``split`` and ``dataset`` columns and a last ``repeat`` column.
+    The first ``first`` repeats run, then more until ``needed`` of them count
+    (:func:`counted_repeats`; :func:`~mixlib.experiments.contract.run_repeats`). Repeat ``r``
+    draws from ``generator(seed, "semisupervised_rounds", split, method, r)``; the table gets
+    leading ``split`` and ``dataset`` columns and a last ``repeat`` column.
     """
-    return Stage(semisupervised_rounds,
-                 {"method": method, "n_components": n_components, "em": em, "settings": settings},
-                 keys=("semisupervised_rounds", split, method),
-                 leading={"split": split, "dataset": dataset})
+    table = run_repeats(semisupervised_rounds, repeats,
+                        {"method": method, "n_components": n_components, "em": em,
+                         "settings": settings},
+                        seed=seed, keys=("semisupervised_rounds", split, method), first=first,
+                        needed=needed, counts=counted_repeats(method))
+    return labelled(table, split=split, dataset=dataset)
 
 
 def has_migrants(table: pd.DataFrame) -> bool:
@@ -405,8 +412,9 @@ def counted_repeats(method: str) -> Callable[[pd.DataFrame], bool]:
     return has_migrants if method == "prior" else (lambda table: True)
 
 
-def kernel_sweep_stages(*, split: str, dataset: str, method: str, kernel_counts: Sequence[int],
-                        em: EMSettings, settings: SemiSupervisedSettings) -> list[Stage]:
+def kernel_sweep_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
+                     method: str, kernel_counts: Sequence[int], em: EMSettings,
+                     settings: SemiSupervisedSettings) -> pd.DataFrame:
     """The ``kernel_sweep_curve`` rule (figs. 5.4, 5.5): :func:`kernel_sweep_point` of one
     method at every kernel count ``K`` of ``kernel_counts``, in order.
 
@@ -414,8 +422,10 @@ def kernel_sweep_stages(*, split: str, dataset: str, method: str, kernel_counts:
     whatever the other kernel counts; the table gets leading ``split`` and ``dataset``
     columns and a last ``repeat`` column.
     """
-    return [Stage(kernel_sweep_point,
-                  {"method": method, "n_components": int(k), "em": em, "settings": settings},
-                  keys=("kernel_sweep", split, method, int(k)),
-                  leading={"split": split, "dataset": dataset})
-            for k in kernel_counts]
+    return pd.concat([
+        labelled(run_repeats(kernel_sweep_point, repeats,
+                             {"method": method, "n_components": int(k), "em": em,
+                              "settings": settings},
+                             seed=seed, keys=("kernel_sweep", split, method, int(k))),
+                 split=split, dataset=dataset)
+        for k in kernel_counts], ignore_index=True)

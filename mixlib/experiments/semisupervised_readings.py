@@ -7,9 +7,9 @@ rule is a reading too (every table carries each rule). The grid runs both method
 :mod:`mixlib.experiments.semisupervised` at every combination, so that each chapter-5 claim
 can be judged under each reading (:mod:`mixlib.analysis.claims`):
 
-- :func:`sensitivity_stages`: the rounds of figs. 5.1 and 5.3, one job per (split,
+- :func:`sensitivity_job`: the rounds of figs. 5.1 and 5.3, one job per (split,
   threshold, floor), every finish and restart inside;
-- :func:`kernel_sweep_reading_stages`: the kernel sweep of figs. 5.4 and 5.5, one job per
+- :func:`kernel_sweep_reading_job`: the kernel sweep of figs. 5.4 and 5.5, one job per
   (split, floor). The labelled-only and prior fits do not use the threshold, so each is fit
   once and scored at every threshold; the iterative method runs once per threshold.
 
@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from mixlib.experiments.contract import RepeatData, Stage
+from mixlib.experiments.contract import RepeatData, labelled, run_repeats
 from mixlib.experiments.semisupervised import (
     iterative_rounds_by_finish,
     iterative_sweep_by_finish,
@@ -44,9 +44,9 @@ from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 FLOOR_COLUMN = "relative_min_variance"
 
 
-def sensitivity_stages(*, split: str, dataset: str, n_components: int, em: EMSettings,
-                       settings: SemiSupervisedSettings, restarts: Sequence[str],
-                       finishes: Sequence[str]) -> list[Stage]:
+def sensitivity_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
+                    n_components: int, em: EMSettings, settings: SemiSupervisedSettings,
+                    restarts: Sequence[str], finishes: Sequence[str]) -> pd.DataFrame:
     """The ``semisupervised_sensitivity`` rule: both methods at one (threshold, floor) point.
 
     ``em`` holds the grid point's ``relative_min_variance`` and ``settings`` its
@@ -57,25 +57,26 @@ def sensitivity_stages(*, split: str, dataset: str, n_components: int, em: EMSet
     every reading, so the settings alone differ). The rows are those of
     :func:`~mixlib.experiments.semisupervised.semisupervised_rounds` with a
     ``relative_min_variance`` setting column, leading ``split`` and ``dataset`` columns and a
-    last ``repeat`` column.
+    last ``repeat`` column, stacked in that order (finishes, then restarts).
     """
     common = {"n_components": n_components, "em": em, "setting_columns": (FLOOR_COLUMN,)}
     iterative = FinishPair.of(finishes, iterative_rounds_by_finish)
     runs = ([(iterative, "iterative", settings.replaced(finish=finish)) for finish in finishes]
             + [(None, "prior", settings.replaced(restart=restart)) for restart in restarts])
-    return [
-        Stage(pair or semisupervised_rounds,
-              {**({} if pair else {"method": method}), **common, "settings": reading},
-              keys=("semisupervised_sensitivity", split, method),
-              leading={"split": split, "dataset": dataset})
+    return pd.concat([
+        labelled(run_repeats(pair or semisupervised_rounds, repeats,
+                             {**({} if pair else {"method": method}), **common,
+                              "settings": reading},
+                             seed=seed, keys=("semisupervised_sensitivity", split, method)),
+                 split=split, dataset=dataset)
         for pair, method, reading in runs
-    ]
+    ], ignore_index=True)
 
 
-def kernel_sweep_reading_stages(*, split: str, dataset: str, kernel_counts: Sequence[int],
-                                em: EMSettings, settings: SemiSupervisedSettings,
-                                thresholds: Sequence[float], restarts: Sequence[str],
-                                finishes: Sequence[str]) -> list[Stage]:
+def kernel_sweep_reading_job(repeats: Sequence[RepeatData], *, seed: int, split: str,
+                             dataset: str, kernel_counts: Sequence[int], em: EMSettings,
+                             settings: SemiSupervisedSettings, thresholds: Sequence[float],
+                             restarts: Sequence[str], finishes: Sequence[str]) -> pd.DataFrame:
     """The ``kernel_sweep_sensitivity`` rule: figs. 5.4 and 5.5 at one variance floor, every reading.
 
     ``em`` holds the floor (its ``relative_min_variance``). For every kernel count ``K``: the
@@ -86,45 +87,37 @@ def kernel_sweep_reading_stages(*, split: str, dataset: str, kernel_counts: Sequ
 
     Returns
     -------
-    list of Stage
-        Their stacked table has the columns of
-        :func:`~mixlib.experiments.semisupervised.kernel_sweep_point`, leading ``split`` and
-        ``dataset``, then ``repeat`` and the floor's ``relative_min_variance``.
+    pandas.DataFrame
+        The columns of :func:`~mixlib.experiments.semisupervised.kernel_sweep_point`, leading
+        ``split`` and ``dataset``, then ``repeat`` and the floor's ``relative_min_variance``.
     """
     floor = float(getattr(em, FLOOR_COLUMN))
     thresholds = [float(t) for t in thresholds]
 
-    def stage(method: str, k: int, reading: SemiSupervisedSettings,
-              scored: list[float] | None) -> Stage:
-        return Stage(kernel_sweep_point,
-                     {"method": method, "n_components": int(k), "em": em, "settings": reading,
-                      "thresholds": scored},
-                     keys=("kernel_sweep_sensitivity", split, method, int(k)),
-                     leading={"split": split, "dataset": dataset}, trailing={FLOOR_COLUMN: floor})
-
-    def iterative_stage(k: int, reading: SemiSupervisedSettings,
-                        pair: "FinishPair | None") -> Stage:
+    def run(method: str, k: int, reading: SemiSupervisedSettings, scored: list[float] | None,
+            pair: "FinishPair | None" = None) -> pd.DataFrame:
+        params = {"n_components": int(k), "em": em, "settings": reading}
         if pair is None:
-            return stage("iterative", k, reading, None)
-        return Stage(pair, {"n_components": int(k), "em": em, "settings": reading},
-                     keys=("kernel_sweep_sensitivity", split, "iterative", int(k)),
-                     leading={"split": split, "dataset": dataset}, trailing={FLOOR_COLUMN: floor})
+            params.update(method=method, thresholds=scored)
+        table = run_repeats(pair or kernel_sweep_point, repeats, params, seed=seed,
+                            keys=("kernel_sweep_sensitivity", split, method, int(k)))
+        return labelled(table, split=split, dataset=dataset).assign(**{FLOOR_COLUMN: floor})
 
-    stages = []
+    tables = []
     for k in kernel_counts:
-        stages.append(stage("labelled_only", k, settings, thresholds))
-        stages += [stage("prior", k, settings.replaced(restart=restart), thresholds)
+        tables.append(run("labelled_only", k, settings, thresholds))
+        tables += [run("prior", k, settings.replaced(restart=restart), thresholds)
                    for restart in restarts]
         pairs = {threshold: FinishPair.of(finishes, iterative_sweep_by_finish)
                  for threshold in thresholds}
-        stages += [iterative_stage(k, settings.replaced(finish=finish, threshold=threshold),
-                                   pairs[threshold])
+        tables += [run("iterative", k, settings.replaced(finish=finish, threshold=threshold),
+                       None, pairs[threshold])
                    for finish in finishes for threshold in thresholds]
-    return stages
+    return pd.concat(tables, ignore_index=True)
 
 
 class FinishPair:
-    """The stage function of the iterative stages that differ only by their ``finish``.
+    """The stage function of the iterative runs that differ only by their ``finish``.
 
     Every finish of a grid point draws from the same generator (its keys hold no setting),
     and the ``"stop"`` fit is the ``"argmax"`` fit cut before its argmax round

@@ -6,8 +6,8 @@ Pipeline granularity: one job per (data set, grid level) runs :func:`svm_grid_le
 spreads its grid cells over ``n_jobs`` worker processes; level ``l`` reads the tables of levels
 ``0 .. l-1`` to centre its grid. :func:`svm_refit_best` reads all levels. Each is a stage
 function of one repeat (:mod:`mixlib.experiments.contract`): its ``train`` and ``test`` rows
-(imputed, standardised where configured). The ``*_stage`` functions describe the pipeline's
-stages: these searches are costly, so they run on repeat 0 only. Every SVM, MKL and SVDD
+(imputed, standardised where configured). The ``*_job`` functions run them for the pipeline's
+jobs: these searches are costly, so they run on repeat 0 only. Every SVM, MKL and SVDD
 model is built by the catalogue (:func:`mixlib.catalogue.registry.make_model`); a setting
 left out of ``params`` takes the estimator's default.
 """
@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mixlib.experiments.contract import RepeatData, Stage
+from mixlib.core.seeding import generator
+from mixlib.experiments.contract import RepeatData, run_repeats
 from mixlib.catalogue.registry import make_model
 from mixlib.model_selection.evaluation import (
     best_grid_point,
@@ -142,7 +143,7 @@ def svm_grid_level(
     start = time.perf_counter()
     svm = make_model("svm", {"kernel": "gaussian", **_given(p, "tol")})
     wide = evaluate_grid(svm, X_train, y_train, log_C, log_sigma, folds,
-                         alpha=p["significance_level"], n_jobs=n_jobs)
+                         significance_level=p["significance_level"], n_jobs=n_jobs)
     logger.info("%s grid level %d: %d cells x %d folds in %.1f s", dataset, level, len(wide),
                 p["n_folds"], time.perf_counter() - start)
     long = wide.melt(id_vars=["log10_C", "log10_sigma", "C", "sigma"],
@@ -335,29 +336,36 @@ def svdd_run(
     return table
 
 
-def svm_grid_stage(*, split: str, level: int, previous: pd.DataFrame | None,
-                   params: dict[str, Any] | None, n_jobs: int = 1) -> Stage:
+def svm_grid_job(repeats: Sequence[RepeatData], *, seed: int, split: str, level: int,
+                 previous: pd.DataFrame | None, params: dict[str, Any] | None,
+                 n_jobs: int = 1) -> pd.DataFrame:
     """The ``svm_grid_level`` rule: :func:`svm_grid_level` on the training rows of repeat 0.
 
     Every level of a split draws its folds from ``generator(seed, "svm_grid", split)`` (one
-    stream for the stage, not one per repeat), so all levels use the same folds.
+    stream for the split, not one per repeat), so all levels use the same folds.
     """
-    return Stage(svm_grid_level, {"level": level, "previous": previous, "params": params,
-                                  "dataset": split, "n_jobs": n_jobs},
-                 keys=("svm_grid", split), stream="stage", n_repeats=1, repeat_column=None)
+    logger.info("repeat 1 of 1 (split repeat %d): svm_grid_level level=%d", repeats[0].repeat,
+                level)
+    return svm_grid_level(repeats[0], level=level, previous=previous, params=params,
+                          dataset=split, n_jobs=n_jobs, rng=generator(seed, "svm_grid", split))
 
 
-def svm_best_stage(*, split: str, grid: pd.DataFrame, params: dict[str, Any] | None) -> Stage:
+def svm_best_job(repeats: Sequence[RepeatData], *, split: str, grid: pd.DataFrame,
+                 params: dict[str, Any] | None) -> pd.DataFrame:
     """The ``svm_best`` rule: :func:`svm_refit_best` on repeat 0's training and test rows."""
-    return Stage(svm_refit_best, {"grid": grid, "params": params, "dataset": split},
-                 n_repeats=1, repeat_column=None)
+    return run_repeats(svm_refit_best, repeats, {"grid": grid, "params": params,
+                                                 "dataset": split}, first=1).drop(columns="repeat")
 
 
-def mkl_stage(*, split: str, params: dict[str, Any] | None) -> Stage:
+def mkl_job(repeats: Sequence[RepeatData], *, split: str,
+            params: dict[str, Any] | None) -> pd.DataFrame:
     """The ``mkl`` rule: :func:`mkl_run` on repeat 0's training and test rows."""
-    return Stage(mkl_run, {"params": params, "dataset": split}, n_repeats=1, repeat_column=None)
+    return run_repeats(mkl_run, repeats, {"params": params, "dataset": split},
+                       first=1).drop(columns="repeat")
 
 
-def svdd_stage(*, split: str, params: dict[str, Any] | None) -> Stage:
+def svdd_job(repeats: Sequence[RepeatData], *, split: str,
+             params: dict[str, Any] | None) -> pd.DataFrame:
     """The ``svdd`` rule: :func:`svdd_run` on repeat 0's training and test rows."""
-    return Stage(svdd_run, {"params": params, "dataset": split}, n_repeats=1, repeat_column=None)
+    return run_repeats(svdd_run, repeats, {"params": params, "dataset": split},
+                       first=1).drop(columns="repeat")

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from mixlib.figures import new_figure
 
 _COLUMNS = ("dataset", "model_a", "model_b", "error_a", "error_b", "p_holm", "alpha")
-#: p-value classes of the colours: below 0.001, 0.01, alpha, and the rest.
+#: p-value classes of the colours: below 0.001, 0.01, significance_level, and the rest.
 _COLOURS = ("#08306b", "#2171b5", "#9ecae1", "#f0f0f0")
 
 
@@ -65,8 +65,8 @@ def comparison_pairs_figure(pairs: pd.DataFrame) -> Figure:
         Two panels a row. In each, the lower triangle of :func:`pair_matrix`: models ordered
         by error, best at the top and on the left, so the cell (row i, column j) compares the
         model of row i with a better one; colour = ``p_holm`` in four classes (< 0.001,
-        < 0.01, < alpha, >= alpha), the p-value printed (".012", "<.001") in the cells below
-        alpha, the pairs that differ significantly. One colour key for all.
+        < 0.01, < significance_level, >= significance_level), the p-value printed (".012", "<.001") in the cells below
+        significance_level, the pairs that differ significantly. One colour key for all.
     """
     missing = [column for column in _COLUMNS if column not in pairs.columns]
     if missing:
@@ -80,7 +80,7 @@ def comparison_pairs_figure(pairs: pd.DataFrame) -> Figure:
                          else default)
     keys = list(table[["protocol", "dataset", "split"]].drop_duplicates()
                 .itertuples(index=False, name=None))
-    alpha = float(table["alpha"].iloc[0])
+    significance_level = float(table["alpha"].iloc[0])
     k = max(len(pair_matrix(table[(table[["protocol", "dataset", "split"]]
                                    .apply(tuple, axis=1) == key)])[0]) for key in keys)
     ncols = min(2, len(keys))
@@ -89,14 +89,14 @@ def comparison_pairs_figure(pairs: pd.DataFrame) -> Figure:
     fig, axes = new_figure(nrows, ncols, figsize=(side * ncols + 0.8, side * nrows),
                            squeeze=False)
     cmap = ListedColormap(_COLOURS)
-    norm = BoundaryNorm([0.0, 0.001, 0.01, alpha, 1.0], cmap.N)
+    norm = BoundaryNorm([0.0, 0.001, 0.01, significance_level, 1.0], cmap.N)
     image = None
     for ax, key in zip(axes.flat, keys):
         part = table[table[["protocol", "dataset", "split"]].apply(tuple, axis=1) == key]
         models, p = pair_matrix(part)
         lower = np.where(np.tril(np.ones_like(p, dtype=bool), k=-1), p, np.nan)
         image = ax.imshow(np.ma.masked_invalid(lower), cmap=cmap, norm=norm)
-        for i, j in zip(*np.nonzero(lower < alpha)):
+        for i, j in zip(*np.nonzero(lower < significance_level)):
             ax.text(j, i, "<.001" if lower[i, j] < 0.001 else f"{lower[i, j]:.3f}"[1:],
                     ha="center", va="center", fontsize=5.5,
                     color="white" if lower[i, j] < 0.01 else "black")
@@ -111,9 +111,9 @@ def comparison_pairs_figure(pairs: pd.DataFrame) -> Figure:
         ax.set_title(_panel_name(key), fontsize="medium")
     for ax in axes.flat[len(keys):]:
         ax.set_visible(False)
-    bar = fig.colorbar(image, ax=axes, shrink=0.6, ticks=[0.0005, 0.005, (0.01 + alpha) / 2,
-                                                          (alpha + 1) / 2])
-    bar.ax.set_yticklabels(["< 0.001", "< 0.01", f"< {alpha:g}", f">= {alpha:g}"])
+    bar = fig.colorbar(image, ax=axes, shrink=0.6, ticks=[0.0005, 0.005, (0.01 + significance_level) / 2,
+                                                          (significance_level + 1) / 2])
+    bar.ax.set_yticklabels(["< 0.001", "< 0.01", f"< {significance_level:g}", f">= {significance_level:g}"])
     bar.set_label("p-value, Holm-adjusted per data set")
     fig.suptitle("Pairs of models per data set (models by error, best first)",
                  fontsize="medium")

@@ -82,12 +82,12 @@ def no_power_note(ranks: pd.DataFrame) -> str | None:
     cd = float(table["critical_difference"].iloc[0])
     if mean_ranks[-1] - mean_ranks[0] >= cd:
         return None
-    settings = [f"alpha = {float(table['alpha'].iloc[0]):g}"] if "alpha" in table.columns else []
+    test = [f"alpha = {float(table['alpha'].iloc[0]):g}"] if "alpha" in table.columns else []
     if "n_datasets" in table.columns:
         n = int(table["n_datasets"].iloc[0])
-        settings.append(f"N = {n} data set{'s' * (n != 1)}")
+        test.append(f"N = {n} data set{'s' * (n != 1)}")
     return (f"No pair of the {len(table)} models differs significantly: the Nemenyi CD, "
-            f"{cd:.2f}" + (f" ({', '.join(settings)})" if settings else "") + ", exceeds the "
+            f"{cd:.2f}" + (f" ({', '.join(test)})" if test else "") + ", exceeds the "
             f"spread of their mean ranks, {mean_ranks[0]:.2f} to {mean_ranks[-1]:.2f}.")
 
 

@@ -29,14 +29,14 @@ REPORT_DNA_ERROR = 0.20
 _SWEEP_VARIANTS = (("restart", "warm"), ("finish", "argmax"), ("threshold", None))
 
 
-def _curve(ax, rows: pd.DataFrame, label: str, colour: str, alpha: float, linestyle: str = "-",
+def _curve(ax, rows: pd.DataFrame, label: str, colour: str, significance_level: float, linestyle: str = "-",
            scale: float = 100.0, marker: str = "o", band: bool = True) -> None:
     """Mean over repeats of ``scale * value`` of ``rows`` (one metric) against n_components.
 
-    With ``band``, also its Student-t interval over repeats at level ``1 - alpha`` (a shaded band).
+    With ``band``, also its Student-t interval over repeats at level ``1 - significance_level`` (a shaded band).
     """
     wide = rows.pivot_table(index="repeat", columns="n_components", values="value")
-    mean, low, high = mean_t_interval(scale * wide.to_numpy(), alpha)
+    mean, low, high = mean_t_interval(scale * wide.to_numpy(), significance_level)
     x = wide.columns.to_numpy()
     ax.plot(x, mean, marker=marker, markersize=3, color=colour, linestyle=linestyle, label=label)
     if band:
@@ -265,14 +265,14 @@ def fig6_1(table: pd.DataFrame, *, confidence_level: float) -> Figure:
     ax, ax_live = axes[0], axes[1]
     kernels = np.sort(table["n_components"].unique())
     encodings, classes = [], []
-    alpha = 1 - confidence_level
+    significance_level = 1 - confidence_level
     for i, (encoding, rows) in enumerate(table.groupby("encoding", sort=True)):
         suffix = f" ({encoding})" if encoding else ""
         encodings.append((encoding, f"C{i}"))
         overall = rows[rows["class"] == "all"]
-        _curve(ax, overall[overall["metric"] == "test_error"], f"test error{suffix}", f"C{i}", alpha)
+        _curve(ax, overall[overall["metric"] == "test_error"], f"test error{suffix}", f"C{i}", significance_level)
         _curve(ax, overall[overall["metric"] == "train_error"], f"training error{suffix}", f"C{i}",
-               alpha, "--")
+               significance_level, "--")
         for metric, panel, marker in (("live_kernels", ax_live, "o"), ("collapsed_kernels", axes[-1], "x")):
             if metric == "collapsed_kernels" and not with_collapsed:
                 continue
@@ -282,7 +282,7 @@ def fig6_1(table: pd.DataFrame, *, confidence_level: float) -> Figure:
                 if label not in [c for c, _ in classes]:
                     classes.append((label, style))
                 name = f"class {label}{suffix}" + (" collapsed" if metric == "collapsed_kernels" else "")
-                _curve(panel, per_class[per_class["class"] == label], name, f"C{i}", alpha, style,
+                _curve(panel, per_class[per_class["class"] == label], name, f"C{i}", significance_level, style,
                        scale=1.0, marker=marker, band=False)
     ax.axhline(100 * REPORT_DNA_ERROR, color="0.3", linestyle=":", label="report: 20 %")
     ax.set_ylabel("error (%)")

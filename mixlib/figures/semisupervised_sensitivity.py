@@ -57,9 +57,9 @@ def _reference(ax, value) -> None:
 
 
 def _variant_label(method: str, restart: str, finish: str) -> str:
-    settings = [str(v) for v in (restart, finish) if str(v) != ANY]
+    reading = [str(v) for v in (restart, finish) if str(v) != ANY]
     name = _METHOD_LABELS.get(method, method)
-    return f"{name} ({', '.join(settings)})" if settings else name
+    return f"{name} ({', '.join(reading)})" if reading else name
 
 
 def semisupervised_sensitivity(table: pd.DataFrame, *, confidence_level: float) -> Figure:
@@ -107,8 +107,8 @@ def semisupervised_sensitivity(table: pd.DataFrame, *, confidence_level: float) 
         if metric != "unassigned_by_margin" or (table["method"] == "iterative").any():
             require_metric(table, metric, name)
     groups = split_groups(_final_values(table))
-    settings = table[["method", "restart", "finish"]].astype(str).drop_duplicates()
-    variants = sorted(settings.itertuples(index=False, name=None),
+    runs = table[["method", "restart", "finish"]].astype(str).drop_duplicates()
+    variants = sorted(runs.itertuples(index=False, name=None),
                       key=lambda v: (list(_METHOD_LABELS).index(v[0]) if v[0] in _METHOD_LABELS else 99, v))
     floors = sorted(table["relative_min_variance"].unique())
     thresholds = np.sort(table["threshold"].unique())

@@ -34,14 +34,14 @@ class CVError:
     half_width : float
         ``t(alpha/2, K-1) sqrt(s^2 / K)``.
     fold_errors : ndarray of shape (K,)
-    alpha : float
+    significance_level : float
     """
 
     mean: float
     std: float
     half_width: float
     fold_errors: np.ndarray
-    alpha: float
+    significance_level: float
 
     @property
     def low(self) -> float:
@@ -54,14 +54,14 @@ class CVError:
         return self.mean + self.half_width
 
 
-def t_interval(fold_errors: np.ndarray, alpha: float = 0.05) -> CVError:
+def t_interval(fold_errors: np.ndarray, significance_level: float = 0.05) -> CVError:
     """The notes' interval on the mean of the per-fold errors.
 
     Parameters
     ----------
     fold_errors : ndarray of shape (K,)
         Error of each fold, ``K >= 2``.
-    alpha : float
+    significance_level : float
         ``1 - alpha`` is the confidence level.
 
     Notes
@@ -73,13 +73,13 @@ def t_interval(fold_errors: np.ndarray, alpha: float = 0.05) -> CVError:
     errors = np.asarray(fold_errors, dtype=float)
     if errors.ndim != 1 or len(errors) < 2:
         raise ValueError(f"fold_errors must be 1-d with at least 2 values, got {errors!r}.")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    if not 0 < significance_level < 1:
+        raise ValueError(f"significance_level must be in (0, 1), got {significance_level!r}.")
     K = len(errors)
     std = float(errors.std(ddof=1))
-    half = float(t_half_width(std, K, alpha))
+    half = float(t_half_width(std, K, significance_level))
     return CVError(mean=float(errors.mean()), std=std, half_width=half, fold_errors=errors,
-                   alpha=alpha)
+                   significance_level=significance_level)
 
 
 EstimatorSpec = BaseEstimator | Callable[[], Any]
@@ -91,7 +91,7 @@ def _fresh(estimator: EstimatorSpec):
 
 def cross_val_error(estimator: EstimatorSpec, X: np.ndarray, y: np.ndarray, n_folds: int = 5,
                     random_state: None | int | np.random.Generator = None, *,
-                    alpha: float = 0.05, folds: np.ndarray | None = None) -> CVError:
+                    significance_level: float = 0.05, folds: np.ndarray | None = None) -> CVError:
     """Stratified K-fold cross-validation error with its Student-t interval.
 
     Parameters
@@ -104,7 +104,7 @@ def cross_val_error(estimator: EstimatorSpec, X: np.ndarray, y: np.ndarray, n_fo
         ``K``.
     random_state : None, int or numpy.random.Generator
         Shuffles the folds (ignored when ``folds`` is given).
-    alpha : float
+    significance_level : float
         ``1 - alpha`` is the confidence level of the interval.
     folds : ndarray of shape (n_samples,), optional
         Precomputed fold indices (from :func:`stratified_folds`), e.g. to evaluate every grid
@@ -126,7 +126,7 @@ def cross_val_error(estimator: EstimatorSpec, X: np.ndarray, y: np.ndarray, n_fo
         folds = stratified_folds(y, n_folds, random_state)
     scores = score_units(fold_units(X, y, folds), lambda X_train, rng: _fresh(estimator))
     errors = np.array([score.error for score in scores])
-    return t_interval(errors, alpha)
+    return t_interval(errors, significance_level)
 
 
 def grid_level_axes(level: int, log10_C_range: tuple[float, float],
@@ -190,9 +190,9 @@ def best_grid_point(table: pd.DataFrame) -> tuple[float, float]:
 
 
 def _evaluate_cell(args: tuple) -> dict:
-    estimator, X, y, folds, alpha, log_C, log_sigma = args
+    estimator, X, y, folds, significance_level, log_C, log_sigma = args
     model = _fresh(estimator).set_params(C=10.0**log_C, sigma=10.0**log_sigma)
-    cv = cross_val_error(model, X, y, folds=folds, alpha=alpha)
+    cv = cross_val_error(model, X, y, folds=folds, significance_level=significance_level)
     logger.info("log10 C = %.3f, log10 sigma = %.3f: CV error %.4f +/- %.4f",
                 log_C, log_sigma, cv.mean, cv.half_width)
     return {"log10_C": log_C, "log10_sigma": log_sigma, "C": 10.0**log_C,
@@ -202,7 +202,7 @@ def _evaluate_cell(args: tuple) -> dict:
 
 def evaluate_grid(estimator: EstimatorSpec, X: np.ndarray, y: np.ndarray,
                   log10_C: np.ndarray, log10_sigma: np.ndarray, folds: np.ndarray, *,
-                  alpha: float = 0.05, n_jobs: int = 1) -> pd.DataFrame:
+                  significance_level: float = 0.05, n_jobs: int = 1) -> pd.DataFrame:
     """Cross-validated error at every ``(C, sigma)`` of a grid, on the same folds.
 
     Parameters
@@ -214,7 +214,7 @@ def evaluate_grid(estimator: EstimatorSpec, X: np.ndarray, y: np.ndarray,
         Grid axes in decades.
     folds : ndarray of shape (n_samples,)
         Fold index of every row (:func:`stratified_folds`).
-    alpha : float
+    significance_level : float
         ``1 - alpha`` is the confidence level of the intervals.
     n_jobs : int
         Worker processes (one grid cell per task). SMO is a Python loop holding the GIL, so
@@ -227,7 +227,7 @@ def evaluate_grid(estimator: EstimatorSpec, X: np.ndarray, y: np.ndarray,
         One row per grid point (C-major order): ``log10_C``, ``log10_sigma``, ``C``,
         ``sigma``, ``cv_error``, ``cv_std``, ``ci_half_width``, ``ci_low``, ``ci_high``.
     """
-    cells = [(estimator, X, y, folds, alpha, float(c), float(s))
+    cells = [(estimator, X, y, folds, significance_level, float(c), float(s))
              for c in log10_C for s in log10_sigma]
     if n_jobs == 1:
         rows = [_evaluate_cell(cell) for cell in cells]
@@ -242,7 +242,7 @@ def grid_search_cv(estimator: EstimatorSpec, X: np.ndarray, y: np.ndarray, *,
                    log10_sigma_range: tuple[float, float] = (-1.0, 2.0), n_points: int = 5,
                    n_levels: int = 2, n_folds: int = 5,
                    random_state: None | int | np.random.Generator = None,
-                   alpha: float = 0.05, n_jobs: int = 1) -> pd.DataFrame:
+                   significance_level: float = 0.05, n_jobs: int = 1) -> pd.DataFrame:
     """Grid search over ``(C, sigma)`` on a log grid refined ``n_levels - 1`` times.
 
     Parameters
@@ -274,7 +274,7 @@ def grid_search_cv(estimator: EstimatorSpec, X: np.ndarray, y: np.ndarray, *,
     for level in range(n_levels):
         log_C, log_sigma = grid_level_axes(level, log10_C_range, log10_sigma_range, n_points,
                                            best)
-        table = evaluate_grid(estimator, X, y, log_C, log_sigma, folds, alpha=alpha,
+        table = evaluate_grid(estimator, X, y, log_C, log_sigma, folds, significance_level=significance_level,
                               n_jobs=n_jobs)
         table.insert(0, "level", level)
         tables.append(table)

@@ -33,9 +33,9 @@ def nemenyi_p_value(rank_difference: float, n_models: int, n_datasets: int) -> f
     float
         ``P(Q_{k, inf} >= sqrt(2) |R_i - R_j| / sqrt(k (k + 1) / (6 N)))`` with ``Q`` the
         studentized range (:data:`scipy.stats.studentized_range`): at ``|R_i - R_j|`` equal to
-        the critical difference of level ``alpha``
+        the critical difference of level ``significance_level``
         (:func:`mixlib.model_selection.significance.nemenyi_critical_difference`) it is
-        ``alpha``; smaller differences give larger p-values. Family-wise over all ``k (k - 1)
+        ``significance_level``; smaller differences give larger p-values. Family-wise over all ``k (k - 1)
         / 2`` pairs, like the critical difference.
     """
     for name, value, low in (("n_models", n_models, 2), ("n_datasets", n_datasets, 1)):

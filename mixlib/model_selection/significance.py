@@ -132,7 +132,7 @@ def holm(p_values) -> np.ndarray:
         ``p~_(i) = min(1, max_{j <= i} (m - j + 1) p_(j))``: non-decreasing in ``p``, capped at
         1. Rejecting every hypothesis with ``p~ <= alpha`` is Holm's procedure (reject
         ``H_(1) .. H_(i)`` while ``p_(i) <= alpha / (m - i + 1)``), which keeps the
-        family-wise error rate at most ``alpha``.
+        family-wise error rate at most ``significance_level``.
     """
     p = finite_1d(p_values, "p_values")
     if np.any((p < 0) | (p > 1)):
@@ -210,7 +210,7 @@ def friedman_test(errors) -> FriedmanResult:
                           df1, df2)
 
 
-def nemenyi_critical_difference(n_models: int, n_datasets: int, alpha: float = 0.05) -> float:
+def nemenyi_critical_difference(n_models: int, n_datasets: int, significance_level: float = 0.05) -> float:
     """Critical difference of mean ranks in the Nemenyi test (Demšar 2006, 3.2.2).
 
     Parameters
@@ -219,7 +219,7 @@ def nemenyi_critical_difference(n_models: int, n_datasets: int, alpha: float = 0
         ``k >= 2`` models compared.
     n_datasets : int
         ``N >= 1`` data sets the ranks are averaged over.
-    alpha : float
+    significance_level : float
         Family-wise significance level, in ``(0, 1)``.
 
     Returns
@@ -233,9 +233,9 @@ def nemenyi_critical_difference(n_models: int, n_datasets: int, alpha: float = 0
     for name, value, low in (("n_models", n_models, 2), ("n_datasets", n_datasets, 1)):
         if not isinstance(value, numbers.Integral) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}.")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
-    q = stats.studentized_range.ppf(1 - alpha, n_models, np.inf) / math.sqrt(2)
+    if not 0 < significance_level < 1:
+        raise ValueError(f"significance_level must be in (0, 1), got {significance_level!r}.")
+    q = stats.studentized_range.ppf(1 - significance_level, n_models, np.inf) / math.sqrt(2)
     return float(q * math.sqrt(n_models * (n_models + 1) / (6 * n_datasets)))
 
 
@@ -258,7 +258,7 @@ def _for_dataset(value, dataset, name: str) -> float:
 
 
 def pairwise_tests(fold_errors: pd.DataFrame, *, n_train: float | Mapping[str, float],
-                   n_test: float | Mapping[str, float], alpha: float = 0.05) -> pd.DataFrame:
+                   n_test: float | Mapping[str, float], significance_level: float = 0.05) -> pd.DataFrame:
     """Corrected resampled t-test of every pair of models on every data set, Holm per data set.
 
     Parameters
@@ -270,7 +270,7 @@ def pairwise_tests(fold_errors: pd.DataFrame, *, n_train: float | Mapping[str, f
     n_train, n_test : float or mapping of data set name to float
         Training and test rows of one fold (see :func:`corrected_resampled_ttest`), one value
         for all data sets or one per data set.
-    alpha : float
+    significance_level : float
         Significance level of the Holm-corrected p-values.
 
     Returns
@@ -280,12 +280,12 @@ def pairwise_tests(fold_errors: pd.DataFrame, *, n_train: float | Mapping[str, f
         ``a`` before ``b``): ``dataset``, ``model_a``, ``model_b``, ``error_a``, ``error_b``
         (mean fold errors), ``mean_difference`` (mean of ``a - b``; negative = ``a`` better),
         ``n_folds`` (``J``), ``n_train``, ``n_test``, ``t``, ``df``, ``p_value``, ``p_holm``
-        (:func:`holm` over the pairs of the data set), ``alpha``, ``significant``
+        (:func:`holm` over the pairs of the data set), ``significance_level``, ``significant``
         (``p_holm < alpha``).
     """
     _check_columns(fold_errors, FOLD_COLUMNS, "fold_errors")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    if not 0 < significance_level < 1:
+        raise ValueError(f"significance_level must be in (0, 1), got {significance_level!r}.")
     rows = []
     for dataset, part in fold_errors.groupby("dataset", sort=False):
         if part.duplicated(["model", "repeat", "fold"]).any():
@@ -311,11 +311,12 @@ def pairwise_tests(fold_errors: pd.DataFrame, *, n_train: float | Mapping[str, f
                          "df": result.df, "p_value": result.p_value})
         adjusted = holm([row["p_value"] for row in rows[first:]])
         for row, p_holm in zip(rows[first:], adjusted):
-            row.update(p_holm=p_holm, alpha=alpha, significant=bool(p_holm < alpha))
+            row.update(p_holm=p_holm, alpha=significance_level,
+                       significant=bool(p_holm < significance_level))
     return pd.DataFrame(rows)
 
 
-def rank_table(errors: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+def rank_table(errors: pd.DataFrame, significance_level: float = 0.05) -> pd.DataFrame:
     """Mean rank of every model across data sets, with the Friedman test and the Nemenyi CD.
 
     Parameters
@@ -324,7 +325,7 @@ def rank_table(errors: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
         Columns ``dataset``, ``model``, ``error``; several rows of one ``(dataset, model)``
         (the folds of :func:`pairwise_tests`'s table) are averaged first. Every model must have
         an error on every data set; at least 2 data sets and 2 models.
-    alpha : float
+    significance_level : float
         Significance level of the critical difference.
 
     Returns
@@ -333,7 +334,7 @@ def rank_table(errors: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
         One row per model, sorted by mean rank (ties by name): ``model``, ``mean_rank``
         (:func:`average_ranks`, 1 = best), ``n_datasets``, ``n_models``, and, the same on every
         row, ``friedman_chi2``, ``friedman_p``, ``iman_davenport_f``, ``iman_davenport_p``
-        (:func:`friedman_test`), ``alpha`` and ``critical_difference``
+        (:func:`friedman_test`), ``significance_level`` and ``critical_difference``
         (:func:`nemenyi_critical_difference`). Mean ranks differing by at least
         ``critical_difference`` differ significantly.
     """
@@ -351,6 +352,6 @@ def rank_table(errors: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
                           "n_datasets": N, "n_models": k, "friedman_chi2": result.chi2,
                           "friedman_p": result.chi2_p_value,
                           "iman_davenport_f": result.f_statistic,
-                          "iman_davenport_p": result.f_p_value, "alpha": alpha,
-                          "critical_difference": nemenyi_critical_difference(k, N, alpha)})
+                          "iman_davenport_p": result.f_p_value, "alpha": significance_level,
+                          "critical_difference": nemenyi_critical_difference(k, N, significance_level)})
     return table.sort_values(["mean_rank", "model"], kind="stable").reset_index(drop=True)

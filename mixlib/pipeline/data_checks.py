@@ -38,8 +38,8 @@ import pandas as pd
 from mixlib.core.seeding import generator
 from mixlib.datasets import CLASS_COLUMN, feature_matrix
 from mixlib.experiments.comparison import split_protocol_params
-from mixlib.catalogue.registry import make_model
-from mixlib.catalogue.settings import ComparisonProtocol, EMSettings, make_mixture
+from mixlib.catalogue.registry import make_mixture, make_model
+from mixlib.catalogue.settings import ComparisonProtocol, EMSettings
 from mixlib.model_selection.fixed_splits import split_kind, split_repeats
 from mixlib.model_selection.resampling import repeated_kfold_units, training_rows
 from mixlib.model_selection.splits import duplicate_groups, role_sizes
@@ -404,11 +404,11 @@ def check_mlp(section: Mapping[str, Any]) -> None:
 
 def check_ensembles(section: Mapping[str, Any], em: Any) -> None:
     """``ensembles.trees`` (and ``base_mixture``): each method with two members."""
-    from mixlib.experiments.ensembles import TREE_SETTINGS, ensemble_point
+    from mixlib.experiments.ensembles import TREE_KEYS, ensemble_point
 
     for method in section["methods"]:
         model = _TREE_MODEL.get(method)
-        keys = {parameter: key for key, parameter in TREE_SETTINGS.get(model, {}).items()}
+        keys = {parameter: key for key, parameter in TREE_KEYS.get(model, {}).items()}
         _run("ensembles.trees", keys, lambda: ensemble_point(
             probe_data(), method=method, max_members=PROBE_CAPS["max_members"],
             params=capped(section.get("trees", {})),
@@ -420,9 +420,9 @@ def check_ensembles(section: Mapping[str, Any], em: Any) -> None:
 def check_em(em: Any) -> None:
     """``em``: the study's mixture classifier fitted with the EM settings."""
     X, y = probe_data()["train"]
-    settings = em._replace(max_iter=min(em.max_iter, PROBE_CAPS["max_iter"])) \
+    probe_em = em._replace(max_iter=min(em.max_iter, PROBE_CAPS["max_iter"])) \
         if isinstance(em.max_iter, int) else em
-    _run("em", _same(em._fields), lambda: make_mixture(2, settings, 0).fit(X, y))
+    _run("em", _same(em._fields), lambda: make_mixture(2, probe_em, 0).fit(X, y))
 
 
 def check_bayes(section: Mapping[str, Any]) -> None:

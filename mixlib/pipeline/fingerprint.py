@@ -7,15 +7,16 @@ the jobs that import it, and Snakemake's ``params`` rerun trigger (on by default
 ``snakemake -n`` gives the reason "Params have changed since last execution".
 
 The closure is found statically from the ``import`` statements (at module level and inside
-functions, absolute and relative), starting from the script and following every mixlib module
+functions, absolute and relative), starting from the script (and from the modules a rule says
+its script imports by name, the figure rules' drawing module) and following every mixlib module
 it reaches; importing ``mixlib.a.b`` also runs ``mixlib/__init__.py`` and
 ``mixlib/a/__init__.py``, which are part of it. Files that are not Python but sit in a package
 of the closure (a matplotlib style, the shipped data sets) are part of it too.
 
 The model catalogue (:mod:`mixlib.catalogue.registry`) names each estimator class by its
-dotted path and imports it when a model is built (as :func:`mixlib.catalogue.settings.make_mixture`
-imports the mixture classifier), and which one is built is decided by a
-model name at run time. A job depends on an entry's estimator packages when a module of its
+dotted path and imports it when a model is built (as its :func:`~mixlib.catalogue.registry.make_mixture`
+imports the mixture classifier), and which one is built is decided by a model name at run
+time. A job depends on an entry's estimator packages when a module of its
 closure builds it: ``make_model("svm"`` (a model named in the code) builds that model,
 ``make_mixture(`` the mixture classifier;
 ``.build(`` or ``make_model(`` with a name computed at run time build the job's ``model``
@@ -42,8 +43,8 @@ import mixlib
 PACKAGE = "mixlib"
 PACKAGE_DIR = Path(mixlib.__file__).resolve().parent
 #: The modules whose functions import the estimator they build (see the module docstring): the
-#: catalogue's builder, and the mixture classifier's beside its EM settings.
-BUILDERS = frozenset({"mixlib.catalogue.registry", "mixlib.catalogue.settings"})
+#: catalogue.
+BUILDERS = frozenset({"mixlib.catalogue.registry"})
 
 
 @cache
@@ -149,9 +150,10 @@ def _closure(roots: frozenset[str]) -> frozenset[str]:
 
 
 @cache
-def script_closure(script: Path) -> frozenset[str]:
-    """The mixlib modules a Snakemake script's imports run (the builders' own imports excepted)."""
-    return module_closure(direct_imports(script.resolve()))
+def script_closure(script: Path, named: tuple[str, ...] = ()) -> frozenset[str]:
+    """The mixlib modules a Snakemake script's imports run (the builders' own imports
+    excepted), with those of the modules ``named`` that it imports by name at run time."""
+    return module_closure(direct_imports(script.resolve()) | frozenset(named))
 
 
 #: A call that builds a model named in the code, and one that builds the model a job names
@@ -222,9 +224,10 @@ def _data_files(module: str) -> tuple[Path, ...]:
     return tuple(files)
 
 
-def job_files(script: Path, model: str | None = None) -> list[Path]:
-    """The mixlib files whose content a job running ``script`` (for ``model``) depends on."""
-    modules = set(script_closure(script))
+def job_files(script: Path, model: str | None = None, named: tuple[str, ...] = ()) -> list[Path]:
+    """The mixlib files whose content a job running ``script`` (for ``model``, importing the
+    modules ``named`` by name) depends on."""
+    modules = set(script_closure(script, named))
     if modules & BUILDERS:
         modules |= module_closure(_builds_run(modules, model))
     files = {module_path(module) for module in modules}
@@ -239,23 +242,25 @@ def _file_digest(path: Path) -> str:
 
 
 @cache
-def code_fingerprint(script: Path, model: str | None = None) -> str:
+def code_fingerprint(script: Path, model: str | None = None, named: tuple[str, ...] = ()) -> str:
     """SHA-256 over (path in mixlib, content hash) of every file of :func:`job_files`."""
     digest = hashlib.sha256()
-    for path in job_files(script, model):
+    for path in job_files(script, model, named):
         relative = path.relative_to(PACKAGE_DIR).as_posix()
         digest.update(f"{relative}\0{_file_digest(path)}\n".encode())
     return digest.hexdigest()[:16]
 
 
-def script_fingerprint(script: Path) -> Callable[[Any], str]:
+def script_fingerprint(script: Path, *named: str) -> Callable[[Any], str]:
     """The ``code`` parameter of a rule whose jobs run ``script``: a function of a job's
     wildcards giving its :func:`code_fingerprint` (which depends on the ``model`` wildcard
     where the job has one). Each ``script:`` rule declares it in its ``params``
-    (``code=fingerprint_of("<script>.py")``, ``workflow/rules/common.smk``)."""
+    (``code=fingerprint_of("<script>.py")``, ``workflow/rules/common.smk``); a figure rule
+    also names the module of the drawing function its script imports by name
+    (``code=fingerprint_of("figure.py", "mixlib.figures.kernel_sweep")``)."""
     script = Path(script)
 
     def fingerprint(wildcards: Any) -> str:
-        return code_fingerprint(script, wildcards.get("model"))
+        return code_fingerprint(script, wildcards.get("model"), named)
 
     return fingerprint

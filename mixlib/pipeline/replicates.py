@@ -7,7 +7,7 @@ the first ``repeats`` of them: repeat ``r`` draws the same rows at any count). T
 leave repeats out (the EM fits' "souvent global" those whose fits all collapsed, the
 migrants' margin those without a migrant): their stages run further repeats, in order, until
 ``claims.min_n`` count, at most ``claims.max_repeats`` (the split tables hold that many;
-:func:`mixlib.experiments.contract.run_until_counted`).
+:func:`mixlib.experiments.contract.run_repeats`).
 
 With ``claims.replicate``, each of those splits runs a second time as the split
 ``<name>_replicate``: the same spec and the same number of repeats, under the seed streams

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 
-def min_signed_rank_datasets(alpha: float) -> int:
+def min_signed_rank_datasets(significance_level: float) -> int:
     """The fewest data sets on which a one-sided signed-rank test can reject at the claims'
     level, ``alpha / 2`` per side (:mod:`mixlib.analysis.verdicts`).
 
@@ -22,9 +22,9 @@ def min_signed_rank_datasets(alpha: float) -> int:
     is ``2 ** -n`` (every difference on one side), so this is the smallest ``n`` with
     ``2 ** -n < alpha / 2``: ``floor(log2(2 / alpha)) + 1`` (6 at ``alpha = 0.05``).
     """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
-    return math.floor(math.log2(2 / alpha)) + 1
+    if not 0 < significance_level < 1:
+        raise ValueError(f"significance_level must be in (0, 1), got {significance_level!r}.")
+    return math.floor(math.log2(2 / significance_level)) + 1
 
 
 def decides_claims_across_datasets(config: Mapping[str, Any]) -> bool:

@@ -74,7 +74,7 @@ def load_repeats(smk: Any, standardise_features: bool, limit: int | None = None)
     The job must have the inputs ``prepared``, ``split`` and ``substitutes`` (see
     ``split_inputs`` in ``workflow/rules/common.smk``). The result holds
     :func:`mixlib.experiments.data.assemble` of every repeat of the split, in order: the
-    input of :func:`mixlib.experiments.contract.run_stages`; with ``limit``, of its first
+    input of :func:`mixlib.experiments.contract.run_repeats`; with ``limit``, of its first
     ``limit`` repeats only.
     """
     from mixlib.experiments.data import assemble

@@ -90,7 +90,7 @@ SPLITS = sorted(config["splits"])
 REPLICATES = [replicate_of(name) for name in claim_splits(config)] if replicates(config) else []
 # The chapter-3 and -5 stages run the first CLAIM_REPEATS repeats of their splits; em_trace and
 # the prior method's rounds go on until CLAIM_MIN_N repeats count for their measure, at most
-# the split's claims.max_repeats (mixlib.experiments.contract.run_until_counted).
+# the split's claims.max_repeats (mixlib.experiments.contract.run_repeats).
 CLAIM_REPEATS = claim_repeats(config)
 CLAIM_MIN_N = claim_min_n(config)
 # The figures' settings: required by the stages that draw intervals (validate_study_config).
@@ -103,9 +103,10 @@ SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
 ENVIRONMENT = conda_environment(Path(workflow.basedir) / "environment.yml")
 
 
-def fingerprint_of(script):
-    """The params "code" of a rule whose script is workflow/scripts/<script>."""
-    return script_fingerprint(SCRIPTS / script)
+def fingerprint_of(script, *named):
+    """The params "code" of a rule whose script is workflow/scripts/<script> (and imports the
+    modules named, a figure rule's drawing module, by name)."""
+    return script_fingerprint(SCRIPTS / script, *named)
 
 
 # The relative variance floors of the sensitivity grid (semisupervised_sensitivity), which

@@ -154,8 +154,8 @@ rule comparison_figure:
     log:
         "results/logs/comparison_figure/all.log",
     params:
-        figure="comparison_figure",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.comparison.comparison_figure",
+        code=fingerprint_of("figure.py", "mixlib.figures.comparison"),
     conda:
         ENVIRONMENT
     script:
@@ -177,8 +177,8 @@ rule confusion_figure:
     log:
         "results/logs/confusion_figure/{dataset}.log",
     params:
-        figure="dataset_confusion_figure",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.comparison.dataset_confusion_figure",
+        code=fingerprint_of("figure.py", "mixlib.figures.comparison"),
     conda:
         ENVIRONMENT
     script:
@@ -215,8 +215,8 @@ rule comparison_cd_figure:
     log:
         "results/logs/comparison_cd_figure/all.log",
     params:
-        figure="critical_difference_figure",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.critical_difference.critical_difference_figure",
+        code=fingerprint_of("figure.py", "mixlib.figures.critical_difference"),
     conda:
         ENVIRONMENT
     script:
@@ -238,8 +238,8 @@ rule comparison_pairs_figure:
     log:
         "results/logs/comparison_pairs_figure/all.log",
     params:
-        figure="comparison_pairs_figure",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.comparison_pairs.comparison_pairs_figure",
+        code=fingerprint_of("figure.py", "mixlib.figures.comparison_pairs"),
     conda:
         ENVIRONMENT
     script:
@@ -292,8 +292,8 @@ rule comparison_bayes_figure:
         mem_mb=1000,
         runtime=5,
     params:
-        figure="bayes_simplex_figure",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.bayes_simplex.bayes_simplex_figure",
+        code=fingerprint_of("figure.py", "mixlib.figures.bayes_simplex"),
     conda:
         ENVIRONMENT
     script:

@@ -112,8 +112,8 @@ rule data_summary_figure:
     log:
         "results/logs/data_summary_figure/all.log",
     params:
-        figure="draw_data_summary",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.data_summary.draw_data_summary",
+        code=fingerprint_of("figure.py", "mixlib.figures.data_summary"),
     conda:
         ENVIRONMENT
     script:

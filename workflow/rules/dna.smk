@@ -64,9 +64,9 @@ rule fig6_1:
     log:
         "results/logs/fig6_1/all.log",
     params:
-        figure="fig6_1",
+        figure="mixlib.figures.kernel_sweep.fig6_1",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.kernel_sweep"),
     conda:
         ENVIRONMENT
     script:

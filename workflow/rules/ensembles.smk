@@ -19,7 +19,7 @@ rule ensemble_curve:
         "results/benchmarks/ensemble_curve/{split}.{method}.tsv"
     params:
         max_members=ENSEMBLES["max_members"],
-        settings=ENSEMBLES["trees"],
+        trees=ENSEMBLES["trees"],
         base_kernels=ensemble_base_kernels,
         em=ensemble_em,
         seed=config["seed"],
@@ -69,9 +69,9 @@ rule ensembles_figure:
     log:
         "results/logs/ensembles_figure/all.log",
     params:
-        figure="ensemble_error_curves",
+        figure="mixlib.figures.ensembles.ensemble_error_curves",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.ensembles"),
     conda:
         ENVIRONMENT
     script:

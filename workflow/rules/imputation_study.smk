@@ -67,9 +67,9 @@ rule imputation_figure:
     log:
         "results/logs/imputation_figure/{dataset}.log",
     params:
-        figure="imputation_figure",
+        figure="mixlib.figures.imputation.imputation_figure",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.imputation"),
     conda:
         ENVIRONMENT
     script:

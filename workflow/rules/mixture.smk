@@ -157,9 +157,9 @@ rule fig3_3:
     log:
         "results/logs/fig3_3/all.log",
     params:
-        figure="fig3_3",
+        figure="mixlib.figures.fig3_3.fig3_3",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.fig3_3"),
     conda:
         ENVIRONMENT
     script:
@@ -180,8 +180,8 @@ rule fig3_4:
     log:
         "results/logs/fig3_4/all.log",
     params:
-        figure="fig3_4",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.fig3_4.fig3_4",
+        code=fingerprint_of("figure.py", "mixlib.figures.fig3_4"),
     conda:
         ENVIRONMENT
     script:

@@ -67,9 +67,9 @@ rule fig6_2:
     log:
         "results/logs/fig6_2/all.log",
     params:
-        figure="fig6_2",
+        figure="mixlib.figures.fig6_2.fig6_2",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.fig6_2"),
     conda:
         ENVIRONMENT
     script:

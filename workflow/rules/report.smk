@@ -54,8 +54,8 @@ rule claims_figure:
         mem_mb=1000,
         runtime=5,
     params:
-        figure="claims_figure",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.claims.claims_figure",
+        code=fingerprint_of("figure.py", "mixlib.figures.claims"),
     conda:
         ENVIRONMENT
     script:

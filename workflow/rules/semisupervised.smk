@@ -237,9 +237,9 @@ rule fig5_1:
     log:
         "results/logs/fig5_1/all.log",
     params:
-        figure="fig5_1",
+        figure="mixlib.figures.semisupervised_rounds.fig5_1",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.semisupervised_rounds"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -264,9 +264,9 @@ rule fig5_3:
     log:
         "results/logs/fig5_3/all.log",
     params:
-        figure="fig5_3",
+        figure="mixlib.figures.semisupervised_rounds.fig5_3",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.semisupervised_rounds"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -291,9 +291,9 @@ rule fig5_4:
     log:
         "results/logs/fig5_4/all.log",
     params:
-        figure="fig5_4",
+        figure="mixlib.figures.kernel_sweep.fig5_4",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.kernel_sweep"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -318,9 +318,9 @@ rule fig5_5:
     log:
         "results/logs/fig5_5/all.log",
     params:
-        figure="fig5_5",
+        figure="mixlib.figures.kernel_sweep.fig5_5",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.kernel_sweep"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -349,9 +349,9 @@ rule semisupervised_sensitivity_figure:
     log:
         "results/logs/semisupervised_sensitivity_figure/all.log",
     params:
-        figure="semisupervised_sensitivity",
+        figure="mixlib.figures.semisupervised_sensitivity.semisupervised_sensitivity",
         confidence_level=FIGURES["confidence_level"],
-        code=fingerprint_of("figure.py"),
+        code=fingerprint_of("figure.py", "mixlib.figures.semisupervised_sensitivity"),
     threads: 1
     resources:
         mem_mb=1000,

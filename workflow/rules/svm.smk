@@ -89,8 +89,8 @@ rule svm_grid_figure:
     log:
         "results/logs/svm_grid_figure/{split}.log",
     params:
-        figure="svm_grid",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.svm_grid.svm_grid",
+        code=fingerprint_of("figure.py", "mixlib.figures.svm_grid"),
     conda:
         ENVIRONMENT
     script:
@@ -108,7 +108,7 @@ rule mkl:
     benchmark:
         "results/benchmarks/mkl/{split}.tsv"
     params:
-        settings=SVM["mkl"],
+        model_params=SVM["mkl"],
         standardise=standardises,
         code=fingerprint_of("mkl.py"),
     resources:
@@ -131,7 +131,7 @@ rule svdd:
     benchmark:
         "results/benchmarks/svdd/{split}.tsv"
     params:
-        settings=SVM["svdd"],
+        model_params=SVM["svdd"],
         standardise=standardises,
         code=fingerprint_of("svdd.py"),
     resources:
@@ -187,8 +187,8 @@ rule mkl_figure:
     log:
         "results/logs/mkl_figure/all.log",
     params:
-        figure="mkl_weights",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.svm_extras.mkl_weights",
+        code=fingerprint_of("figure.py", "mixlib.figures.svm_extras"),
     conda:
         ENVIRONMENT
     script:
@@ -209,8 +209,8 @@ rule svdd_figure:
     log:
         "results/logs/svdd_figure/all.log",
     params:
-        figure="svdd_detection",
-        code=fingerprint_of("figure.py"),
+        figure="mixlib.figures.svm_extras.svdd_detection",
+        code=fingerprint_of("figure.py", "mixlib.figures.svm_extras"),
     conda:
         ENVIRONMENT
     script:
