@@ -6,8 +6,9 @@ output and hidden errors, gradients, penalty, momentum), batch after batch, and 
 the two must agree to round-off (the loop sums in index order, numpy in the BLAS's order)
 after one epoch and after 30, with and without momentum, weight decay, mini-batches (the last
 one smaller) and non-unit row weights, for layers narrower and wider than the loop's
-:data:`~mixlib.neural_network._epoch_loop.NARROW` (its two loop orders). The gradient the
-loop descends is checked against finite differences of the objective.
+:data:`~mixlib.neural_network._epoch_loop.NARROW` (its loops in index order, and through the
+BLAS), with the rows in a shuffled order. The gradient the loop descends is checked against
+finite differences of the objective.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def step_once(V1, V2, Xa, T, coef, eta, momentum, lam):
     """One step of the loop on a single batch (the rows given); the new weights and velocities."""
     V1, V2 = V1.copy(), V2.copy()
     vel1, vel2 = np.zeros_like(V1), np.zeros_like(V2)
-    run_epoch(Xa, T, coef, V1, V2, vel1, vel2, Xa.shape[0], eta, momentum, lam)
+    run_epoch(Xa, T, coef, np.arange(Xa.shape[0]), V1, V2, vel1, vel2, Xa.shape[0], eta, momentum,
+              lam)
     return V1, V2, vel1, vel2
 
 
@@ -107,8 +109,7 @@ def test_epochs_agree_with_the_numpy_transcription(hidden, n_classes, batch_size
     shuffle = np.random.default_rng(1)
     for epoch in range(1, 31):
         order = shuffle.permutation(n)
-        run_epoch(Xa[order], T[order], coef[order], V1, V2, vel1, vel2, batch_size, eta,
-                  momentum, lam)
+        run_epoch(Xa, T, coef[order], order, V1, V2, vel1, vel2, batch_size, eta, momentum, lam)
         reference_epoch(R1, R2, r1, r2, Xa[order], T[order], coef[order], batch_size, eta,
                         momentum, lam)
         if epoch in (1, 30):
@@ -180,7 +181,7 @@ def test_momentum_steps_accumulate_velocity():
     T = one_of_n_targets(np.array([1, 0]), 2)
     coef = np.array([0.1, 0.1])
     V1, V2, vel1, vel2 = net.V1.copy(), net.V2.copy(), *net.velocities
-    run_epoch(Xa, T, coef, V1, V2, vel1, vel2, 1, 0.1, 0.5, 0.2)
+    run_epoch(Xa, T, coef, np.arange(2), V1, V2, vel1, vel2, 1, 0.1, 0.5, 0.2)
     a = reference_gradients(net.V1, net.V2, Xa[:1], T[:1], coef[:1], 0.1 * 0.2)
     W1, W2 = net.V1 - a[0], net.V2 - a[1]
     b = reference_gradients(W1, W2, Xa[1:], T[1:], coef[1:], 0.1 * 0.2)
@@ -211,5 +212,6 @@ def test_a_diverging_step_leaves_non_finite_weights(momentum):
     """Overflowing steps make the weights inf or NaN, for the caller to detect."""
     Xa, T, w = problem(5, n=10, n_features=8, onehot=False)
     net = Network(8, 6, 3, np.random.default_rng(5))
-    run_epoch(1e10 * Xa, T, 1e300 * w, net.V1, net.V2, *net.velocities, 1, 1e300, momentum, 0.0)
+    run_epoch(1e10 * Xa, T, 1e300 * w, np.arange(10), net.V1, net.V2, *net.velocities, 1, 1e300,
+              momentum, 0.0)
     assert not net.all_finite()

@@ -1,17 +1,17 @@
 """One epoch of backpropagation (report fig. 2.2), compiled.
 
-:func:`run_epoch` takes every gradient step of one pass over the (already shuffled) training
-rows, batch after batch, and updates the weights and momentum velocities of
+:func:`run_epoch` takes every gradient step of one pass over the training rows in a given
+order, batch after batch, and updates the weights and momentum velocities of
 :class:`mixlib.neural_network.network.Network` in place. Online learning (one row per step,
-the report's choice) makes a step a few hundred multiply-adds: the loop is compiled (numba) so
-that a step costs that arithmetic rather than the overhead of a dozen numpy calls.
+the report's choice) makes a step a few thousand multiply-adds: the loop is compiled (numba)
+so that a step costs that arithmetic rather than the overhead of a dozen numpy calls.
 
-Numerics: every weight update is the formula below, element by element, in the order of
-operations given there. Sums over inputs, hidden units and the rows of a batch run in index
-order, where the numpy products they replace summed in the order of the BLAS; weights can
-therefore differ from a numpy implementation by round-off (about 1e-16 relative per step). An
-input of exactly 0 (most of a one-hot coding) is skipped in the sums: it adds nothing to a
-finite sum and leaves its weight row unchanged (``w - 0 = w``).
+Numerics: every weight update is the formula of :func:`run_epoch`, element by element, in the
+order of operations given there. The products of a hidden layer at least :data:`NARROW` wide
+go through the BLAS (``numpy.dot``, as in the numpy implementation this replaces): its
+pre-activations, and its gradient ``Xa^T delta1`` for a mini-batch; the other sums run in
+index order, where numpy summed in the order of the BLAS. Weights can therefore differ from a
+numpy implementation by round-off (about 1e-16 relative per step).
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ import math
 import numba
 import numpy as np
 
-
 #: Layers with fewer output columns than this are walked column by column (a sum runs down a
 #: column of weights), wider ones row by row (each input adds to a row of partial sums, a
-#: vectorised loop): the same sums in the same order, whichever loop is faster for the width.
+#: vectorised loop) or through the BLAS: whichever loop is faster for the width.
 NARROW = 4
 
 
@@ -60,6 +59,21 @@ def _update(w, v, g, penalised, momentum, decay):
     return w - g, v
 
 
+@numba.njit(cache=True, inline="always")
+def _apply_row(V, velocity, j, grad, penalised, momentum, decay):
+    """The step of row ``j`` of a layer's weights from ``grad``, its gradient of the data term."""
+    if momentum > 0.0:
+        for k in range(V.shape[1]):
+            V[j, k], velocity[j, k] = _update(V[j, k], velocity[j, k], grad[k], penalised,
+                                              momentum, decay)
+    elif penalised:
+        for k in range(V.shape[1]):
+            V[j, k] = V[j, k] * (1.0 - decay) - grad[k]
+    else:
+        for k in range(V.shape[1]):
+            V[j, k] -= grad[k]
+
+
 @numba.njit(cache=True)
 def _descend(V, velocity, inputs, deltas, n_penalised, momentum, decay, grad):
     """One step of a layer's weights ``V``: data gradient ``inputs^T deltas`` (sum over the
@@ -84,33 +98,25 @@ def _descend(V, velocity, inputs, deltas, n_penalised, momentum, decay, grad):
                 x_j = inputs[r, j]
                 for k in range(n_cols):
                     grad[k] += x_j * deltas[r, k]
-            penalised = j < n_penalised
-            if momentum > 0.0:
-                for k in range(n_cols):
-                    V[j, k], velocity[j, k] = _update(V[j, k], velocity[j, k], grad[k],
-                                                      penalised, momentum, decay)
-            elif penalised:
-                for k in range(n_cols):
-                    V[j, k] = V[j, k] * (1.0 - decay) - grad[k]
-            else:
-                for k in range(n_cols):
-                    V[j, k] -= grad[k]
+            _apply_row(V, velocity, j, grad, j < n_penalised, momentum, decay)
 
 
 @numba.njit(cache=True)
-def run_epoch(Xa, T, coef, V1, V2, velocity1, velocity2, batch_size, learning_rate, momentum,
-              weight_decay):
+def run_epoch(Xa, T, coef, order, V1, V2, velocity1, velocity2, batch_size, learning_rate,
+              momentum, weight_decay):
     """Every gradient step of one epoch, batch after batch, in place.
 
     Parameters
     ----------
     Xa : ndarray of shape (n, n_features + 1), float64, C-contiguous
-        Inputs in the order of the epoch, with their bias column (last, all 1).
+        Inputs with their bias column (last, all 1).
     T : ndarray of shape (n, n_outputs), float64
         1-of-n targets of the rows.
     coef : ndarray of shape (n,), float64
-        Factor of every row's error in the step: ``learning_rate * w_mu / b``, ``b`` the size
-        of the row's batch.
+        Factor of every row's error in its step: ``learning_rate * w_mu / b``, ``b`` the size
+        of the row's batch, ``coef[s]`` for the ``s``-th row of the epoch (``Xa[order[s]]``).
+    order : ndarray of shape (n,), int64
+        The rows in the order of the epoch (a permutation of ``0 .. n - 1``).
     V1 : ndarray of shape (n_features + 1, hidden_size), float64
         ``W1`` over ``b1``; updated in place.
     V2 : ndarray of shape (hidden_size + 1, n_outputs), float64
@@ -118,8 +124,8 @@ def run_epoch(Xa, T, coef, V1, V2, velocity1, velocity2, batch_size, learning_ra
     velocity1, velocity2 : ndarrays of the shapes of ``V1`` and ``V2``, float64
         Momentum velocities; updated in place (untouched when ``momentum`` is 0).
     batch_size : int
-        Rows per step; the epoch's rows ``[s, s + batch_size)`` for ``s = 0, batch_size, ...``
-        (the last batch may be smaller).
+        Rows per step: the batches are ``order[s:s + batch_size]`` for ``s = 0, batch_size,
+        ...`` (the last may be smaller).
     learning_rate : float
         ``eta``, the factor of the penalty's gradient (the data term's is in ``coef``).
     momentum : float
@@ -154,12 +160,13 @@ def run_epoch(Xa, T, coef, V1, V2, velocity1, velocity2, batch_size, learning_ra
     hidden = V1.shape[1]
     n_out = V2.shape[1]
     rows = min(batch_size, n)
+    Xb = np.empty((rows, n_in))
     H1 = np.empty((rows, hidden))
     A1 = np.empty((rows, hidden + 1))
     D1 = np.empty((rows, hidden))
     D2 = np.empty((rows, n_out))
+    G1 = np.empty((n_in, hidden))
     out = np.empty(n_out)
-    grad1 = np.empty(hidden)
     grad2 = np.empty(n_out)
     decay = learning_rate * weight_decay
     # the penalised rows: the weights, not the biases (last row)
@@ -167,10 +174,22 @@ def run_epoch(Xa, T, coef, V1, V2, velocity1, velocity2, batch_size, learning_ra
     penalised2 = hidden if weight_decay > 0.0 else 0
     for start in range(0, n, batch_size):
         b = min(start + batch_size, n) - start
+        # a wide layer's products go through the BLAS (but a single row's gradient, an outer
+        # product): the batch's inputs gathered in a block
+        blas = hidden >= NARROW
+        if b == 1:
+            inputs = Xa[order[start]:order[start] + 1]
+        else:
+            for r in range(b):
+                Xb[r] = Xa[order[start + r]]
+            inputs = Xb[:b]
+        if blas:
+            np.dot(inputs, V1, H1[:b])
         # forward pass and errors of the batch, at the weights before the step
         for r in range(b):
             h = H1[r]
-            _layer(Xa[start + r], V1, h)
+            if not blas:
+                _layer(inputs[r], V1, h)
             for k in range(hidden):
                 A1[r, k] = math.atan(h[k])
             A1[r, hidden] = 1.0
@@ -178,11 +197,16 @@ def run_epoch(Xa, T, coef, V1, V2, velocity1, velocity2, batch_size, learning_ra
             for i in range(n_out):
                 o = math.atan(out[i])
                 slope = math.cos(o)
-                D2[r, i] = ((o - T[start + r, i]) * (slope * slope)) * coef[start + r]
+                D2[r, i] = ((o - T[order[start + r], i]) * (slope * slope)) * coef[start + r]
             for k in range(hidden):
                 back = 0.0
                 for i in range(n_out):
                     back += D2[r, i] * V2[k, i]
                 D1[r, k] = back / (h[k] * h[k] + 1.0)
         _descend(V2, velocity2, A1[:b], D2[:b], penalised2, momentum, decay, grad2)
-        _descend(V1, velocity1, Xa[start:start + b], D1[:b], penalised1, momentum, decay, grad1)
+        if blas and b > 1:
+            np.dot(inputs.T, D1[:b], G1)
+            for j in range(n_in):
+                _apply_row(V1, velocity1, j, G1[j], j < penalised1, momentum, decay)
+        else:
+            _descend(V1, velocity1, inputs, D1[:b], penalised1, momentum, decay, G1[0])

@@ -265,7 +265,7 @@ class MLPClassifier(ClassifierMixin, BaseEstimator):
         epoch = 0
         for epoch in range(1, self.n_epochs + 1):
             perm = rng.permutation(n_train)
-            run_epoch(Xa_tr[perm], T_tr[perm], row_scale * w_tr[perm], net.V1, net.V2,
+            run_epoch(Xa_tr, T_tr, row_scale * w_tr[perm], perm, net.V1, net.V2,
                       *net.velocities, batch, float(self.learning_rate), float(self.momentum),
                       float(decay))
             if not net.all_finite():
