@@ -18,6 +18,7 @@ SCRIPTS = Path(__file__).resolve().parents[1] / "workflow" / "scripts"
     ("cart", ["mixlib.tree._histogram_search"]),
     ("logistic_regression", ["mixlib.linear_model._sparse_loop"]),
     ("svm", ["mixlib.svm._smo_loop", "mixlib.svm._all_together_loop"]),
+    ("mlp", ["mixlib.neural_network._epoch_loop"]),
 ])
 def test_a_comparison_job_waits_for_the_compiled_modules_of_its_model(model, expected):
     assert modules_used(job_files(SCRIPTS / "comparison_point.py", model)) == expected
@@ -26,9 +27,32 @@ def test_a_comparison_job_waits_for_the_compiled_modules_of_its_model(model, exp
 def test_jobs_without_compiled_code_wait_for_none():
     # every job imports mixlib.pipeline.workflow: it must not pull the warm-ups in
     for script in ("semisupervised_sensitivity_point.py", "dna_kernel_point.py",
-                   "mlp_sweep_point.py", "imputation_study_point.py"):
+                   "imputation_study_point.py"):
         assert modules_used(job_files(SCRIPTS / script)) == [], script
     assert modules_used(job_files(SCRIPTS / "ensemble_curve.py")) == [COMPILED_MODULES[0]]
+    assert modules_used(job_files(SCRIPTS / "mlp_sweep_point.py")) == [
+        "mixlib.neural_network._epoch_loop"]
+
+
+@pytest.mark.filterwarnings("ignore:early stopping did not trigger")
+def test_the_mlp_warm_up_reaches_the_argument_types_of_the_study_fits():
+    """After the warm-up, fits like the study's (one-hot or ordinal inputs, every regime, a
+    mini-batch, momentum, row weights) compile nothing more: no new signature of the loop."""
+    from mixlib.datasets import load_xy
+    from mixlib.neural_network import MLPClassifier
+    from mixlib.neural_network._epoch_loop import run_epoch
+
+    warm("mixlib.neural_network._epoch_loop")
+    signatures = list(run_epoch.signatures)
+    assert len(signatures) == 1
+    for encoding in ("onehot", "ordinal"):
+        X, y = load_xy("splice", encoding=encoding)
+        rows = np.random.default_rng(0).permutation(len(y))[:60]
+        for params in ({"regime": "plain"}, {"regime": "weight_decay"},
+                       {"regime": "early_stopping", "batch_size": 8, "momentum": 0.5}):
+            MLPClassifier(hidden_size=3, n_epochs=2, random_state=0, **params).fit(
+                X[rows], y[rows], sample_weight=np.linspace(0.5, 1.5, 60))
+    assert run_epoch.signatures == signatures
 
 
 def test_markers_and_unknown_module():

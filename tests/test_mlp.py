@@ -1,4 +1,8 @@
-"""Tests of mixlib.neural_network (network maths and MLPClassifier): gradients, the online rule of fig. 2.2, the three regimes, the API."""
+"""Tests of mixlib.neural_network (network maths and MLPClassifier): the online rule of fig. 2.2,
+the three regimes, the API.
+
+The compiled epoch of backpropagation (gradients, momentum, weight decay) is tested in
+tests/test_epoch_loop.py."""
 
 import math
 import warnings
@@ -44,56 +48,6 @@ def noisy_problem(seed=0, n=80, n_features=10):
     return X, y
 
 
-def objective(net, Xa, T, coef, weight_decay):
-    """J = sum_mu coef_mu E_mu + lambda/2 (||W1||^2 + ||W2||^2), written independently."""
-    V1, V2 = net.params
-    _, out = forward(Xa[:, :-1], V1[:-1], V1[-1], V2[:-1], V2[-1])
-    penalty = 0.5 * weight_decay * (np.sum(V1[:-1] ** 2) + np.sum(V2[:-1] ** 2))
-    return float(np.sum(coef[:, 0] * squared_error(out, T)) + penalty)
-
-
-# --------------------------------------------------------------------------- gradients
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-@pytest.mark.parametrize("weight_decay", [0.0, 0.3])
-def test_gradients_equal_finite_differences(seed, weight_decay):
-    rng = np.random.default_rng(seed)
-    n, d, hidden, c = 5, 3, 4, 3
-    net = Network(d, hidden, c, n, rng)
-    for p in net.params:  # larger weights so that the arctan units are not in their linear part
-        p *= 3.0
-    Xa = add_bias_column(rng.standard_normal((n, d)))
-    T = one_of_n_targets(rng.integers(0, c, n), c)
-    coef = rng.uniform(0.1, 1.0, (n, 1))
-    net.gradients(Xa, T, coef, weight_decay, 1.0)
-    analytic = [g.copy() for g in net.grads]
-    eps = 1e-6
-    for param, grad in zip(net.params, analytic):
-        numeric = np.zeros_like(param)
-        for idx in np.ndindex(param.shape):
-            old = param[idx]
-            param[idx] = old + eps
-            up = objective(net, Xa, T, coef, weight_decay)
-            param[idx] = old - eps
-            down = objective(net, Xa, T, coef, weight_decay)
-            param[idx] = old
-            numeric[idx] = (up - down) / (2 * eps)
-        np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-9)
-
-
-def test_gradient_scale_multiplies_penalty_and_data_term():
-    rng = np.random.default_rng(3)
-    net = Network(3, 2, 2, 4, rng)
-    Xa = add_bias_column(rng.standard_normal((4, 3)))
-    T = one_of_n_targets(np.array([0, 1, 1, 0]), 2)
-    net.gradients(Xa, T, np.full((4, 1), 0.25), 0.2, 1.0)
-    unit = [g.copy() for g in net.grads]
-    net.gradients(Xa, T, np.full((4, 1), 0.25 * 0.1), 0.2, 0.1)
-    for g1, g2 in zip(unit, net.grads):
-        np.testing.assert_allclose(g2, 0.1 * g1, rtol=1e-12)
-
-
 # --------------------------------------------------------------------------- online rule
 
 
@@ -122,19 +76,6 @@ def hand_online_step(V1, V2, x, t, eta):
     return new_V1, new_V2
 
 
-def test_one_online_step_by_hand():
-    net = Network(2, 2, 2, 1, np.random.default_rng(0))
-    net.V1[...] = [[0.5, -1.0], [2.0, 0.3], [-0.2, 0.1]]  # last row: hidden biases
-    net.V2[...] = [[1.5, -0.7], [-2.0, 0.4], [0.05, -0.3]]  # last row: output biases
-    x, t, eta = np.array([0.8, -1.2]), np.array([TARGET_ON, TARGET_OFF]), 0.1
-    expected_V1, expected_V2 = hand_online_step(net.V1, net.V2, x, t, eta)
-    net.step(add_bias_column(x[None, :]), t[None, :], np.array([[eta]]), eta, 0.0, 0.0)
-    np.testing.assert_allclose(net.V1, expected_V1, rtol=1e-13)
-    np.testing.assert_allclose(net.V2, expected_V2, rtol=1e-13)
-    # a hand-checked number: h1_0 = 0.5*0.8 + 2.0*(-1.2) - 0.2 = -2.2
-    assert math.isclose(0.5 * 0.8 + 2.0 * -1.2 - 0.2, -2.2)
-
-
 @pytest.mark.parametrize("seed", [0, 5])
 def test_fit_one_epoch_is_online_sgd_in_shuffled_order(seed):
     """fit = init from the seed, one permutation, then the hand rule example by example."""
@@ -142,7 +83,7 @@ def test_fit_one_epoch_is_online_sgd_in_shuffled_order(seed):
     eta = 0.3
     model = MLPClassifier(hidden_size=3, learning_rate=eta, n_epochs=1, random_state=seed).fit(X, y)
     rng = np.random.default_rng(seed)
-    ref = Network(2, 3, 2, 1, rng)
+    ref = Network(2, 3, 2, rng)
     V1, V2 = ref.V1.copy(), ref.V2.copy()
     T = one_of_n_targets(np.unique(y, return_inverse=True)[1], 2)
     for mu in rng.permutation(X.shape[0]):
@@ -151,37 +92,6 @@ def test_fit_one_epoch_is_online_sgd_in_shuffled_order(seed):
     np.testing.assert_allclose(model.intercepts_[0], V1[-1], rtol=1e-12)
     np.testing.assert_allclose(model.coefs_[1], V2[:-1], rtol=1e-12)
     np.testing.assert_allclose(model.intercepts_[1], V2[-1], rtol=1e-12)
-
-
-def test_momentum_step_accumulates_velocity():
-    rng = np.random.default_rng(1)
-    net = Network(2, 2, 2, 1, rng)
-    Xa = add_bias_column(np.array([[0.3, -0.4]]))
-    T = one_of_n_targets(np.array([1]), 2)
-    start = net.copy_params()
-    net.gradients(Xa, T, np.array([[0.1]]), 0.0, 0.1)
-    g1 = [g.copy() for g in net.grads]
-    net.step(Xa, T, np.array([[0.1]]), 0.1, 0.5, 0.0)  # v1 = -g1
-    net.gradients(Xa, T, np.array([[0.1]]), 0.0, 0.1)
-    g2 = [g.copy() for g in net.grads]
-    net.step(Xa, T, np.array([[0.1]]), 0.1, 0.5, 0.0)  # v2 = 0.5 v1 - g2
-    for p0, p, a, b in zip(start, net.params, g1, g2):
-        np.testing.assert_allclose(p, p0 - a + (0.5 * -a - b), rtol=1e-12, atol=1e-15)
-
-
-def test_weight_decay_step_shrinks_weights_not_biases():
-    """Without momentum: w <- (1 - eta lambda) w - eta dE/dw; biases only follow dE/db."""
-    rng = np.random.default_rng(2)
-    net = Network(3, 2, 2, 2, rng)
-    Xa = add_bias_column(rng.standard_normal((2, 3)))
-    T = one_of_n_targets(np.array([0, 1]), 2)
-    coef = np.full((2, 1), 0.05 / 2)
-    start = net.copy_params()
-    net.gradients(Xa, T, coef, 0.4, 0.05)  # gradient of the penalised objective, times eta
-    expected = [p - g for p, g in zip(start, net.grads)]
-    net.step(Xa, T, coef, 0.05, 0.0, 0.4)
-    for p, e in zip(net.params, expected):
-        np.testing.assert_allclose(p, e, rtol=1e-12, atol=1e-15)
 
 
 # --------------------------------------------------------------------------- regimes

@@ -28,6 +28,7 @@ from mixlib.core.validation import (
     check_X_y,
     encode_labels,
 )
+from mixlib.neural_network._epoch_loop import run_epoch
 from mixlib.neural_network.network import Network, add_bias_column, forward, one_of_n_targets, squared_error
 
 logger = logging.getLogger(__name__)
@@ -134,7 +135,8 @@ class MLPClassifier(ClassifierMixin, BaseEstimator):
     with ``sample_weight`` ``w_mu`` rescaled to mean 1 (all 1 by default). Every update uses
     the estimate of ``J`` on its batch of ``b`` rows, ``(1/b) sum_batch w_mu E_mu + penalty``:
     with ``b = 1`` and ``lambda = 0`` this is exactly the online rule of fig. 2.2. Rows are
-    shuffled at every epoch. See :meth:`Network.gradients` for the backpropagation formulas.
+    shuffled at every epoch. See :func:`~mixlib.neural_network._epoch_loop.run_epoch` for
+    the backpropagation formulas.
     Initialisation: Glorot uniform (see :class:`Network`). Early stopping monitors the
     validation loss (smoother than the validation error, which is also recorded). Progress is
     logged to ``logging.getLogger("mixlib.neural_network.mlp")``: every epoch at DEBUG level (losses and
@@ -248,15 +250,13 @@ class MLPClassifier(ClassifierMixin, BaseEstimator):
         batch = min(self.batch_size, n_train)
         decay = self.weight_decay if self.regime == "weight_decay" else 0.0
 
-        net = Network(X.shape[1], self.hidden_size, n_classes, batch, rng)
+        net = Network(X.shape[1], self.hidden_size, n_classes, rng)
         # per-row factor eta / b_row, b_row being the size of the row's batch (the last
         # batch of an epoch may be smaller)
         sizes = np.full(n_train // batch, batch)
         if n_train % batch:
             sizes = np.append(sizes, n_train % batch)
-        row_scale = (self.learning_rate / np.repeat(sizes, sizes))[:, None]
-        bounds = np.concatenate([[0], np.cumsum(sizes)])
-        spans = list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+        row_scale = self.learning_rate / np.repeat(sizes, sizes)
 
         history: dict[str, list[float]] = {
             k: [] for k in ("train_loss", "train_error", "validation_loss", "validation_error")
@@ -265,13 +265,9 @@ class MLPClassifier(ClassifierMixin, BaseEstimator):
         epoch = 0
         for epoch in range(1, self.n_epochs + 1):
             perm = rng.permutation(n_train)
-            Xp, Tp = Xa_tr[perm], T_tr[perm]
-            coef = row_scale * w_tr[perm, None]
-            # a too large learning rate overflows; caught just below as divergence
-            with np.errstate(over="ignore", invalid="ignore"):
-                for start, stop in spans:
-                    net.step(Xp[start:stop], Tp[start:stop], coef[start:stop],
-                             self.learning_rate, self.momentum, decay)
+            run_epoch(Xa_tr, T_tr, row_scale * w_tr[perm], perm, net.V1, net.V2,
+                      *net.velocities, batch, float(self.learning_rate), float(self.momentum),
+                      float(decay))
             if not net.all_finite():
                 raise ValueError(
                     f"training diverged at epoch {epoch} (non-finite weights) with "

@@ -32,6 +32,7 @@ COMPILED_MODULES = (
     "mixlib.svm._smo_loop",
     "mixlib.svm._all_together_loop",
     "mixlib.linear_model._sparse_loop",
+    "mixlib.neural_network._epoch_loop",
 )
 
 #: Where the compile rule writes one marker file per module: ``<module>.done``.
@@ -77,8 +78,18 @@ def _warm_sparse() -> None:
         LogisticRegression().fit(X, np.arange(30) % n_classes)
 
 
+def _warm_mlp() -> None:
+    from mixlib.neural_network import MLPClassifier
+
+    # One signature: every fit passes float64 arrays (C order), an int batch size and floats.
+    rng = np.random.default_rng(0)
+    MLPClassifier(hidden_size=2, n_epochs=1, random_state=0).fit(rng.normal(size=(30, 2)),
+                                                                 np.arange(30) % 3)
+
+
 _WARM_UPS: dict[str, Callable[[], None]] = dict(
-    zip(COMPILED_MODULES, (_warm_trees, _warm_smo, _warm_all_together, _warm_sparse), strict=True)
+    zip(COMPILED_MODULES, (_warm_trees, _warm_smo, _warm_all_together, _warm_sparse, _warm_mlp),
+        strict=True)
 )
 
 

@@ -8,6 +8,7 @@ MLP = config["mlp"]
 rule mlp_sweep_point:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("mlp_sweep_point.py"),
     output:
         "results/mlp/{split}/{regime}.h{hidden}.tsv",
     log:
