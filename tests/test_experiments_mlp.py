@@ -132,3 +132,25 @@ def test_training_settings_are_the_networks_parameters_but_the_swept_ones():
 
     taken = set(inspect.signature(MLPClassifier.__init__).parameters) - {"self", "random_state"}
     assert set(TRAINING_KEYS) == taken - {"hidden_size", "regime"}
+
+
+def test_sweep_point_warms_up_the_same_network_before_timing_it(monkeypatch):
+    """An untimed fit of the same network on a few rows comes first (so the first repeat's
+    fit_seconds does not carry the compiled loop's loading), and leaves the timed fit as it
+    was: the values are those of the estimator alone (test above)."""
+    import mixlib.experiments.mlp as stage
+
+    built = []
+
+    def recording_warm_up(build, X, y):
+        built.append(build(X, np.random.default_rng(0)))
+        stage_warm_up(build, X, y)
+
+    stage_warm_up = stage.warm_up
+    monkeypatch.setattr(stage, "warm_up", recording_warm_up)
+    data = tiny_data(2, repeat=4)
+    mlp_sweep_point(data, regime="weight_decay", hidden_size=3, params=PARAMS, rng=5)
+    assert len(built) == 1
+    params = built[0].get_params()
+    assert params["hidden_size"] == 3 and params["regime"] == "weight_decay"
+    assert all(params[key] == value for key, value in PARAMS.items())
