@@ -21,6 +21,9 @@ import numba
 import numpy as np
 
 _LOG_2PI = float(np.log(2.0 * np.pi))
+# exp(x) is exactly 0 below -745.1332 (half the smallest subnormal); far below the row maximum
+# (a kernel collapsed onto another row) the call is skipped, as libm's underflow path is slow.
+_EXP_ZERO_BELOW = -745.2
 # Added to every kernel's total responsibility, as scikit-learn does, so that a kernel that
 # lost all its examples divides by a tiny positive number instead of zero.
 NK_EPS = 10.0 * np.finfo(np.float64).eps
@@ -122,7 +125,8 @@ def em_iterations(Xc, sample_weight, weighted, means, variances, weights, floor,
                     row_max = a
             total = 0.0
             for j in range(k):
-                e = np.exp(resp[i, j] - row_max)
+                x = resp[i, j] - row_max
+                e = np.exp(x) if x > _EXP_ZERO_BELOW else 0.0
                 resp[i, j] = e
                 total += e
             bound += sample_weight[i] * (np.log(total) + row_max)
