@@ -157,7 +157,8 @@ class IsotropicGaussianMixture(BaseEstimator):
     The variance is computed from the squared distances to the previous centres, which the
     E-step already has: ``sum_n w_n r_nj ||x_n - mu_j||^2 = sum_n w_n r_nj ||x_n - mu_j^old||^2
     - N_j ||mu_j - mu_j^old||^2``. The data are centred on their weighted mean during the fit
-    (the model is translation equivariant) to limit cancellation in the BLAS distances.
+    (the model is translation equivariant) to limit cancellation in the BLAS distances. The
+    iterations run in one compiled loop (:func:`mixlib.mixture._em_loop.em_iterations`).
     """
 
     def __init__(
