@@ -13,12 +13,14 @@ SCRIPTS = Path(__file__).resolve().parents[1] / "workflow" / "scripts"
 
 
 @pytest.mark.parametrize(("model", "expected"), [
-    ("knn", []),
-    ("mixture", []),
-    ("cart", ["mixlib.tree._histogram_search"]),
-    ("logistic_regression", ["mixlib.linear_model._sparse_loop"]),
-    ("svm", ["mixlib.svm._smo_loop", "mixlib.svm._all_together_loop"]),
-    ("mlp", ["mixlib.neural_network._epoch_loop"]),
+    # every model: the comparison fills missing cells with the kernel-mode imputer's mixtures
+    ("knn", ["mixlib.mixture._em_loop"]),
+    ("mixture", ["mixlib.mixture._em_loop"]),
+    ("cart", ["mixlib.tree._histogram_search", "mixlib.mixture._em_loop"]),
+    ("logistic_regression", ["mixlib.linear_model._sparse_loop", "mixlib.mixture._em_loop"]),
+    ("svm", ["mixlib.svm._smo_loop", "mixlib.svm._all_together_loop",
+             "mixlib.mixture._em_loop"]),
+    ("mlp", ["mixlib.neural_network._epoch_loop", "mixlib.mixture._em_loop"]),
 ])
 def test_a_comparison_job_waits_for_the_compiled_modules_of_its_model(model, expected):
     assert modules_used(job_files(SCRIPTS / "comparison_point.py", model)) == expected
@@ -26,10 +28,10 @@ def test_a_comparison_job_waits_for_the_compiled_modules_of_its_model(model, exp
 
 def test_jobs_without_compiled_code_wait_for_none():
     # every job imports mixlib.pipeline.workflow: it must not pull the warm-ups in
-    for script in ("semisupervised_sensitivity_point.py", "dna_kernel_point.py",
-                   "imputation_study_point.py"):
+    for script in ("data_summary.py", "split.py"):
         assert modules_used(job_files(SCRIPTS / script)) == [], script
-    assert modules_used(job_files(SCRIPTS / "ensemble_curve.py")) == [COMPILED_MODULES[0]]
+    assert modules_used(job_files(SCRIPTS / "ensemble_curve.py")) == [
+        "mixlib.tree._histogram_search", "mixlib.mixture._em_loop"]  # bagged mixtures
     assert modules_used(job_files(SCRIPTS / "mlp_sweep_point.py")) == [
         "mixlib.neural_network._epoch_loop"]
 
@@ -53,6 +55,28 @@ def test_the_mlp_warm_up_reaches_the_argument_types_of_the_study_fits():
             MLPClassifier(hidden_size=3, n_epochs=2, random_state=0, **params).fit(
                 X[rows], y[rows], sample_weight=np.linspace(0.5, 1.5, 60))
     assert run_epoch.signatures == signatures
+# Every script that fits a mixture, and so runs the compiled EM loop.
+MIXTURE_SCRIPTS = (
+    "dna_kernel_point.py", "em_trace.py", "em_trace_sensitivity.py", "imputation_study_point.py",
+    "impute.py", "kernel_map.py", "kernel_sweep_curve.py", "kernel_sweep_sensitivity_point.py",
+    "semisupervised_rounds.py", "semisupervised_sensitivity_point.py",
+)
+
+
+@pytest.mark.parametrize("script", MIXTURE_SCRIPTS)
+def test_mixture_jobs_wait_for_the_compiled_em_loop(script):
+    assert modules_used(job_files(SCRIPTS / script)) == ["mixlib.mixture._em_loop"]
+    # and their rule asks for the marker (compiled_code of that script)
+    rules = "\n".join(path.read_text() for path in (SCRIPTS.parent / "rules").glob("*.smk"))
+    assert f'compiled=compiled_code("{script}")' in rules
+
+
+def test_em_warm_up_compiles_the_types_the_fits_pass():
+    from mixlib.mixture._em_loop import em_iterations
+
+    warm("mixlib.mixture._em_loop")
+    # one specialisation: unit and other weights, Fortran-ordered input all pass C arrays
+    assert len(em_iterations.signatures) == 1
 
 
 def test_markers_and_unknown_module():

@@ -24,6 +24,7 @@ from mixlib.core.validation import (
     check_random_state,
     check_sample_weight,
 )
+from mixlib.mixture._em_loop import em_iterations
 from mixlib.mixture.initialisation import (
     DEFAULT_INIT,
     DEFAULT_MAX_ITER,
@@ -38,39 +39,11 @@ from mixlib.mixture.initialisation import (
 logger = logging.getLogger(__name__)
 
 _LOG_2PI = float(np.log(2.0 * np.pi))
-# numpy's own reduction and einsum kernel, called without their Python wrappers (the same
-# functions ndarray.sum and np.einsum(optimize=False) call, so the same results).
-_sum = np.add.reduce
-try:
-    from numpy._core._multiarray_umath import c_einsum as _einsum
-except ImportError:  # pragma: no cover - numpy 1.x
-    _einsum = np.einsum
-# Added to every kernel's total responsibility, as scikit-learn does, so that a kernel that
-# lost all its examples divides by a tiny positive number instead of zero.
-_NK_EPS = 10.0 * np.finfo(np.float64).eps
 # A variance within this factor of the floor counts as "at the floor" (the M-step sets it to
 # the floor exactly; the factor only absorbs the sqrt/square round trip of a warm start).
 _AT_FLOOR = 1.0 + 1e-9
 #: Mixing weight at or below which a kernel counts as dead (it lost all its examples).
 LIVE_WEIGHT = 1e-6
-
-
-def _row_max(a: np.ndarray) -> np.ndarray:
-    """``max_j a_nj`` of every row, shape (n,): halving the columns with ``numpy.maximum``.
-
-    The same values as ``a.max(axis=1)`` (the maximum does not depend on the order in which
-    the entries are compared), in ``log2 K`` vectorised calls over the rows, where numpy's
-    reduction over a short row costs about as much as an EM iteration's arithmetic.
-    """
-    if a.shape[1] == 1:  # a copy: the caller subtracts the maximum from ``a`` in place
-        return a[:, 0].copy()
-    while a.shape[1] > 1:
-        half = a.shape[1] // 2
-        top = np.maximum(a[:, :half], a[:, half:2 * half])
-        if a.shape[1] % 2:
-            np.maximum(top[:, 0], a[:, 2 * half], out=top[:, 0])
-        a = top
-    return a[:, 0]
 
 
 def kernel_counts(mixture: "IsotropicGaussianMixture") -> tuple[int, int]:
@@ -184,7 +157,8 @@ class IsotropicGaussianMixture(BaseEstimator):
     The variance is computed from the squared distances to the previous centres, which the
     E-step already has: ``sum_n w_n r_nj ||x_n - mu_j||^2 = sum_n w_n r_nj ||x_n - mu_j^old||^2
     - N_j ||mu_j - mu_j^old||^2``. The data are centred on their weighted mean during the fit
-    (the model is translation equivariant) to limit cancellation in the BLAS distances.
+    (the model is translation equivariant) to limit cancellation in the BLAS distances. The
+    iterations run in one compiled loop (:func:`mixlib.mixture._em_loop.em_iterations`).
     """
 
     def __init__(
@@ -300,76 +274,24 @@ class IsotropicGaussianMixture(BaseEstimator):
         self.min_variance_ = variance_floor(X, sample_weight, self.min_variance, self.relative_min_variance)
         self._initialize(X, sample_weight, rng, given)
 
-        total_weight = sample_weight.sum()
-        centre = sample_weight @ X / total_weight
-        Xc = X - centre
-        X_sq = _einsum("ij,ij->i", Xc, Xc)[:, None]
-        # -2 Xc once: scaling by a power of two is exact, so (-2 Xc) mu^T is -2 (Xc mu^T)
-        # bit for bit, one multiplication fewer per iteration.
-        Xc_m2 = Xc * -2.0
-        XcT = Xc.T
-        # Multiplying by a unit weight is exact: the responsibilities of unit-weight rows are
-        # used as they are.
-        weight_column = None if (sample_weight == 1.0).all() else sample_weight[:, None]
-        means, variances, weights = self.means_ - centre, self.variances_, self.weights_
-        floor, half_d, tol = self.min_variance_, 0.5 * n_features, self.tol
-        debug = logger.isEnabledFor(logging.DEBUG)
-        # Buffers reused by every iteration (the same operations, without their allocations).
-        n_samples, k = X.shape[0], len(weights)
-        distances = np.empty((n_samples, k))
-        resp = np.empty((n_samples, k))
-        log_density = np.empty(n_samples)
-        subtract, multiply, divide, exp, log = np.subtract, np.multiply, np.divide, np.exp, np.log
-
-        lower_bounds: list[float] = []
-        previous = np.nan
-        self.converged_ = False
-        for n_iter in range(1, self.max_iter + 1):
-            # E-step: responsibilities and the weighted mean log-likelihood. The operations of
-            # _weighted_log_prob (squared_euclidean's distances), inlined, then the log-sum-exp
-            # with m_n = max_j a_nj and s_n = sum_j exp(a_nj - m_n) >= 1: ln p(x_n) = m_n +
-            # ln s_n and r_nj = exp(a_nj - m_n) / s_n. A small fit spends its time in per-call
-            # costs, not arithmetic.
-            np.matmul(Xc_m2, means.T, out=distances)
-            distances += X_sq
-            distances += _einsum("ij,ij->i", means, means)
-            np.maximum(distances, 0.0, out=distances)
-            multiply(distances, -0.5 / variances, out=resp)
-            resp += log(weights) - half_d * (_LOG_2PI + log(variances))
-            shift = _row_max(resp)
-            subtract(resp, shift[:, None], out=resp)
-            exp(resp, out=resp)
-            total = _sum(resp, axis=1)
-            divide(resp, total[:, None], out=resp)
-            log(total, out=log_density)
-            log_density += shift
-            bound = float(sample_weight @ log_density / total_weight)
-            lower_bounds.append(bound)
-            if weight_column is not None:
-                resp *= weight_column
-            # M-step on the weighted responsibilities w_n r_nj.
-            nk = _sum(resp, axis=0) + _NK_EPS
-            # Xc.T @ resp rather than resp.T @ Xc: the same GEMM, but multi-threaded OpenBLAS
-            # is several times slower on the latter layout.
-            new_means = (XcT @ resp).T / nk[:, None]
-            shift = new_means - means
-            spread = _einsum("nk,nk->k", resp, distances) / nk
-            variances = (spread - _einsum("kd,kd->k", shift, shift)) / n_features
-            means = new_means
-            variances = np.maximum(variances, floor)
-            weights = nk / _sum(nk)
-            if debug:
-                logger.debug("EM iteration %d: mean log-likelihood %.10g", n_iter, bound)
-            if abs(bound - previous) < tol:
-                self.converged_ = True
-                break
-            previous = bound
+        # The data centred on their weighted mean (C-contiguous: one compiled specialisation).
+        centre = sample_weight @ X / sample_weight.sum()
+        contiguous = np.ascontiguousarray
+        means, variances, weights, lower_bounds, self.converged_ = em_iterations(
+            contiguous(X - centre), contiguous(sample_weight), not (sample_weight == 1.0).all(),
+            contiguous(self.means_ - centre), contiguous(self.variances_),
+            contiguous(self.weights_), float(self.min_variance_), float(self.tol),
+            int(self.max_iter))
+        n_iter = len(lower_bounds)
+        if logger.isEnabledFor(logging.DEBUG):
+            for iteration, bound in enumerate(lower_bounds, start=1):
+                logger.debug("EM iteration %d: mean log-likelihood %.10g", iteration, bound)
         self.means_ = means + centre
         self.variances_, self.weights_ = variances, weights
         self.sigmas_ = np.sqrt(self.variances_)
         self.at_floor_ = self.variances_ <= self.min_variance_ * _AT_FLOOR
-        self.lower_bounds_ = np.asarray(lower_bounds)
-        self.lower_bound_ = lower_bounds[-1]
+        self.lower_bounds_ = lower_bounds
+        self.lower_bound_ = float(lower_bounds[-1])
         self.n_iter_ = n_iter
         if not self.converged_:
             change = abs(lower_bounds[-1] - lower_bounds[-2]) if n_iter > 1 else np.nan

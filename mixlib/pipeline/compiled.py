@@ -33,6 +33,7 @@ COMPILED_MODULES = (
     "mixlib.svm._all_together_loop",
     "mixlib.linear_model._sparse_loop",
     "mixlib.neural_network._epoch_loop",
+    "mixlib.mixture._em_loop",
 )
 
 #: Where the compile rule writes one marker file per module: ``<module>.done``.
@@ -87,8 +88,18 @@ def _warm_mlp() -> None:
                                                                  np.arange(30) % 3)
 
 
+def _warm_em() -> None:
+    from mixlib.mixture import IsotropicGaussianMixture
+
+    rng = np.random.default_rng(0)
+    X = np.asfortranarray(rng.normal(size=(20, 2)))  # the fit passes C-contiguous copies
+    for sample_weight in (None, rng.uniform(0.5, 1.5, size=20)):  # unit and other weights
+        IsotropicGaussianMixture(2, max_iter=3, random_state=0).fit(X, sample_weight=sample_weight)
+
+
 _WARM_UPS: dict[str, Callable[[], None]] = dict(
-    zip(COMPILED_MODULES, (_warm_trees, _warm_smo, _warm_all_together, _warm_sparse, _warm_mlp),
+    zip(COMPILED_MODULES, (_warm_trees, _warm_smo, _warm_all_together, _warm_sparse, _warm_mlp,
+                           _warm_em),
         strict=True)
 )
 

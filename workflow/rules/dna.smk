@@ -7,6 +7,7 @@ DNA_SWEEP = config["dna_kernel_sweep"]
 rule dna_kernel_point:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("dna_kernel_point.py"),
     output:
         "results/dna_kernel_sweep/{split}.k{kernels}.tsv",
     log:

@@ -6,6 +6,7 @@ IMPUTATION_STUDY = config["imputation_study"]
 rule imputation_study_point:
     input:
         dataset_prepared,
+        compiled=compiled_code("imputation_study_point.py"),
     output:
         "results/imputation/{dataset}.rate{rate}.tsv",
     log:

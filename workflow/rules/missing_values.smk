@@ -6,6 +6,7 @@ rule impute:
     input:
         prepared=split_dataset_table,
         split="results/splits/{split}.split.tsv",
+        compiled=compiled_code("impute.py"),
     output:
         "results/impute/{split}.substitutes.tsv",
     log:

@@ -7,6 +7,7 @@ MIXTURE = config["mixture"]
 rule em_trace:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("em_trace.py"),
     output:
         "results/mixture/{split}.em_trace.tsv",
     log:
@@ -36,6 +37,7 @@ rule em_trace:
 rule em_trace_sensitivity:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("em_trace_sensitivity.py"),
     output:
         "results/mixture_sensitivity/{split}.em_trace.tsv",
     log:
@@ -64,6 +66,7 @@ rule em_trace_sensitivity:
 rule kernel_map:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("kernel_map.py"),
     output:
         "results/mixture/{split}.kernel_map.tsv",
     log:

@@ -11,6 +11,7 @@ SENSITIVITY = config.get("semisupervised_sensitivity")
 rule semisupervised_rounds:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("semisupervised_rounds.py"),
     output:
         "results/semisupervised/{split}.{method}.rounds.tsv",
     log:
@@ -45,6 +46,7 @@ rule semisupervised_rounds:
 rule kernel_sweep_curve:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("kernel_sweep_curve.py"),
     output:
         "results/kernel_sweep/{split}.{method}.tsv",
     log:
@@ -75,6 +77,7 @@ rule kernel_sweep_curve:
 rule semisupervised_sensitivity_point:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("semisupervised_sensitivity_point.py"),
     output:
         "results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv",
     log:
@@ -109,6 +112,7 @@ rule semisupervised_sensitivity_point:
 rule kernel_sweep_sensitivity_point:
     input:
         unpack(split_inputs),
+        compiled=compiled_code("kernel_sweep_sensitivity_point.py"),
     output:
         "results/kernel_sweep_sensitivity/{split}.v{floor}.tsv",
     log:
