@@ -68,6 +68,17 @@ def assert_dry_run_stops_before_any_job(case, workdir: Path) -> None:
     assert not (workdir / "results").exists() and not (workdir / "resources").exists()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_numba_cache(tmp_path_factory) -> None:
+    """One numba cache for every DAG of the session (its workers' included): the first DAG's
+    compile jobs write the machine code, the later DAGs' compile jobs and fits load it instead
+    of compiling the same loops again in each scratch copy. The workflow keeps a
+    ``NUMBA_CACHE_DIR`` it finds set (``workflow/rules/common.smk``); Snakemake's jobs inherit
+    it from this process's environment."""
+    shared = tmp_path_factory.getbasetemp().parent  # the session's, common to its workers
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(shared / "numba_cache"))
+
+
 def _run_test_config(workdir: Path) -> Path:
     copy_workflow(workdir)
     snakemake(workdir, "--cores", "2", "--configfile", "config/test.yaml")
