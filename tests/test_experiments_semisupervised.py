@@ -1,4 +1,5 @@
-"""Tests of the pipeline units of mixlib.experiments.semisupervised (figs. 5.1, 5.3-5.5, 6.1)."""
+"""Tests of the pipeline units of mixlib.experiments.semisupervised and semisupervised_sweep
+(figs. 5.1, 5.3-5.5), and of the DNA stage (fig. 6.1)."""
 
 import warnings
 
@@ -10,11 +11,8 @@ from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.experiments.contract import RepeatData
 from mixlib.experiments.dna import dna_kernel_job, dna_kernel_point
 from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
-from mixlib.experiments.semisupervised import (
-    METHODS,
-    kernel_sweep_point,
-    semisupervised_rounds,
-)
+from mixlib.experiments.semisupervised import METHODS, semisupervised_rounds
+from mixlib.experiments.semisupervised_sweep import kernel_sweep_point
 from mixlib.mixture.gaussian_mixture import MixtureClassifier
 
 
@@ -108,7 +106,7 @@ def test_rounds_settings_reach_the_methods_and_the_table():
 
 def test_migrations_and_margins_match_a_hand_count():
     from mixlib.catalogue.registry import seeded_classifier
-    from mixlib.experiments.semisupervised_tables import posterior_margin
+    from mixlib.experiments.semisupervised import posterior_margin
     from mixlib.semi_supervised import prior_probability_classification
 
     problem = tiny_problem(4)
@@ -136,7 +134,7 @@ def test_posterior_margin_is_zero_on_a_tie_and_one_far_inside():
     problem = tiny_problem()
     model = MixtureClassifier(1, random_state=0).fit(*problem["labelled"])
     far = np.array([[-40.0, -40.0, -40.0], [40.0, 40.0, 40.0]])
-    from mixlib.experiments.semisupervised_tables import posterior_margin
+    from mixlib.experiments.semisupervised import posterior_margin
 
     assert posterior_margin(model, far) == pytest.approx([1.0, 1.0])
     # Where the two class densities are equal the posteriors tie: a point on the boundary.
@@ -412,7 +410,7 @@ def test_a_single_finish_needs_no_pair():
 
 def test_a_kernel_sweep_curve_draws_each_kernel_count_from_its_own_stream():
     """One job runs every kernel count of a method; a count's rows do not depend on the others."""
-    from mixlib.experiments.semisupervised import kernel_sweep_job
+    from mixlib.experiments.semisupervised_sweep import kernel_sweep_job
 
     repeats = [RepeatData(r, tiny_problem().roles) for r in range(2)]
 

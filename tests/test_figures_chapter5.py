@@ -377,7 +377,8 @@ def test_figures_draw_the_tables_of_the_experiments():
     """End to end: the experiment functions' rows (plus split, dataset, repeat) draw without error."""
     import warnings
 
-    from mixlib.experiments.semisupervised import kernel_sweep_point, semisupervised_rounds
+    from mixlib.experiments.semisupervised import semisupervised_rounds
+    from mixlib.experiments.semisupervised_sweep import kernel_sweep_point
     from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 
     em, settings = EMSettings(tol=1e-4), SemiSupervisedSettings(threshold=0.8, max_rounds=4)

@@ -1,9 +1,9 @@
-"""The errors of a fitted mixture classifier, as the experiments of chs. 5 and 6 score it.
+"""The training and test errors of a fitted mixture classifier, as chs. 5 and 6 score it.
 
-Shared by :mod:`mixlib.experiments.semisupervised_tables` (figs. 5.1, 5.3-5.5) and
-:mod:`mixlib.experiments.dna` (fig. 6.1): its training and test errors under a scoring
-function (the semi-supervised stages: an unclassifiable rule of :mod:`mixlib.semi_supervised`;
-the supervised fig. 6.1: the classifier's own decision), and its collapsed kernels.
+Shared by :mod:`mixlib.experiments.semisupervised_sweep` (figs. 5.4, 5.5) and
+:mod:`mixlib.experiments.dna` (fig. 6.1), under a scoring function (the kernel sweep: an
+unclassifiable rule of :mod:`mixlib.semi_supervised`; the supervised fig. 6.1: the
+classifier's own decision).
 """
 
 from __future__ import annotations
@@ -11,13 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-
-from mixlib.mixture import MixtureClassifier, kernel_counts
-
-
-def collapsed_per_class(model: MixtureClassifier) -> np.ndarray:
-    """Collapsed (live, at the variance floor) kernels of each class mixture of ``model``."""
-    return np.array([kernel_counts(mixture)[1] for mixture in model.mixtures_], dtype=float)
 
 
 def train_test_errors(errors: Callable[[np.ndarray, np.ndarray], tuple[float, float]],

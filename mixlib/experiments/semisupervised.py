@@ -1,35 +1,28 @@
-"""Experiments on unlabelled data (report ch. 5, figs. 5.1, 5.3-5.5).
+"""The rounds of the semi-supervised methods (report ch. 5, figs. 5.1 and 5.3), and the fitting
+every chapter-5 stage shares.
 
-Each experiment is a stage function of one repeat (:mod:`mixlib.experiments.contract`): the
-repeat's ``labelled``, ``unlabelled`` and ``test`` rows, keyword parameters and a generator
-in, a tidy :class:`pandas.DataFrame` out (no index; errors as fractions in [0, 1]). The
-``*_job`` functions run them on a pipeline job's repeats
-(:func:`~mixlib.experiments.contract.run_repeats`, with the seed keys) and add the label
-columns. The data are used as
-given: isotropic kernels assume features on comparable scales, so pass standardised features
-(statistics of the training rows) without NaN (impute first).
+:func:`semisupervised_rounds` is a stage function of one repeat (:mod:`mixlib.experiments.contract`):
+the repeat's ``labelled``, ``unlabelled`` and ``test`` rows in, a tidy :class:`pandas.DataFrame`
+out (no index); :func:`rounds_job` runs it on a job's repeats
+(:func:`~mixlib.experiments.contract.run_repeats`) and adds the label columns. All it reads is
+here: the fit of a method (:func:`_fit_method`; its mixture classifiers are
+:func:`memoised_classifier`, whose fits are computed once per job, :class:`FitMemo`), the scores
+of every round (:class:`RoundScores`, a callback of the semi-supervised estimators, which fit on
+training rows only) and the table (:func:`rounds_table`). The kernel sweep of figs. 5.4 and 5.5
+(:mod:`mixlib.experiments.semisupervised_sweep`) fits with the same functions and shares the
+setting and final-model columns. The data are used as given: isotropic kernels assume features
+on comparable scales, so pass standardised features (training-row statistics) without NaN.
 
-Error definitions (see :mod:`mixlib.semi_supervised.scoring`): on a set of labelled examples, the
-*hard error* is the share classified into a wrong class, the *unknown error* the share the
-model cannot classify (``MixtureClassifier.unclassifiable``), and the *error* their sum, the
-share not classified correctly. The *training error* (report fig. 5.4, "erreur
-d'apprentissage") is the error on the originally labelled training examples, the *test error*
-(fig. 5.5) the error on the test examples.
-
-Every stage takes two typed records (:mod:`mixlib.catalogue.settings`): ``em``, the
-:class:`~mixlib.catalogue.settings.EMSettings` of every
-:class:`~mixlib.mixture.MixtureClassifier` it fits, and ``settings``, the
-:class:`~mixlib.catalogue.settings.SemiSupervisedSettings` (the confidence threshold, the
-rounds, ``restart``, ``finish`` and the unclassifiable rules). A method setting the record
-leaves None takes the method's own default; the tables record the value each method ran with.
-Every classifier a stage fits is :func:`memoised_classifier`: the study's seeded mixture
-classifier whose fits are computed once per job (:class:`FitMemo`).
-
-Tables are long: one row per (round,) metric and rule. Metrics that depend on the
-unclassifiable rule (hard, unknown and total errors) have one row per rule, its name in the
-``unclassifiable`` column; the others (``unknown``, ``flips``, ``n_rounds``, ...) have
-``unclassifiable = "any"``. The per-round scores come from a callback of the semi-supervised
-estimators (:class:`~mixlib.semi_supervised.RoundState`), which fit on training rows only.
+Errors are fractions in [0, 1] (:mod:`mixlib.semi_supervised.scoring`): on a set of labelled
+examples, the *hard error* is the share classified into a wrong class, the *unknown error* the
+share the model cannot classify (``MixtureClassifier.unclassifiable``), and the *error* their
+sum. Every stage takes two typed records (:mod:`mixlib.catalogue.settings`): ``em``, the
+:class:`~mixlib.catalogue.settings.EMSettings` of every mixture classifier it fits, and
+``settings``, the :class:`~mixlib.catalogue.settings.SemiSupervisedSettings` (the confidence
+threshold, the rounds, ``restart``, ``finish`` and the unclassifiable rules). A setting the
+record leaves None takes the method's own default; the tables record the value each method ran
+with. Tables are long: a rule-dependent metric has one row per rule (``unclassifiable``), the
+others ``unclassifiable = "any"``.
 """
 
 from __future__ import annotations
@@ -42,21 +35,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.experiments.contract import RepeatData, RoleData, labelled, run_repeats
-from mixlib.experiments.semisupervised_tables import (
-    RoundScores,
-    last_round,
-    rounds_table,
-    sweep_table,
-)
-from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 from mixlib.catalogue.registry import seeded_classifier
-from mixlib.mixture import MixtureClassifier
+from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
+from mixlib.core.validation import check_random_state, check_X_y
+from mixlib.core.vocabulary import ANY
+from mixlib.experiments.contract import RepeatData, RoleData, labelled, run_repeats
+from mixlib.mixture import MixtureClassifier, kernel_counts
 from mixlib.semi_supervised import (
     IterativeClassifier,
+    PriorProbabilityClassifier,
+    RoundState,
+    ScoredExamples,
     iterative_classification,
-    iterative_classification_finishes,
     prior_probability_classification,
 )
 
@@ -70,16 +60,14 @@ def _given(**settings: Any) -> dict[str, Any]:
 
 def memoised_classifier(n_components: int, em: EMSettings,
                         rng: np.random.Generator) -> MixtureClassifier:
-    """:func:`~mixlib.catalogue.registry.seeded_classifier` whose fits are looked up in
-    :data:`FITS` first.
+    """:func:`~mixlib.catalogue.registry.seeded_classifier` whose fits are looked up in :data:`FITS` first.
 
-    The semi-supervised stages refit with the same seed on the same rows again and again:
-    every threshold of the iterative method starts from the same labelled-only fit (and
-    goes on alike while the thresholds assign the same rows), the prior method's warm and
-    fresh restarts share theirs. Such a fit is a function of what :meth:`FitMemo.key` reads,
-    so it is computed once per job and its fitted attributes are shared (they are read,
-    never changed in place, by the stages). A fit found in the memo raises none of the
-    warnings the first one raised.
+    The stages refit with the same seed on the same rows again and again: every threshold of
+    the iterative method starts from the same labelled-only fit (and goes on alike while the
+    thresholds assign the same rows), the prior method's warm and fresh restarts share theirs.
+    Such a fit (a function of what :meth:`FitMemo.key` reads) is computed once per job, its
+    fitted attributes shared (read, never changed in place, by the stages); a fit found in the
+    memo raises none of the warnings the first one raised.
     """
     return FITS.classifier(seeded_classifier(n_components, em, rng))
 
@@ -176,25 +164,12 @@ def _fit_method(method: str, data: dict[str, RoleData], n_components: int, em: E
         return iterative_classification(
             X_labelled, y_labelled, X_unlabelled, estimator=estimator,
             threshold=settings.threshold, callback=callback,
-            **_given(max_iter=settings.max_rounds, finish=settings.finish),
-        )
+            **_given(max_iter=settings.max_rounds, finish=settings.finish))
     if method == "prior":
         return prior_probability_classification(
             X_labelled, y_labelled, X_unlabelled, estimator=estimator, callback=callback,
-            **_given(max_iter=settings.max_rounds, restart=settings.restart),
-        )
+            **_given(max_iter=settings.max_rounds, restart=settings.restart))
     raise ValueError(f"method must be one of {METHODS}, got {method!r}.")
-
-
-def _fit_iterative_finishes(data: dict[str, RoleData], n_components: int, em: EMSettings,
-                            settings: SemiSupervisedSettings, rng: np.random.Generator,
-                            callback=None) -> dict[str, IterativeClassifier]:
-    """The iterative method under both finishes from one fit
-    (:meth:`~mixlib.semi_supervised.IterativeClassifier.fit_finishes`): ``{"argmax": ...,
-    "stop": ...}``, each what :func:`_fit_method` gives with that ``settings.finish``."""
-    return iterative_classification_finishes(
-        *data["labelled"], data["unlabelled"].X, estimator=memoised_classifier(n_components, em, rng),
-        threshold=settings.threshold, callback=callback, **_given(max_iter=settings.max_rounds))
 
 
 def _check_inputs(data: RepeatData) -> dict[str, RoleData]:
@@ -202,16 +177,193 @@ def _check_inputs(data: RepeatData) -> dict[str, RoleData]:
     return {role: RoleData(*check_X_y(*data[role])) for role in ("labelled", "unlabelled", "test")}
 
 
-def semisupervised_rounds(
-    data: RepeatData,
-    *,
-    method: str,
-    n_components: int,
-    em: EMSettings,
-    settings: SemiSupervisedSettings,
-    setting_columns: Sequence[str] = (),
-    rng: np.random.Generator | int | None = None,
-) -> pd.DataFrame:
+class RoundScores:
+    """Callback of the semi-supervised fits: errors of every round's model, one dict a round.
+
+    ``moved`` marks the unlabelled examples whose argmax class under some round's model
+    differed from that under the previous round's (the prior method's migrations). Round ``r``
+    adds ``round`` and, for every rule, ``hard_error_<rule>``, ``unknown_error_<rule>`` (on the
+    originally labelled rows), ``test_hard_error_<rule>``, ``test_unknown_error_<rule>`` (on the
+    test rows) from :class:`~mixlib.semi_supervised.ScoredExamples` (posteriors once a round).
+    """
+
+    def __init__(self, labelled: RoleData, test: RoleData, rules: tuple[str, ...],
+                 threshold: float, unlabelled: np.ndarray) -> None:
+        self.sets = (("", labelled), ("test_", test))
+        self.rules, self.threshold, self.unlabelled = rules, threshold, unlabelled
+        self.rows: list[dict[str, float]] = []
+        self.moved = np.zeros(len(unlabelled), dtype=bool)
+        self._previous: np.ndarray | None = None
+
+    def __call__(self, state: RoundState) -> None:
+        if len(self.unlabelled):
+            classes = state.estimator.predict_proba(self.unlabelled).argmax(axis=1)
+            if self._previous is not None:
+                self.moved |= classes != self._previous
+            self._previous = classes
+        row = {"round": state.round}
+        scored = [(prefix, ScoredExamples(state.estimator, X, y)) for prefix, (X, y) in self.sets]
+        for rule in self.rules:
+            for prefix, examples in scored:
+                hard, unknown = examples.errors(rule, self.threshold)
+                row[f"{prefix}hard_error_{rule}"] = hard
+                row[f"{prefix}unknown_error_{rule}"] = unknown
+        self.rows.append(row)
+
+
+def last_round(fitted) -> int:
+    """The round of a fitted wrapper's final model (rounds are numbered from 0)."""
+    return len(next(iter(fitted.history_.values()))) - 1
+
+
+def _own_metric(fitted, n_unlabelled: int) -> tuple[str, np.ndarray]:
+    """The wrapper's own per-round metric: iterative ``unknown``, prior ``flips`` (shares).
+
+    ``unknown``: unlabelled examples not yet assigned when the model was fit, over all unlabelled
+    examples (0 without any); ``flips``: argmax classes changed since the previous round, over
+    the unlabelled examples (NaN in round 0).
+    """
+    if isinstance(fitted, IterativeClassifier):
+        counts = fitted.history_["n_unknown"]
+        return "unknown", counts / n_unlabelled if n_unlabelled else np.zeros(len(counts))
+    return "flips", fitted.history_["n_flips"] / n_unlabelled
+
+
+def method_settings(fitted, threshold: float) -> dict[str, Any]:
+    """The setting columns of a fitted method's rows: ``restart``, ``finish``, ``threshold``.
+
+    ``restart`` (the prior method's) and ``finish`` (the iterative method's) are those the fitted
+    wrapper ran with; a method without the setting (the other wrapper, or a labelled-only
+    classifier) gets :data:`~mixlib.core.vocabulary.ANY`. The threshold the rows are scored at
+    matters to every method (the ``confidence`` rule) and to the iterative method's assignments.
+    """
+    return {
+        "restart": fitted.restart if isinstance(fitted, PriorProbabilityClassifier) else ANY,
+        "finish": fitted.finish if isinstance(fitted, IterativeClassifier) else ANY,
+        "threshold": float(threshold),
+    }
+
+
+def _pseudo_label_error(fitted, y_unlabelled_hidden: np.ndarray) -> float:
+    """Share of wrongly labelled unlabelled examples among those given a class by the method.
+
+    Iterative: the assigned examples (``labeled_iter_ > 0``; NaN if none); prior: every
+    unlabelled example, by the argmax of its final ``q``.
+    """
+    n_labelled = len(fitted.transduction_) - len(y_unlabelled_hidden)
+    labels = fitted.transduction_[n_labelled:]
+    if isinstance(fitted, IterativeClassifier):
+        assigned = fitted.labeled_iter_[n_labelled:] > 0
+        if not assigned.any():
+            return float("nan")
+        return float(np.mean(labels[assigned] != y_unlabelled_hidden[assigned]))
+    return float(np.mean(labels != y_unlabelled_hidden))
+
+
+def effective_per_class(model) -> dict[str, float]:
+    """``effective_components:<class>``: the kernels fit for each class of a fitted
+    :class:`~mixlib.mixture.MixtureClassifier`, after the cap at the class's distinct
+    training rows (and, under warm restarts, at round 0's count)."""
+    return {f"effective_components:{label}": float(k)
+            for label, k in zip(model.classes_, model.n_components_per_class_)}
+
+
+def collapsed_per_class(model: MixtureClassifier) -> np.ndarray:
+    """Collapsed (live, at the variance floor) kernels of each class mixture of ``model``."""
+    return np.array([kernel_counts(mixture)[1] for mixture in model.mixtures_], dtype=float)
+
+
+def posterior_margin(model, X: np.ndarray) -> np.ndarray:
+    """``p_(1)(x) - p_(2)(x)``, the top posterior minus the runner-up, shape (n_samples,).
+
+    0 on a class boundary, 1 far inside a class: how close each example lies to the
+    boundaries of ``model`` (0 with a single class).
+    """
+    proba = np.sort(model.predict_proba(X), axis=1)
+    return proba[:, -1] - (proba[:, -2] if proba.shape[1] > 1 else 1.0)
+
+
+def _run_metrics(fitted, scores: RoundScores) -> dict[str, float]:
+    """Once-per-run metrics of the migrations (prior) or of the margin's reach (iterative).
+
+    Iterative: ``unassigned_by_margin``, the share of unlabelled examples the confidence margin
+    never assigned (those a ``finish="argmax"`` round forced, or left unknown by ``finish="stop"``).
+    Prior: ``migrant_share``, the share of unlabelled examples whose argmax class changed in some
+    round; ``migrant_margin`` and ``resident_margin``, the mean :func:`posterior_margin` under the
+    final model of those examples and of the others (NaN for an empty group).
+    """
+    n_unlabelled = len(scores.unlabelled)
+    if isinstance(fitted, IterativeClassifier):
+        left = fitted.n_assigned_by_argmax_ + int(fitted.history_["n_unknown"][-1])
+        return {"unassigned_by_margin": left / n_unlabelled if n_unlabelled else 0.0}
+    if not n_unlabelled:
+        return {"migrant_share": np.nan, "migrant_margin": np.nan, "resident_margin": np.nan}
+    moved = scores.moved
+    margin = posterior_margin(fitted.estimator_, scores.unlabelled)
+    return {"migrant_share": float(moved.mean()),
+            "migrant_margin": float(margin[moved].mean()) if moved.any() else np.nan,
+            "resident_margin": float(margin[~moved].mean()) if (~moved).any() else np.nan}
+
+
+def _long_rows(rows: list[dict[str, float]], rules: tuple[str, ...], own: str,
+               own_values: np.ndarray) -> tuple[list[int], list[str], list[str], list[float]]:
+    """Per-round scores as long rows: columns ``round``, ``metric``, ``unclassifiable``,
+    ``value``. For each rule, ``hard_error``, ``unknown_error``, ``test_hard_error``,
+    ``test_unknown_error`` and ``test_error`` (the last two's sum), each over every round;
+    then the wrapper's own metric over the rounds where it is not NaN (rule-free)."""
+    rounds = [int(row["round"]) for row in rows]
+    columns: tuple[list[int], list[str], list[str], list[float]] = ([], [], [], [])
+
+    def extend(metric: str, rule: str, values: list[float], at: list[int] = rounds) -> None:
+        for column, added in zip(columns, (at, [metric] * len(values), [rule] * len(values), values)):
+            column.extend(added)
+
+    for rule in rules:
+        for metric in ("hard_error", "unknown_error", "test_hard_error", "test_unknown_error"):
+            extend(metric, rule, [row[f"{metric}_{rule}"] for row in rows])
+        extend("test_error", rule, [row[f"test_hard_error_{rule}"] + row[f"test_unknown_error_{rule}"]
+                                    for row in rows])
+    kept = [(round_, value) for round_, value in zip(rounds, own_values.tolist()) if not np.isnan(value)]
+    extend(own, ANY, [value for _, value in kept], [round_ for round_, _ in kept])
+    return columns
+
+
+def rounds_table(fitted, scores: RoundScores, rows: list[dict[str, float]],
+                  arrays: dict[str, RoleData], *, method: str, n_components: int, em: EMSettings,
+                  settings: SemiSupervisedSettings, setting_columns: Sequence[str]) -> pd.DataFrame:
+    """The table of :func:`semisupervised_rounds` from a fitted wrapper and its rounds' ``rows``.
+
+    Built as columns of plain values and made a DataFrame once (pandas' reshaping per rule
+    cost more than the fits of a round)."""
+    own, own_values = _own_metric(fitted, len(arrays["unlabelled"].y))
+    rounds, metrics, rules, values = _long_rows(rows, settings.unclassifiable, own,
+                                                np.asarray(own_values, dtype=float))
+    last = last_round(fitted)
+    final = {
+        "pseudo_label_error": _pseudo_label_error(fitted, arrays["unlabelled"].y),
+        "n_rounds": float(last),
+        "collapsed_kernels": float(np.mean(collapsed_per_class(fitted.estimator_))),
+        **effective_per_class(fitted.estimator_),
+        **_run_metrics(fitted, scores),
+    }
+    if method == "iterative":
+        final["n_argmax"] = float(fitted.n_assigned_by_argmax_)
+    rounds += [last] * len(final)
+    metrics += list(final)
+    rules += [ANY] * len(final)
+    values += [float(value) for value in final.values()]
+    columns = {"method": method, "n_components": int(n_components),
+               **method_settings(fitted, settings.threshold),
+               **{column: float(getattr(em, column)) for column in setting_columns}}
+    return pd.DataFrame({**columns, "round": np.asarray(rounds, dtype=np.int64),
+                         "metric": metrics, "unclassifiable": rules,
+                         "value": np.asarray(values, dtype=float)},
+                        index=pd.RangeIndex(len(values)))
+
+
+def semisupervised_rounds(data: RepeatData, *, method: str, n_components: int, em: EMSettings,
+                          settings: SemiSupervisedSettings, setting_columns: Sequence[str] = (),
+                          rng: np.random.Generator | int | None = None) -> pd.DataFrame:
     """Counters of every round of one semi-supervised run (figs. 5.1 and 5.3; one repeat).
 
     Parameters
@@ -226,10 +378,8 @@ def semisupervised_rounds(
         :class:`~mixlib.semi_supervised.PriorProbabilityClassifier` (fig. 5.3).
     n_components : int
         Kernels per class (the report: 4).
-    em : EMSettings
-        The EM settings of every mixture classifier the method fits.
-    settings : SemiSupervisedSettings
-        The threshold, rounds, ``restart``, ``finish`` and unclassifiable rules.
+    em, settings : EMSettings, SemiSupervisedSettings
+        The typed records (see the module's docstring).
     setting_columns : sequence of str
         EM settings (fields of ``em``) also written as setting columns (floats), after
         ``threshold``: those a sensitivity study varies, e.g. ``("relative_min_variance",)``.
@@ -240,10 +390,11 @@ def semisupervised_rounds(
     -------
     pandas.DataFrame
         Long table, columns ``method``, ``n_components``, ``restart``, ``finish``,
-        ``threshold`` (:func:`method_settings`), the ``setting_columns``, ``round`` (0: the
-        model fit on the labelled examples only; ``r``: after ``r`` labelling rounds / soft-label refits; the last round
-        is the final model: a repeat's rounds stop at convergence, so a figure should hold
-        each repeat at its last value), ``metric``, ``unclassifiable`` and ``value``.
+        ``threshold`` (:func:`method_settings`), the ``setting_columns``, ``round`` (0: the model
+        fit on the labelled examples only; ``r``: after ``r`` labelling rounds / soft-label
+        refits; the last round is the final model: a repeat's rounds stop at convergence, so a
+        figure should hold each repeat at its last value), ``metric``, ``unclassifiable``,
+        ``value``.
         Metrics of every round, one row per rule: ``hard_error``, ``unknown_error`` (on the
         labelled examples), ``test_hard_error``, ``test_unknown_error``, ``test_error`` (their
         sum); rule-free (``unclassifiable = "any"``): iterative ``unknown`` (share of the
@@ -262,126 +413,14 @@ def semisupervised_rounds(
     arrays = _check_inputs(data)
     scores = RoundScores(arrays["labelled"], arrays["test"], settings.unclassifiable,
                           settings.threshold, arrays["unlabelled"].X)
-    fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng),
-                         scores)
-    return rounds_table(fitted, scores, scores.rows, arrays, method=method,
-                         n_components=n_components, em=em, settings=settings,
-                         setting_columns=setting_columns)
+    fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng), scores)
+    return rounds_table(fitted, scores, scores.rows, arrays, method=method, n_components=n_components,
+                        em=em, settings=settings, setting_columns=setting_columns)
 
 
-def iterative_rounds_by_finish(
-    data: RepeatData,
-    *,
-    n_components: int,
-    em: EMSettings,
-    settings: SemiSupervisedSettings,
-    setting_columns: Sequence[str] = (),
-    rng: np.random.Generator | int | None = None,
-) -> dict[str, pd.DataFrame]:
-    """:func:`semisupervised_rounds` of the iterative method under both finishes, from one fit.
-
-    Returns
-    -------
-    dict of str to pandas.DataFrame
-        ``{"argmax": ..., "stop": ...}``: the table of
-        ``semisupervised_rounds(data, method="iterative", settings=settings.replaced(finish=f),
-        ...)`` for each finish ``f`` (``settings.finish`` is not used), value for value: the
-        ``"stop"`` fit is the ``"argmax"`` fit cut before its argmax round
-        (:meth:`~mixlib.semi_supervised.IterativeClassifier.fit_finishes`), so its rounds
-        are the first rounds of the ``"argmax"`` fit.
-    """
-    arrays = _check_inputs(data)
-    scores = RoundScores(arrays["labelled"], arrays["test"], settings.unclassifiable,
-                          settings.threshold, arrays["unlabelled"].X)
-    fits = _fit_iterative_finishes(arrays, n_components, em, settings, check_random_state(rng),
-                                   scores)
-    return {finish: rounds_table(fitted, scores, scores.rows[:last_round(fitted) + 1], arrays,
-                                  method="iterative", n_components=n_components, em=em,
-                                  settings=settings, setting_columns=setting_columns)
-            for finish, fitted in fits.items()}
-
-
-def kernel_sweep_point(
-    data: RepeatData,
-    *,
-    method: str,
-    n_components: int,
-    em: EMSettings,
-    settings: SemiSupervisedSettings,
-    thresholds: Sequence[float] | None = None,
-    rng: np.random.Generator | int | None = None,
-) -> pd.DataFrame:
-    """Training and test error of one method at one kernel count, one repeat (figs. 5.4, 5.5).
-
-    Parameters
-    ----------
-    data : RepeatData
-        As in :func:`semisupervised_rounds`.
-    method : {"labelled_only", "iterative", "prior"}
-        ``"labelled_only"``: a :class:`~mixlib.mixture.MixtureClassifier` fit on the labelled
-        examples (the unlabelled ones unused); the others as in :func:`semisupervised_rounds`.
-    n_components : int
-        Kernels per class (the report: 1 to 32). A class with fewer distinct examples uses
-        that many kernels (``MixtureClassifier`` warns).
-    em, settings :
-        As in :func:`semisupervised_rounds`.
-    thresholds : sequence of float, optional
-        Score the one fitted model under each of these confidence thresholds, one block of
-        rows per threshold (its ``threshold`` column): for the methods whose fit does not use
-        the threshold (``labelled_only``, ``prior``), so a grid of thresholds costs one fit.
-        None: ``settings.threshold``.
-    rng : numpy.random.Generator, int or None
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per metric and rule (per threshold), columns ``method``, ``n_components``, ``restart``,
-        ``finish``, ``threshold``, ``metric``, ``unclassifiable``, ``value``. Metrics of the
-        final model, per rule: ``train_error`` (share of the labelled training examples not
-        classified correctly, = ``train_hard_error + train_unknown_error``),
-        ``train_hard_error``, ``train_unknown_error``, ``test_error``, ``test_hard_error``,
-        ``test_unknown_error``; rule-free: ``effective_components`` (mean over classes of the
-        kernels fit) and ``effective_components:<class>`` (:func:`effective_per_class`),
-        ``collapsed_kernels`` (mean over classes of the live kernels at the
-        variance floor), ``n_rounds`` (0 for labelled-only) and, for the two semi-supervised
-        methods, ``pseudo_label_error`` (see :func:`semisupervised_rounds`).
-    """
-    if thresholds is not None and method == "iterative":
-        raise ValueError("thresholds scores a fit that does not use the threshold: not for the "
-                         "iterative method, whose assignments depend on it.")
-    arrays = _check_inputs(data)
-    fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng))
-    return sweep_table(fitted, arrays, method=method, n_components=n_components,
-                        settings=settings, thresholds=thresholds)
-
-
-def iterative_sweep_by_finish(
-    data: RepeatData,
-    *,
-    n_components: int,
-    em: EMSettings,
-    settings: SemiSupervisedSettings,
-    rng: np.random.Generator | int | None = None,
-) -> dict[str, pd.DataFrame]:
-    """:func:`kernel_sweep_point` of the iterative method under both finishes, from one fit.
-
-    Returns
-    -------
-    dict of str to pandas.DataFrame
-        ``{"argmax": ..., "stop": ...}``: the table of ``kernel_sweep_point(data,
-        method="iterative", settings=settings.replaced(finish=f), ...)`` for each finish
-        ``f``, value for value (see :func:`iterative_rounds_by_finish`).
-    """
-    arrays = _check_inputs(data)
-    fits = _fit_iterative_finishes(arrays, n_components, em, settings, check_random_state(rng))
-    return {finish: sweep_table(fitted, arrays, method="iterative", n_components=n_components,
-                                 settings=settings, thresholds=None)
-            for finish, fitted in fits.items()}
-
-
-def rounds_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
-               method: str, n_components: int, em: EMSettings,
-               settings: SemiSupervisedSettings, first: int, needed: int) -> pd.DataFrame:
+def rounds_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str, method: str,
+               n_components: int, em: EMSettings, settings: SemiSupervisedSettings, first: int,
+               needed: int) -> pd.DataFrame:
     """The ``semisupervised_rounds`` rule (figs. 5.1, 5.3): :func:`semisupervised_rounds` of one method.
 
     The first ``first`` repeats run, then more until ``needed`` of them count
@@ -389,9 +428,8 @@ def rounds_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset:
     draws from ``generator(seed, "semisupervised_rounds", split, method, r)``; the table gets
     leading ``split`` and ``dataset`` columns and a last ``repeat`` column.
     """
-    table = run_repeats(semisupervised_rounds, repeats,
-                        {"method": method, "n_components": n_components, "em": em,
-                         "settings": settings},
+    table = run_repeats(semisupervised_rounds, repeats, {"method": method, "n_components": n_components,
+                                                         "em": em, "settings": settings},
                         seed=seed, keys=("semisupervised_rounds", split, method), first=first,
                         needed=needed, counts=counted_repeats(method))
     return labelled(table, split=split, dataset=dataset)
@@ -410,22 +448,3 @@ def counted_repeats(method: str) -> Callable[[pd.DataFrame], bool]:
     """Which repeats of ``method``'s rounds table a claim counts: for the prior method those
     with migrants (:func:`has_migrants`), for the others every one."""
     return has_migrants if method == "prior" else (lambda table: True)
-
-
-def kernel_sweep_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
-                     method: str, kernel_counts: Sequence[int], em: EMSettings,
-                     settings: SemiSupervisedSettings) -> pd.DataFrame:
-    """The ``kernel_sweep_curve`` rule (figs. 5.4, 5.5): :func:`kernel_sweep_point` of one
-    method at every kernel count ``K`` of ``kernel_counts``, in order.
-
-    Repeat ``r`` at ``K`` draws from ``generator(seed, "kernel_sweep", split, method, K, r)``,
-    whatever the other kernel counts; the table gets leading ``split`` and ``dataset``
-    columns and a last ``repeat`` column.
-    """
-    return pd.concat([
-        labelled(run_repeats(kernel_sweep_point, repeats,
-                             {"method": method, "n_components": int(k), "em": em,
-                              "settings": settings},
-                             seed=seed, keys=("kernel_sweep", split, method, int(k))),
-                 split=split, dataset=dataset)
-        for k in kernel_counts], ignore_index=True)

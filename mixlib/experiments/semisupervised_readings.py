@@ -4,7 +4,8 @@ The report never states the confidence threshold, the variance floor, whether ea
 the prior method restarts EM (``restart``: ``warm`` or ``fresh``) or whether the iterative
 method forces a last argmax round (``finish``: ``argmax`` or ``stop``); the unclassifiable
 rule is a reading too (every table carries each rule). The grid runs both methods of
-:mod:`mixlib.experiments.semisupervised` at every combination, so that each chapter-5 claim
+:mod:`mixlib.experiments.semisupervised` (the rounds) and
+:mod:`mixlib.experiments.semisupervised_sweep` (the kernel sweep) at every combination, so that each chapter-5 claim
 can be judged under each reading (:mod:`mixlib.analysis.claims`):
 
 - :func:`sensitivity_job`: the rounds of figs. 5.1 and 5.3, one job per (split,
@@ -13,8 +14,9 @@ can be judged under each reading (:mod:`mixlib.analysis.claims`):
   (split, floor). The labelled-only and prior fits do not use the threshold, so each is fit
   once and scored at every threshold; the iterative method runs once per threshold.
 
-The iterative method's two finishes share one fit per repeat (:class:`FinishPair`): the
-``"stop"`` fit is the ``"argmax"`` fit cut before its argmax round.
+The iterative method's two finishes share one fit per repeat (:class:`FinishPair`, with
+:func:`iterative_rounds_by_finish` and :func:`iterative_sweep_by_finish`): the ``"stop"``
+fit is the ``"argmax"`` fit cut before its argmax round.
 
 Every grid point of a job draws from the same generators (the keys hold no setting), so the
 settings alone differ between readings. A job gets the study's settings with its grid point in
@@ -31,14 +33,20 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from mixlib.experiments.contract import RepeatData, labelled, run_repeats
+from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
+from mixlib.core.validation import check_random_state
+from mixlib.experiments.contract import RepeatData, RoleData, labelled, run_repeats
 from mixlib.experiments.semisupervised import (
-    iterative_rounds_by_finish,
-    iterative_sweep_by_finish,
-    kernel_sweep_point,
+    RoundScores,
+    _check_inputs,
+    _given,
+    last_round,
+    memoised_classifier,
+    rounds_table,
     semisupervised_rounds,
 )
-from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
+from mixlib.experiments.semisupervised_sweep import kernel_sweep_point, sweep_table
+from mixlib.semi_supervised import IterativeClassifier, iterative_classification_finishes
 
 #: The relative variance floor's column in the grid's tables.
 FLOOR_COLUMN = "relative_min_variance"
@@ -88,7 +96,7 @@ def kernel_sweep_reading_job(repeats: Sequence[RepeatData], *, seed: int, split:
     Returns
     -------
     pandas.DataFrame
-        The columns of :func:`~mixlib.experiments.semisupervised.kernel_sweep_point`, leading
+        The columns of :func:`~mixlib.experiments.semisupervised_sweep.kernel_sweep_point`, leading
         ``split`` and ``dataset``, then ``repeat`` and the floor's ``relative_min_variance``.
     """
     floor = float(getattr(em, FLOOR_COLUMN))
@@ -123,7 +131,7 @@ class FinishPair:
     and the ``"stop"`` fit is the ``"argmax"`` fit cut before its argmax round
     (:meth:`~mixlib.semi_supervised.IterativeClassifier.fit_finishes`). So the first of
     these stages to run on a repeat computes every finish's table from one fit
-    (``by_finish``, e.g. :func:`~mixlib.experiments.semisupervised.iterative_sweep_by_finish`)
+    (``by_finish``, e.g. :func:`iterative_sweep_by_finish`)
     and keeps the others' tables; their stages, run later on the same repeat, take them
     without fitting. The stacked tables are those of one run per finish, value for value
     and in the same order, for one fit per repeat.
@@ -155,3 +163,74 @@ class FinishPair:
         self._kept.update({(data.repeat, finish): table for finish, table in tables.items()
                            if finish != settings.finish})
         return tables[settings.finish]
+
+
+def _fit_iterative_finishes(data: dict[str, RoleData], n_components: int, em: EMSettings,
+                            settings: SemiSupervisedSettings, rng: np.random.Generator,
+                            callback=None) -> dict[str, IterativeClassifier]:
+    """The iterative method under both finishes from one fit
+    (:meth:`~mixlib.semi_supervised.IterativeClassifier.fit_finishes`): ``{"argmax": ...,
+    "stop": ...}``, each what :func:`~mixlib.experiments.semisupervised._fit_method` gives
+    with that ``settings.finish``."""
+    return iterative_classification_finishes(
+        *data["labelled"], data["unlabelled"].X, estimator=memoised_classifier(n_components, em, rng),
+        threshold=settings.threshold, callback=callback, **_given(max_iter=settings.max_rounds))
+
+
+
+def iterative_rounds_by_finish(
+    data: RepeatData,
+    *,
+    n_components: int,
+    em: EMSettings,
+    settings: SemiSupervisedSettings,
+    setting_columns: Sequence[str] = (),
+    rng: np.random.Generator | int | None = None,
+) -> dict[str, pd.DataFrame]:
+    """:func:`~mixlib.experiments.semisupervised.semisupervised_rounds` of the iterative method
+    under both finishes, from one fit.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        ``{"argmax": ..., "stop": ...}``: the table of
+        ``semisupervised_rounds(data, method="iterative", settings=settings.replaced(finish=f),
+        ...)`` for each finish ``f`` (``settings.finish`` is not used), value for value: the
+        ``"stop"`` fit is the ``"argmax"`` fit cut before its argmax round
+        (:meth:`~mixlib.semi_supervised.IterativeClassifier.fit_finishes`), so its rounds
+        are the first rounds of the ``"argmax"`` fit.
+    """
+    arrays = _check_inputs(data)
+    scores = RoundScores(arrays["labelled"], arrays["test"], settings.unclassifiable,
+                          settings.threshold, arrays["unlabelled"].X)
+    fits = _fit_iterative_finishes(arrays, n_components, em, settings, check_random_state(rng),
+                                   scores)
+    return {finish: rounds_table(fitted, scores, scores.rows[:last_round(fitted) + 1], arrays,
+                                  method="iterative", n_components=n_components, em=em,
+                                  settings=settings, setting_columns=setting_columns)
+            for finish, fitted in fits.items()}
+
+
+
+def iterative_sweep_by_finish(
+    data: RepeatData,
+    *,
+    n_components: int,
+    em: EMSettings,
+    settings: SemiSupervisedSettings,
+    rng: np.random.Generator | int | None = None,
+) -> dict[str, pd.DataFrame]:
+    """:func:`~mixlib.experiments.semisupervised_sweep.kernel_sweep_point` of the iterative method under both finishes, from one fit.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        ``{"argmax": ..., "stop": ...}``: the table of ``kernel_sweep_point(data,
+        method="iterative", settings=settings.replaced(finish=f), ...)`` for each finish
+        ``f``, value for value (see :func:`iterative_rounds_by_finish`).
+    """
+    arrays = _check_inputs(data)
+    fits = _fit_iterative_finishes(arrays, n_components, em, settings, check_random_state(rng))
+    return {finish: sweep_table(fitted, arrays, method="iterative", n_components=n_components,
+                                 settings=settings, thresholds=None)
+            for finish, fitted in fits.items()}

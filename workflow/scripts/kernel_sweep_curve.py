@@ -1,4 +1,4 @@
-from mixlib.experiments.semisupervised import kernel_sweep_job
+from mixlib.experiments.semisupervised_sweep import kernel_sweep_job
 from mixlib.pipeline.io import write_table
 from mixlib.pipeline.workflow import load_repeats, logged_job
 
