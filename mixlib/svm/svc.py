@@ -168,8 +168,9 @@ class SVC(ClassifierMixin, KernelMachine):
         subsets, results = [], []
         for k, (pos, neg) in enumerate(problems):
             rows, signs = problem_rows(y_index, pos, neg)
-            result = self._solve_binary(X[rows], signs, self.C * weight[rows], max_iter,
-                                        None if gram is None else gram_block(gram, rows))
+            get_row, diag = self._problem_kernel(X, rows, gram)
+            result = smo_solve(get_row, diag, -np.ones(len(rows)), signs, self.C * weight[rows],
+                               np.zeros(len(rows)), tol=self.tol, max_iter=max_iter)
             subsets.append((rows, signs))
             results.append(result)
             if not result.converged:
@@ -200,15 +201,15 @@ class SVC(ClassifierMixin, KernelMachine):
             return None
         return kernel_matrix(X, kernel=self.kernel, degree=self.degree, sigma=self.sigma_)
 
-    def _solve_binary(self, X: np.ndarray, signs: np.ndarray, upper: np.ndarray, max_iter: int,
-                      gram: np.ndarray | None = None):
-        if gram is not None:
-            get_row, diag = gram.__getitem__, np.ascontiguousarray(np.diagonal(gram))
-        else:
-            get_row, diag = kernel_rows(X, kernel=self.kernel, degree=self.degree,
-                                        sigma=self.sigma_, cache_size=self.cache_size)
-        return smo_solve(get_row, diag, -np.ones(X.shape[0]), signs, upper,
-                         np.zeros(X.shape[0]), tol=self.tol, max_iter=max_iter)
+    def _problem_kernel(self, X: np.ndarray, rows: np.ndarray, gram: np.ndarray | None):
+        """Row access to the kernel matrix of a binary problem's ``rows`` and its diagonal: a
+        block of the shared Gram matrix when there is one (:meth:`_shared_gram`), else
+        :func:`~mixlib.svm._smo.kernel_rows` of those rows."""
+        if gram is None:
+            return kernel_rows(X[rows], kernel=self.kernel, degree=self.degree,
+                               sigma=self.sigma_, cache_size=self.cache_size)
+        block = gram_block(gram, rows)
+        return block.__getitem__, np.ascontiguousarray(np.diagonal(block))
 
     def _decision_matrix(self, X: np.ndarray) -> np.ndarray:
         _, K = support_kernel(self, X)
