@@ -284,8 +284,9 @@ def test_sensitivity_job_runs_every_finish_and_restart():
     problem = tiny_problem()
     repeats = [RepeatData(r, problem.roles) for r in range(2)]
     em, settings = EM.with_relative_floor(1e-2), SETTINGS.replaced(threshold=0.6)
-    def run():
-        return sensitivity_job(repeats, seed=3, split="s", dataset="d", n_components=2, em=em, settings=settings,
+    def run(thresholds=(0.6,)):
+        return sensitivity_job(repeats, seed=3, split="s", dataset="d", n_components=2, em=em,
+                               settings=SETTINGS, thresholds=thresholds,
                                restarts=["warm", "fresh"], finishes=["argmax", "stop"])
 
     table = run()
@@ -310,6 +311,37 @@ def test_sensitivity_job_runs_every_finish_and_restart():
     unassigned = table[table["metric"] == "unassigned_by_margin"].pivot(index="repeat", columns="finish",
                                                                        values="value")
     np.testing.assert_array_equal(unassigned["argmax"], unassigned["stop"])
+
+
+def test_sensitivity_job_thresholds_are_the_jobs_of_one_threshold_each():
+    """A job runs every threshold of its floor; each threshold's block is the table of a job
+    with that threshold alone (fits shared through the memo change nothing), in order."""
+    from mixlib.experiments.semisupervised import FITS
+    from mixlib.experiments.semisupervised_readings import sensitivity_job
+
+    problem = tiny_problem(3)
+    repeats = [RepeatData(r, problem.roles) for r in range(2)]
+    em = EM.with_relative_floor(1e-2)
+
+    def run(thresholds):
+        return sensitivity_job(repeats, seed=8, split="s", dataset="d", n_components=2, em=em,
+                               settings=SETTINGS, thresholds=thresholds, restarts=["warm", "fresh"],
+                               finishes=["argmax", "stop"])
+
+    alone = {}
+    for threshold in (0.55, 0.9):
+        FITS._fits.clear()
+        alone[threshold] = run([threshold])
+    FITS._fits.clear()
+    hits = FITS.hits
+    both = run([0.9, 0.55])
+    assert FITS.hits > hits  # the second threshold found fits of the first in the memo
+    pd.testing.assert_frame_equal(both, pd.concat([alone[0.9], alone[0.55]], ignore_index=True))
+    assert list(both["threshold"].drop_duplicates()) == [0.9, 0.55]
+    # The prior method's fit does not use the threshold: its rounds are the same at both.
+    fits = both[(both["method"] == "prior") & both["metric"].isin(["n_rounds", "flips"])]
+    assert len(fits) > 0
+    assert fits.groupby(["restart", "repeat", "round", "metric"])["value"].nunique().eq(1).all()
 
 
 def test_kernel_sweep_point_scores_one_fit_at_every_threshold():
@@ -377,7 +409,8 @@ def test_finish_pairs_give_the_tables_of_one_run_per_finish():
 
     def rounds(restarts, finishes):
         return sensitivity_job(repeats, seed=5, split="s", dataset="d", n_components=2, em=em,
-                               settings=settings, restarts=restarts, finishes=finishes)
+                               settings=settings, thresholds=[settings.threshold],
+                               restarts=restarts, finishes=finishes)
 
     table = rounds(["warm"], ["argmax", "stop"])
     alone = pd.concat([rounds([], ["argmax"]), rounds([], ["stop"]), rounds(["warm"], [])], ignore_index=True)

@@ -12,24 +12,22 @@ from mixlib.pipeline.io import check_output_folders
 
 RULES = Path(__file__).resolve().parents[1] / "workflow" / "rules"
 #: The sensitivity grid's rounds tables, as the rule writes them and common.smk asks for them.
-GRID_TABLE = "results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv"
+GRID_TABLE = "results/semisupervised_sensitivity/{split}.v{floor}.tsv"
 
 
 def test_close_grid_values_get_their_own_files_and_exact_values():
-    """common.smk names a grid point's table by expanding the rule's output over the config's
-    numbers: each is written as Python writes it, so close values get two files and the job
+    """common.smk names a grid job's table by expanding the rule's output over the config's
+    floors: each is written as Python writes it, so close values get two files and the job
     reads back (float of its wildcard) the very value of the config."""
     rule_file = (RULES / "semisupervised.smk").read_text()
     assert f'"{GRID_TABLE}"' in rule_file and f'"{GRID_TABLE}"' in (RULES / "common.smk").read_text()
-    number = re.search(r'threshold=r"([^"]+)"', rule_file).group(1)
-    assert re.search(r'floor=r"([^"]+)"', rule_file).group(1) == number
-    thresholds, floors = [0.75, 0.7500001, 0.1 + 0.2], [1e-6, 1e-2]
-    paths = expand(GRID_TABLE, split=["s"], threshold=thresholds, floor=floors)
-    assert len(set(paths)) == 6 and paths[0] == "results/semisupervised_sensitivity/s.t0.75.v1e-06.tsv"
-    pattern = re.escape(GRID_TABLE).replace(r"\{split\}", "s")
-    pattern = pattern.replace(r"\{threshold\}", f"({number})").replace(r"\{floor\}", f"({number})")
-    read_back = [tuple(float(x) for x in re.fullmatch(pattern, path).groups()) for path in paths]
-    assert read_back == [(t, f) for t in thresholds for f in floors]
+    number = re.search(r'floor=r"([^"]+)"', rule_file).group(1)
+    floors = [1e-6, 1e-2, 0.0100001, 0.1 + 0.2]
+    paths = expand(GRID_TABLE, split=["s"], floor=floors)
+    assert len(set(paths)) == 4 and paths[0] == "results/semisupervised_sensitivity/s.v1e-06.tsv"
+    pattern = re.escape(GRID_TABLE).replace(r"\{split\}", "s").replace(r"\{floor\}", f"({number})")
+    read_back = [float(re.fullmatch(pattern, path).group(1)) for path in paths]
+    assert read_back == floors
 
 
 def test_an_output_folder_that_is_a_file_is_named(tmp_path):

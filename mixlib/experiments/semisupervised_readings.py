@@ -8,8 +8,11 @@ rule is a reading too (every table carries each rule). The grid runs both method
 :mod:`mixlib.experiments.semisupervised_sweep` (the kernel sweep) at every combination, so that each chapter-5 claim
 can be judged under each reading (:mod:`mixlib.analysis.claims`):
 
-- :func:`sensitivity_job`: the rounds of figs. 5.1 and 5.3, one job per (split,
-  threshold, floor), every finish and restart inside;
+- :func:`sensitivity_job`: the rounds of figs. 5.1 and 5.3, one job per (split, floor),
+  every threshold, finish and restart inside. The prior method does not use the threshold
+  to fit (only to score), so its fits are made once and found in the job's memo
+  (:data:`~mixlib.experiments.semisupervised.FITS`) at every other threshold; the iterative
+  method's thresholds share their labelled-only start the same way;
 - :func:`kernel_sweep_reading_job`: the kernel sweep of figs. 5.4 and 5.5, one job per
   (split, floor). The labelled-only and prior fits do not use the threshold, so each is fit
   once and scored at every threshold; the iterative method runs once per threshold.
@@ -54,31 +57,41 @@ FLOOR_COLUMN = "relative_min_variance"
 
 def sensitivity_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
                     n_components: int, em: EMSettings, settings: SemiSupervisedSettings,
-                    restarts: Sequence[str], finishes: Sequence[str]) -> pd.DataFrame:
-    """The ``semisupervised_sensitivity`` rule: both methods at one (threshold, floor) point.
+                    thresholds: Sequence[float], restarts: Sequence[str],
+                    finishes: Sequence[str]) -> pd.DataFrame:
+    """The ``semisupervised_sensitivity`` rule: both methods at one variance floor, every threshold.
 
-    ``em`` holds the grid point's ``relative_min_variance`` and ``settings`` its
-    ``threshold``; the iterative method runs under every ``finishes`` entry (one fit for
-    all, :class:`FinishPair`) and the prior method once per ``restarts`` entry, each on every
-    repeat with the generator of
+    ``em`` holds the floor (its ``relative_min_variance``); ``settings`` are the study's, run
+    at each of ``thresholds`` in turn. At a threshold, the iterative method runs under every
+    ``finishes`` entry (one fit for all, :class:`FinishPair`) and the prior method once per
+    ``restarts`` entry, each on every repeat with the generator of
     ``(seed, "semisupervised_sensitivity", split, method, r)`` (the same initialisations for
-    every reading, so the settings alone differ). The rows are those of
+    every reading, so the settings alone differ). A threshold's rows are those of
     :func:`~mixlib.experiments.semisupervised.semisupervised_rounds` with a
     ``relative_min_variance`` setting column, leading ``split`` and ``dataset`` columns and a
-    last ``repeat`` column, stacked in that order (finishes, then restarts).
+    last ``repeat`` column, stacked in that order (finishes, then restarts); the thresholds'
+    blocks follow in the order of ``thresholds``. Each block is the table this function gives
+    with that threshold alone: a fit another threshold already made is read from the job's
+    memo, not made again.
     """
     common = {"n_components": n_components, "em": em, "setting_columns": (FLOOR_COLUMN,)}
-    iterative = FinishPair.of(finishes, iterative_rounds_by_finish)
-    runs = ([(iterative, "iterative", settings.replaced(finish=finish)) for finish in finishes]
-            + [(None, "prior", settings.replaced(restart=restart)) for restart in restarts])
-    return pd.concat([
-        labelled(run_repeats(pair or semisupervised_rounds, repeats,
-                             {**({} if pair else {"method": method}), **common,
-                              "settings": reading},
-                             seed=seed, keys=("semisupervised_sensitivity", split, method)),
-                 split=split, dataset=dataset)
-        for pair, method, reading in runs
-    ], ignore_index=True)
+    tables = []
+    for threshold in thresholds:
+        at_threshold = settings.replaced(threshold=float(threshold))
+        iterative = FinishPair.of(finishes, iterative_rounds_by_finish)
+        runs = ([(iterative, "iterative", at_threshold.replaced(finish=finish))
+                 for finish in finishes]
+                + [(None, "prior", at_threshold.replaced(restart=restart))
+                   for restart in restarts])
+        tables += [
+            labelled(run_repeats(pair or semisupervised_rounds, repeats,
+                                 {**({} if pair else {"method": method}), **common,
+                                  "settings": reading},
+                                 seed=seed, keys=("semisupervised_sensitivity", split, method)),
+                     split=split, dataset=dataset)
+            for pair, method, reading in runs
+        ]
+    return pd.concat(tables, ignore_index=True)
 
 
 def kernel_sweep_reading_job(repeats: Sequence[RepeatData], *, seed: int, split: str,

@@ -258,21 +258,21 @@ def previous_grid_levels(wildcards):
     ]
 
 
-# --- The chapter-5 sensitivity grid: one job per grid point, named by its numbers -----------
+# --- The chapter-5 sensitivity grid: one job per split and floor, named by its numbers -------
 # A grid value is written in a file name as Python writes the number (expand formats a float
-# as its repr: t0.75, v1e-06), so two values never share a file and a job reads back the very
+# as its repr: v1e-06, v0.25), so two values never share a file and a job reads back the very
 # value of the config (tests/test_prerun_extras.py).
 
 
 def sensitivity_point_tables():
     """The tables of the `semisupervised_sensitivity_point` jobs: one per split of
-    `semisupervised` and (threshold, relative variance floor) of the grid; none without it."""
+    `semisupervised` and relative variance floor of the grid (every threshold inside); none
+    without it."""
     if "semisupervised_sensitivity" not in config:
         return []
     return expand(
-        "results/semisupervised_sensitivity/{split}.t{threshold}.v{floor}.tsv",
+        "results/semisupervised_sensitivity/{split}.v{floor}.tsv",
         split=config["semisupervised"]["splits"],
-        threshold=config["semisupervised_sensitivity"]["thresholds"],
         floor=SENSITIVITY_FLOORS,
     )
 
@@ -290,11 +290,6 @@ def kernel_sweep_sensitivity_tables():
 def grid_floor_em(wildcards):
     """The EM settings of a grid job: the study's, at the job's relative variance floor."""
     return EM.with_relative_floor(float(wildcards.floor))
-
-
-def grid_threshold_settings(wildcards):
-    """The semi-supervised settings of a rounds grid job: the study's, at its threshold."""
-    return SEMI_SETTINGS.replaced(threshold=float(wildcards.threshold))
 
 
 # What the study produces, listed here in one place (no rule file appends to these lists), so

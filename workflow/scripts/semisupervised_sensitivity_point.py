@@ -8,5 +8,6 @@ with logged_job(snakemake):
                             seed=params.seed, split=snakemake.wildcards.split,
                             dataset=params.dataset, n_components=params.n_components,
                             em=params.em, settings=params.settings,
+                            thresholds=list(params.thresholds),
                             restarts=list(params.restarts), finishes=list(params.finishes))
     write_table(table, snakemake.output[0])
