@@ -442,18 +442,38 @@ def test_a_single_finish_needs_no_pair():
 
 
 def test_a_kernel_sweep_curve_draws_each_kernel_count_from_its_own_stream():
-    """One job runs every kernel count of a method; a count's rows do not depend on the others."""
+    """One job runs every method and kernel count of a split; the rows of a (method, count)
+    do not depend on the others, and come in method-then-count order."""
     from mixlib.experiments.semisupervised_sweep import kernel_sweep_job
 
     repeats = [RepeatData(r, tiny_problem().roles) for r in range(2)]
 
-    def curve(counts):
-        return kernel_sweep_job(repeats, seed=8, split="s", dataset="d", method="iterative", kernel_counts=counts,
-                                em=EM, settings=SETTINGS)
+    def curve(methods, counts):
+        return kernel_sweep_job(repeats, seed=8, split="s", dataset="d", methods=methods,
+                                kernel_counts=counts, em=EM, settings=SETTINGS)
 
-    both = curve([1, 2])
-    assert both["n_components"].unique().tolist() == [1, 2]
-    pd.testing.assert_frame_equal(both[both["n_components"] == 2].reset_index(drop=True), curve([2]))
+    both = curve(["iterative", "prior"], [1, 2])
+    assert both[["method", "n_components"]].drop_duplicates().apply(tuple, axis=1).tolist() == [
+        ("iterative", 1), ("iterative", 2), ("prior", 1), ("prior", 2)]
+    pd.testing.assert_frame_equal(both[(both["method"] == "prior") & (both["n_components"] == 2)]
+                                  .reset_index(drop=True), curve(["prior"], [2]))
+
+
+def test_a_rounds_job_stacks_its_methods_each_as_run_alone():
+    """One job runs every method of a split: each method's block is its table alone, with its
+    own count of repeats (the prior method runs on until enough repeats have migrants)."""
+    from mixlib.experiments.semisupervised import rounds_job
+
+    repeats = [RepeatData(r, tiny_problem(4).roles) for r in range(4)]
+
+    def job(methods):
+        return rounds_job(repeats, seed=9, split="s", dataset="d", methods=methods,
+                          n_components=2, em=EM, settings=SETTINGS, first=2, needed=2)
+
+    both = job(["iterative", "prior"])
+    assert list(both["method"].drop_duplicates()) == ["iterative", "prior"]
+    alone = pd.concat([job(["iterative"]), job(["prior"])], ignore_index=True)
+    pd.testing.assert_frame_equal(both, alone)
 
 
 def test_dna_kernel_point_warms_up_the_same_classifier_before_timing_it(monkeypatch):

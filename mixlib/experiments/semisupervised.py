@@ -418,21 +418,20 @@ def semisupervised_rounds(data: RepeatData, *, method: str, n_components: int, e
                         em=em, settings=settings, setting_columns=setting_columns)
 
 
-def rounds_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str, method: str,
-               n_components: int, em: EMSettings, settings: SemiSupervisedSettings, first: int,
-               needed: int) -> pd.DataFrame:
-    """The ``semisupervised_rounds`` rule (figs. 5.1, 5.3): :func:`semisupervised_rounds` of one method.
-
-    The first ``first`` repeats run, then more until ``needed`` of them count
+def rounds_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
+               methods: Sequence[str], n_components: int, em: EMSettings,
+               settings: SemiSupervisedSettings, first: int, needed: int) -> pd.DataFrame:
+    """The ``semisupervised_rounds`` rule (figs. 5.1, 5.3): :func:`semisupervised_rounds` of
+    each of ``methods`` in turn: its first ``first`` repeats, then more until ``needed`` count
     (:func:`counted_repeats`; :func:`~mixlib.experiments.contract.run_repeats`). Repeat ``r``
     draws from ``generator(seed, "semisupervised_rounds", split, method, r)``; the table gets
-    leading ``split`` and ``dataset`` columns and a last ``repeat`` column.
-    """
-    table = run_repeats(semisupervised_rounds, repeats, {"method": method, "n_components": n_components,
-                                                         "em": em, "settings": settings},
-                        seed=seed, keys=("semisupervised_rounds", split, method), first=first,
-                        needed=needed, counts=counted_repeats(method))
-    return labelled(table, split=split, dataset=dataset)
+    leading ``split`` and ``dataset`` columns and a last ``repeat`` column."""
+    return pd.concat([labelled(run_repeats(
+        semisupervised_rounds, repeats,
+        {"method": method, "n_components": n_components, "em": em, "settings": settings},
+        seed=seed, keys=("semisupervised_rounds", split, method), first=first, needed=needed,
+        counts=counted_repeats(method)), split=split, dataset=dataset) for method in methods],
+        ignore_index=True)
 
 
 def has_migrants(table: pd.DataFrame) -> bool:

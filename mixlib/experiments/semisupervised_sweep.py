@@ -5,7 +5,7 @@ like :func:`~mixlib.experiments.semisupervised.semisupervised_rounds`, whose mod
 on: the same inputs and typed records, each method fit by
 :func:`~mixlib.experiments.semisupervised._fit_method` (memoised fits), and the same setting
 and final-model columns. :func:`sweep_table` scores the final model only;
-:func:`kernel_sweep_job` runs the stage at every kernel count of a pipeline job.
+:func:`kernel_sweep_job` runs the stage at every method and kernel count of a pipeline job.
 
 The *training error* (report fig. 5.4, "erreur d'apprentissage") is the error (hard plus
 unknown, :mod:`mixlib.semi_supervised.scoring`) on the originally labelled training examples,
@@ -131,14 +131,15 @@ def sweep_table(fitted, arrays: dict[str, RoleData], *, method: str, n_component
 
 
 def kernel_sweep_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
-                     method: str, kernel_counts: Sequence[int], em: EMSettings,
+                     methods: Sequence[str], kernel_counts: Sequence[int], em: EMSettings,
                      settings: SemiSupervisedSettings) -> pd.DataFrame:
-    """The ``kernel_sweep_curve`` rule (figs. 5.4, 5.5): :func:`kernel_sweep_point` of one
-    method at every kernel count ``K`` of ``kernel_counts``, in order.
+    """The ``kernel_sweep_curve`` rule (figs. 5.4, 5.5): :func:`kernel_sweep_point` of every
+    method of ``methods`` at every kernel count ``K`` of ``kernel_counts``, in that order
+    (method, then count).
 
-    Repeat ``r`` at ``K`` draws from ``generator(seed, "kernel_sweep", split, method, K, r)``,
-    whatever the other kernel counts; the table gets leading ``split`` and ``dataset``
-    columns and a last ``repeat`` column.
+    Repeat ``r`` of method ``m`` at ``K`` draws from ``generator(seed, "kernel_sweep", split, m,
+    K, r)``, whatever the other methods and counts; the table gets leading ``split`` and
+    ``dataset`` columns and a last ``repeat`` column.
     """
     return pd.concat([
         labelled(run_repeats(kernel_sweep_point, repeats,
@@ -146,4 +147,4 @@ def kernel_sweep_job(repeats: Sequence[RepeatData], *, seed: int, split: str, da
                               "settings": settings},
                              seed=seed, keys=("kernel_sweep", split, method, int(k))),
                  split=split, dataset=dataset)
-        for k in kernel_counts], ignore_index=True)
+        for method in methods for k in kernel_counts], ignore_index=True)

@@ -1,8 +1,6 @@
 # Unlabelled data (report ch. 5; figs. 5.1, 5.3, 5.4, 5.5) and its sensitivity to the settings
 # the report never states.
 
-from mixlib.experiments.semisupervised import METHODS
-
 SEMI = config["semisupervised"]
 KERNEL_SWEEP = config["kernel_sweep"]
 SENSITIVITY = config.get("semisupervised_sensitivity")
@@ -13,12 +11,13 @@ rule semisupervised_rounds:
         unpack(split_inputs),
         compiled=compiled_code("semisupervised_rounds.py"),
     output:
-        "results/semisupervised/{split}.{method}.rounds.tsv",
+        "results/semisupervised/{split}.rounds.tsv",
     log:
-        "results/logs/semisupervised_rounds/{split}.{method}.log",
+        "results/logs/semisupervised_rounds/{split}.log",
     benchmark:
-        "results/benchmarks/semisupervised_rounds/{split}.{method}.tsv"
+        "results/benchmarks/semisupervised_rounds/{split}.tsv"
     params:
+        methods=SEMI["methods"],
         n_components=SEMI["n_components"],
         em=EM,
         settings=SEMI_SETTINGS,
@@ -29,8 +28,6 @@ rule semisupervised_rounds:
         dataset=split_dataset,
         standardise=standardises,
         code=fingerprint_of("semisupervised_rounds.py"),
-    wildcard_constraints:
-        method="|".join(m for m in METHODS if m != "labelled_only"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -41,19 +38,20 @@ rule semisupervised_rounds:
         "../scripts/semisupervised_rounds.py"
 
 
-# One curve of figs. 5.4 and 5.5 (a split and a method) per job: a kernel count and its
+# The curves of figs. 5.4 and 5.5 of one split (every method) per job: a kernel count and its
 # repeats take a fraction of a second, less than a job's start-up.
 rule kernel_sweep_curve:
     input:
         unpack(split_inputs),
         compiled=compiled_code("kernel_sweep_curve.py"),
     output:
-        "results/kernel_sweep/{split}.{method}.tsv",
+        "results/kernel_sweep/{split}.tsv",
     log:
-        "results/logs/kernel_sweep_curve/{split}.{method}.log",
+        "results/logs/kernel_sweep_curve/{split}.log",
     benchmark:
-        "results/benchmarks/kernel_sweep_curve/{split}.{method}.tsv"
+        "results/benchmarks/kernel_sweep_curve/{split}.tsv"
     params:
+        methods=KERNEL_SWEEP["methods"],
         kernel_counts=KERNEL_SWEEP["n_components"],
         em=EM,
         settings=SEMI_SETTINGS,
@@ -62,8 +60,6 @@ rule kernel_sweep_curve:
         dataset=split_dataset,
         standardise=standardises,
         code=fingerprint_of("kernel_sweep_curve.py"),
-    wildcard_constraints:
-        method="|".join(METHODS),
     threads: 1
     resources:
         mem_mb=1000,
@@ -152,9 +148,8 @@ rule kernel_sweep_sensitivity_point:
 rule semisupervised_rounds_table:
     input:
         expand(
-            "results/semisupervised/{split}.{method}.rounds.tsv",
+            "results/semisupervised/{split}.rounds.tsv",
             split=SEMI["splits"],
-            method=SEMI["methods"],
         ),
     output:
         "results/tables/semisupervised_rounds.tsv",
@@ -175,9 +170,8 @@ rule semisupervised_rounds_table:
 use rule semisupervised_rounds_table as kernel_sweep_table with:
     input:
         expand(
-            "results/kernel_sweep/{split}.{method}.tsv",
+            "results/kernel_sweep/{split}.tsv",
             split=KERNEL_SWEEP["splits"],
-            method=KERNEL_SWEEP["methods"],
         ),
     output:
         "results/tables/kernel_sweep.tsv",
@@ -189,9 +183,8 @@ use rule semisupervised_rounds_table as kernel_sweep_table with:
 use rule semisupervised_rounds_table as semisupervised_rounds_replicate_table with:
     input:
         expand(
-            "results/semisupervised/{split}.{method}.rounds.tsv",
+            "results/semisupervised/{split}.rounds.tsv",
             split=[replicate_of(s) for s in SEMI["splits"]],
-            method=SEMI["methods"],
         ),
     output:
         "results/tables/semisupervised_rounds_replicate.tsv",
@@ -202,9 +195,8 @@ use rule semisupervised_rounds_table as semisupervised_rounds_replicate_table wi
 use rule semisupervised_rounds_table as kernel_sweep_replicate_table with:
     input:
         expand(
-            "results/kernel_sweep/{split}.{method}.tsv",
+            "results/kernel_sweep/{split}.tsv",
             split=[replicate_of(s) for s in KERNEL_SWEEP["splits"]],
-            method=KERNEL_SWEEP["methods"],
         ),
     output:
         "results/tables/kernel_sweep_replicate.tsv",
