@@ -1,6 +1,6 @@
 """The supervised DNA kernel sweep (fig. 6.1): the mixture classifier's errors against K.
 
-One pipeline job is one kernel count ``K`` on one split of a DNA data set (one encoding), on
+One pipeline job is one split of a DNA data set (one encoding), every kernel count ``K`` on
 every repeat: :func:`dna_kernel_job` runs :func:`dna_kernel_point`, its stage function
 (:mod:`mixlib.experiments.contract`), on each.
 """
@@ -92,13 +92,16 @@ def dna_kernel_point(
 
 
 def dna_kernel_job(repeats: Sequence[RepeatData], *, seed: int, split: str, encoding: str,
-                   n_components: int, em: EMSettings, dataset: str) -> pd.DataFrame:
-    """The ``dna_kernel_point`` rule (fig. 6.1): :func:`dna_kernel_point` at one K, every repeat.
+                   kernel_counts: Sequence[int], em: EMSettings, dataset: str) -> pd.DataFrame:
+    """The ``dna_kernel_curve`` rule (fig. 6.1): :func:`dna_kernel_point` at every K of
+    ``kernel_counts`` in turn, every repeat.
 
-    Repeat ``r`` draws from ``generator(seed, "dna_kernel_sweep", split, K, r)``; the table
-    gets ``repeat``, ``split``, ``encoding`` and ``dataset`` columns at its end (fig. 6.1
-    draws one pair of curves per encoding).
+    Repeat ``r`` at ``K`` draws from ``generator(seed, "dna_kernel_sweep", split, K, r)``,
+    whatever the other counts; the table gets ``repeat``, ``split``, ``encoding`` and
+    ``dataset`` columns at its end (fig. 6.1 draws one pair of curves per encoding).
     """
-    table = run_repeats(dna_kernel_point, repeats, {"n_components": n_components, "em": em},
-                        seed=seed, keys=("dna_kernel_sweep", split, int(n_components)))
+    table = pd.concat([
+        run_repeats(dna_kernel_point, repeats, {"n_components": int(k), "em": em},
+                    seed=seed, keys=("dna_kernel_sweep", split, int(k)))
+        for k in kernel_counts], ignore_index=True)
     return table.assign(split=split, encoding=encoding, dataset=dataset)

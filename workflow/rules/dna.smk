@@ -1,43 +1,42 @@
 # The supervised DNA sweep (report ch. 6, fig. 6.1): the mixture classifier on splice against
-# the number of kernels per class, one job per (split, K), for each sequence coding.
+# the number of kernels per class, one job per split (every K inside: a K's repeats take about
+# a second, the job's start-up as much), for each sequence coding.
 
 DNA_SWEEP = config["dna_kernel_sweep"]
 
 
-rule dna_kernel_point:
+rule dna_kernel_curve:
     input:
         unpack(split_inputs),
-        compiled=compiled_code("dna_kernel_point.py"),
+        compiled=compiled_code("dna_kernel_curve.py"),
     output:
-        "results/dna_kernel_sweep/{split}.k{kernels}.tsv",
+        "results/dna_kernel_sweep/{split}.tsv",
     log:
-        "results/logs/dna_kernel_point/{split}.k{kernels}.log",
+        "results/logs/dna_kernel_curve/{split}.log",
     benchmark:
-        "results/benchmarks/dna_kernel_point/{split}.k{kernels}.tsv"
+        "results/benchmarks/dna_kernel_curve/{split}.tsv"
     params:
+        kernel_counts=DNA_SWEEP["n_components"],
         em=EM,
         seed=config["seed"],
         encoding=split_encoding,
         dataset=split_dataset,
         standardise=standardises,
-        code=fingerprint_of("dna_kernel_point.py"),
-    wildcard_constraints:
-        kernels=r"\d+",
+        code=fingerprint_of("dna_kernel_curve.py"),
     resources:
         mem_mb=2000,
         runtime=30,
     conda:
         ENVIRONMENT
     script:
-        "../scripts/dna_kernel_point.py"
+        "../scripts/dna_kernel_curve.py"
 
 
 rule dna_kernel_sweep:
     input:
         expand(
-            "results/dna_kernel_sweep/{split}.k{kernels}.tsv",
+            "results/dna_kernel_sweep/{split}.tsv",
             split=DNA_SWEEP["splits"],
-            kernels=DNA_SWEEP["n_components"],
         ),
     output:
         "results/tables/dna_kernel_sweep.tsv",

@@ -6,5 +6,5 @@ with logged_job(snakemake):
     params, wildcards = snakemake.params, snakemake.wildcards
     table = dna_kernel_job(load_repeats(snakemake, params.standardise), seed=params.seed,
                            split=wildcards.split, encoding=params.encoding,
-                           n_components=int(wildcards.kernels), em=params.em, dataset=params.dataset)
+                           kernel_counts=list(params.kernel_counts), em=params.em, dataset=params.dataset)
     write_table(table, snakemake.output[0])
