@@ -27,9 +27,9 @@ from mixlib.mixture import MixtureClassifier
 class ScoredExamples:
     """A fitted classifier's verdicts on one set of examples, under every rule and threshold.
 
-    The posteriors, and the underflow mask once a rule asks for it, are computed once: an
-    experiment that scores one model under several rules and thresholds (the sensitivity
-    grid) reads them again instead of recomputing them. Every mask and error is the one
+    The posteriors, their maximum, the misclassified examples and, once a rule asks for it,
+    the underflow mask are computed once: an experiment that scores one model under several
+    rules and thresholds (the sensitivity grid) reads them again instead of recomputing them. Every mask and error is the one
     :func:`unclassifiable_mask` and :func:`label_errors` give.
 
     Parameters
@@ -44,7 +44,9 @@ class ScoredExamples:
                  y: np.ndarray | None = None) -> None:
         self.classifier, self.X, self.y = classifier, X, y
         self._proba: np.ndarray | None = None
+        self._top: np.ndarray | None = None
         self._underflow: np.ndarray | None = None
+        self._wrong: np.ndarray | None = None
 
     @property
     def proba(self) -> np.ndarray:
@@ -61,7 +63,9 @@ class ScoredExamples:
         if rule == "confidence":
             if threshold is None:
                 raise ValueError("the confidence rule needs a threshold.")
-            return self.proba.max(axis=1) <= threshold
+            if self._top is None:
+                self._top = self.proba.max(axis=1)
+            return self._top <= threshold
         if rule == "underflow":
             if self._underflow is None:
                 self._underflow = self.classifier.underflow_mask(self.X)
@@ -79,9 +83,10 @@ class ScoredExamples:
         if self.y is None:
             raise ValueError("errors need the true classes: give y.")
         undecided = self.unclassifiable(rule, threshold)
-        predicted = self.classifier.classes_[self.proba.argmax(axis=1)]
-        return (float(np.mean(~undecided & (predicted != np.asarray(self.y)))),
-                float(np.mean(undecided)))
+        if self._wrong is None:  # the argmax class, the same under every rule and threshold
+            predicted = self.classifier.classes_[self.proba.argmax(axis=1)]
+            self._wrong = predicted != np.asarray(self.y)
+        return float(np.mean(~undecided & self._wrong)), float(np.mean(undecided))
 
 
 def unclassifiable_mask(classifier: MixtureClassifier, X: np.ndarray, rule: str,
