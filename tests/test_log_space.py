@@ -55,3 +55,19 @@ def test_matches_scipy_to_the_last_bit():
             np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
         else:
             np.testing.assert_allclose(got, expected, rtol=1e-13)
+
+
+@pytest.mark.skipif(not SCIPY_SAME_ALGORITHM, reason="scipy < 1.15 sums differently")
+def test_terms_beyond_exp_underflow_match_scipy_to_the_last_bit():
+    # Terms left out without calling exp (a_nj - m_n < -745.2) are those exp rounds to +0:
+    # rows whose terms straddle that edge (and the smallest subnormal's) give scipy's bits.
+    # With a maximum of 0 (even rows) the result is the sum of the subnormal terms itself,
+    # so a term wrongly left out would show.
+    rng = np.random.default_rng(7)
+    a = -rng.uniform(735.0, 755.0, size=(300, 12))
+    a[:, 0] = rng.normal(size=300)
+    a[::2, 0] = 0.0
+    a[:, 1:] += a[:, :1]
+    a[::7, 1:4] = a[::7, :1] + np.array([-745.13, -745.14, -745.2])
+    np.testing.assert_array_equal(logsumexp_rows(a), logsumexp(a, axis=1))
+    np.testing.assert_array_equal(logsumexp_rows(a - 1e-3), logsumexp(a - 1e-3, axis=1))
