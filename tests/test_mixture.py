@@ -388,6 +388,12 @@ def test_unclassifiable_rule_and_reject_label():
     clf.set_params(min_log_density=np.log(np.finfo(float).tiny))
     assert clf.unclassifiable(far)[0] and clf.predict(far)[0] == "?"
     assert not clf.unclassifiable([[-1.5]])[0]
+    # Both at once: the two methods' arrays, bit for bit.
+    both = np.vstack([Z, far, [[-1.5]]])
+    proba, undecided = clf.set_params(margin=0.3).proba_and_unclassifiable(both)
+    np.testing.assert_array_equal(proba, clf.predict_proba(both))
+    np.testing.assert_array_equal(undecided, clf.unclassifiable(both))
+    assert undecided.tolist() == [True, False, True, True, False]
 
 
 def test_get_set_params_and_clone():

@@ -364,8 +364,19 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         """Posteriors ``p(c | x_n)`` by Bayes' rule, shape (n_samples, n_classes); rows sum to 1."""
         return np.exp(self.predict_log_proba(X))
 
-    def _unclassifiable(self, joint: np.ndarray) -> np.ndarray:
+    def proba_and_unclassifiable(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`predict_proba` and :meth:`unclassifiable` of ``X``, from one evaluation.
+
+        The same arrays, bit for bit, as the two calls, which each compute the joint log
+        likelihoods and the posteriors (the iterative method asks for both every round).
+        """
+        joint = self._joint_log_likelihood(X)
         posterior = np.exp(joint - logsumexp_rows(joint, keepdims=True))
+        return posterior, self._unclassifiable(joint, posterior)
+
+    def _unclassifiable(self, joint: np.ndarray, posterior: np.ndarray | None = None) -> np.ndarray:
+        if posterior is None:
+            posterior = np.exp(joint - logsumexp_rows(joint, keepdims=True))
         mask = np.zeros(len(joint), dtype=bool)
         if posterior.shape[1] > 1:
             top_two = -np.partition(-posterior, 1, axis=1)[:, :2]

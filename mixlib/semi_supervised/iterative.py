@@ -240,12 +240,12 @@ class IterativeClassifier(SemiSupervisedMixin):
             if state.has_label.all():
                 break
             pending = np.nonzero(~state.has_label)[0]
-            proba = estimator.predict_proba(X[pending])
+            proba, undecided = estimator.proba_and_unclassifiable(X[pending])
             at_limit = self.max_iter is not None and round_ == self.max_iter
             if at_limit:
                 chosen = np.zeros(len(pending), dtype=bool)
             else:
-                chosen = (proba.max(axis=1) > threshold) & ~estimator.unclassifiable(X[pending])
+                chosen = (proba.max(axis=1) > threshold) & ~undecided
             if not chosen.any():
                 # A "stop" fit ends here: at the round limit before counting the round.
                 n_iter = state.n_iter if at_limit else state.n_iter + 1
