@@ -238,6 +238,17 @@ def test_capped_fit_is_the_mixtures_own_fit_bit_for_bit(init):
         np.testing.assert_array_equal(getattr(capped, name), getattr(own, name))
     assert capped.n_iter_ == own.n_iter_ > 1
     assert used.random() == gen.random()
+    # Checked input (the classifier's: positive weights) skips the checks, not a bit of the fit;
+    # so does a warm start from the fit.
+    keep = w > 0
+    for previous in (None, own):
+        fits = [fit_capped_mixture(X[keep], w[keep], 4, np.random.default_rng(5), "class 'a'",
+                                   "rows", stacklevel=2, init=init, tol=1e-6, previous=previous,
+                                   checked=checked)[0]
+                for checked in (False, True)]
+        for name in ("means_", "sigmas_", "weights_", "lower_bounds_", "at_floor_"):
+            np.testing.assert_array_equal(getattr(fits[1], name), getattr(fits[0], name))
+        assert fits[1].n_iter_ == fits[0].n_iter_ >= 2
 
 
 def test_single_kernel_is_the_weighted_mean_and_variance():

@@ -36,7 +36,7 @@ from mixlib.mixture.initialisation import (
     draw_centres,
     variance_floor,
 )
-from mixlib.mixture.isotropic import IsotropicGaussianMixture
+from mixlib.mixture.isotropic import IsotropicGaussianMixture, check_em_params
 
 # IsotropicGaussianMixture is exported with the classifier whose ``mixtures_`` hold them.
 __all__ = ["IsotropicGaussianMixture", "MixtureClassifier", "fit_capped_mixture"]
@@ -56,6 +56,7 @@ def fit_capped_mixture(
     max_iter: int = DEFAULT_MAX_ITER,
     min_variance: float = DEFAULT_MIN_VARIANCE,
     previous: IsotropicGaussianMixture | None = None,
+    checked: bool = False,
 ) -> tuple[IsotropicGaussianMixture, int]:
     """Fit a mixture of ``K = min(n_components, distinct rows of X)`` kernels, warning if capped.
 
@@ -83,6 +84,10 @@ def fit_capped_mixture(
     previous : IsotropicGaussianMixture, optional
         A fitted mixture to continue from (warm start): its kernel count, centres, widths and
         weights are the initial parameters, so EM resumes where that fit stopped.
+    checked : bool, default=False
+        ``X`` from :func:`check_array`, ``sample_weight`` positive float64 weights of its own
+        and ``init``, ``tol``, ``max_iter``, ``min_variance`` valid (``check_em_params``):
+        the mixture does not check them again (the classifier checks once for all classes).
 
     Returns
     -------
@@ -94,24 +99,30 @@ def fit_capped_mixture(
     em = {"init": init, "tol": tol, "max_iter": max_iter, "min_variance": min_variance,
           "random_state": rng}
     if previous is not None:
+        k = previous.n_components
         mixture = IsotropicGaussianMixture(
-            previous.n_components, means_init=previous.means_, sigmas_init=previous.sigmas_,
+            k, means_init=previous.means_, sigmas_init=previous.sigmas_,
             weights_init=previous.weights_ / previous.weights_.sum(), **em,
         )
-        return mixture.fit(X, sample_weight=sample_weight), previous.n_components
-    rows, weights = distinct_rows(X, check_sample_weight(sample_weight, X.shape[0]))
-    n_distinct = len(rows)
-    k = min(n_components, n_distinct)
-    if k < n_components:
-        warnings.warn(
-            f"{subject} has {n_distinct} distinct {unit}, fewer than "
-            f"n_components={n_components}; using {k} kernel(s) for it.",
-            UserWarning,
-            stacklevel=stacklevel,
-        )
-    # the centres the mixture's own initialisation would draw, from the rows counted above
-    centres = draw_centres(rows, weights, k, init=init, rng=rng)
-    mixture = IsotropicGaussianMixture(k, means_init=centres, **em)
+        given = mixture._check_given(X.shape[1]) if checked else None
+    else:
+        weighted = sample_weight if checked else check_sample_weight(sample_weight, X.shape[0])
+        rows, weights = distinct_rows(X, weighted)
+        n_distinct = len(rows)
+        k = min(n_components, n_distinct)
+        if k < n_components:
+            warnings.warn(
+                f"{subject} has {n_distinct} distinct {unit}, fewer than "
+                f"n_components={n_components}; using {k} kernel(s) for it.",
+                UserWarning,
+                stacklevel=stacklevel,
+            )
+        # the centres the mixture's own initialisation would draw, from the rows counted above
+        centres = draw_centres(rows, weights, k, init=init, rng=rng)
+        mixture = IsotropicGaussianMixture(k, means_init=centres, **em)
+        given = {"means": centres}  # rows of X: a (k, n_features) float64 array, as checked
+    if checked:
+        return mixture._fit(X, sample_weight, given), k
     return mixture.fit(X, sample_weight=sample_weight), k
 
 
@@ -281,12 +292,14 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         self.mixtures_ = []
         effective = []
+        # what every class's mixture would check (its n_components, 1 or more, needs none)
+        check_em_params(self.max_iter, self.tol, self.min_variance_, self.init)
         for c, label in enumerate(classes):
             keep = weights[:, c] > 0
             mixture, k = fit_capped_mixture(
                 X[keep], weights[keep, c], self.n_components, rng, f"class {label}", "example(s)",
                 stacklevel=3, init=self.init, tol=self.tol, max_iter=self.max_iter,
-                min_variance=self.min_variance_, previous=previous[c],
+                min_variance=self.min_variance_, previous=previous[c], checked=True,
             )
             self.mixtures_.append(mixture)
             effective.append(k)
@@ -365,11 +378,8 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         return np.exp(self.predict_log_proba(X))
 
     def proba_and_unclassifiable(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`predict_proba` and :meth:`unclassifiable` of ``X``, from one evaluation.
-
-        The same arrays, bit for bit, as the two calls, which each compute the joint log
-        likelihoods and the posteriors (the iterative method asks for both every round).
-        """
+        """:meth:`predict_proba` and :meth:`unclassifiable` of ``X``, bit for bit, from one
+        evaluation of the joint log likelihoods (the iterative method asks for both)."""
         joint = self._joint_log_likelihood(X)
         posterior = np.exp(joint - logsumexp_rows(joint, keepdims=True))
         return posterior, self._unclassifiable(joint, posterior)
