@@ -45,6 +45,7 @@ class ScoredExamples:
         self.classifier, self.X, self.y = classifier, X, y
         self._proba: np.ndarray | None = None
         self._underflow: np.ndarray | None = None
+        self._wrong: np.ndarray | None = None
 
     @property
     def proba(self) -> np.ndarray:
@@ -79,9 +80,13 @@ class ScoredExamples:
         if self.y is None:
             raise ValueError("errors need the true classes: give y.")
         undecided = self.unclassifiable(rule, threshold)
-        predicted = self.classifier.classes_[self.proba.argmax(axis=1)]
-        return (float(np.mean(~undecided & (predicted != np.asarray(self.y)))),
-                float(np.mean(undecided)))
+        if self._wrong is None:  # argmax_c p(c | x_n) != y_n, computed once
+            predicted = self.classifier.classes_[self.proba.argmax(axis=1)]
+            self._wrong = predicted != np.asarray(self.y)
+        # the means of boolean masks as counts / n: numpy's mean of 0s and 1s, exactly
+        n = undecided.size
+        return (float(np.count_nonzero(self._wrong & ~undecided) / n),
+                float(np.count_nonzero(undecided) / n))
 
 
 def unclassifiable_mask(classifier: MixtureClassifier, X: np.ndarray, rule: str,
