@@ -17,7 +17,7 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.distances import squared_euclidean
-from mixlib.core.log_space import logsumexp_rows
+from mixlib.core.log_space import exp_flushed, logsumexp_rows
 from mixlib.core.validation import (
     check_array,
     check_fitted_input,
@@ -352,7 +352,7 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
             # IEEE semantics on purpose: underflow to 0, overflow to inf, inf * 0 = NaN.
             with np.errstate(under="ignore", over="ignore", invalid="ignore"):
                 normaliser = np.power(2.0 * np.pi * variances, -0.5 * n_features)
-                terms = mixture.weights_ * normaliser * np.exp(-distances / (2.0 * variances))
+                terms = mixture.weights_ * normaliser * exp_flushed(-distances / (2.0 * variances))
                 density = prior * terms.sum(axis=1)
             zero &= density == 0.0
         return zero
