@@ -355,6 +355,10 @@ def test_soft_labels_one_hot_equals_hard_labels_and_weight_the_fit():
         ({"soft_labels": np.full((4, 3), 0.5), "classes": [0, 1]}, r"shape \(4, 2\)"),
         ({"soft_labels": np.c_[np.ones(4), np.zeros(4)], "classes": [0, 1]}, r"\[1\] have zero total weight"),
         ({"y": [0, 0, 1, 2], "classes": [0, 1]}, r"labels \[2\] not in classes"),
+        ({"y": ["a", "c", "b", "c"], "classes": ["a", "b"]}, r"labels \['c'\] not in classes"),
+        ({"y": np.array(["a", "a", "b", "d"], dtype=object), "classes": ["a", "b"]},
+         r"labels \['d'\] not in classes"),
+        ({"y": [0.0, 0.0, 1.0, 3.0], "classes": [0, 1]}, r"labels \[3.0\] not in classes"),
         ({}, "requires y to be passed"),
     ],
 )

@@ -111,12 +111,9 @@ def fit_capped_mixture(
         n_distinct = len(rows)
         k = min(n_components, n_distinct)
         if k < n_components:
-            warnings.warn(
-                f"{subject} has {n_distinct} distinct {unit}, fewer than "
-                f"n_components={n_components}; using {k} kernel(s) for it.",
-                UserWarning,
-                stacklevel=stacklevel,
-            )
+            warnings.warn(f"{subject} has {n_distinct} distinct {unit}, fewer than "
+                          f"n_components={n_components}; using {k} kernel(s) for it.",
+                          UserWarning, stacklevel=stacklevel)
         # the centres the mixture's own initialisation would draw, from the rows counted above
         centres = draw_centres(rows, weights, k, init=init, rng=rng)
         mixture = IsotropicGaussianMixture(k, means_init=centres, **em)
@@ -242,15 +239,16 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
                 )
             return classes, Q
         y = check_labels(y, n_samples)
-        if classes is None:
-            classes = np.unique(y)
-        else:
-            classes = np.asarray(classes)
+        given = classes is not None
+        classes = np.asarray(classes) if given else np.unique(y)
+        Q = y[:, None] == classes[None, :]
+        # given classes: the labels outside them, looked for (object labels: always) when a
+        # row matches no class (numpy's == of numbers and strings is that of np.unique)
+        if given and (y.dtype == object or not Q.any(axis=1).all()):
             unknown = np.setdiff1d(np.unique(y), classes)
             if len(unknown):
                 raise ValueError(f"y holds labels {unknown.tolist()} not in classes {classes.tolist()}.")
-        Q = (y[:, None] == classes[None, :]).astype(np.float64)
-        return classes, Q
+        return classes, Q.astype(np.float64)
 
     def fit(self, X, y=None, sample_weight=None, *, soft_labels=None, classes=None) -> "MixtureClassifier":
         """Fit one mixture per class.
