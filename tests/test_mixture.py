@@ -521,3 +521,20 @@ def test_underflow_never_flags_training_vectors_of_live_kernels():
     clf = MixtureClassifier(4, random_state=1).fit(X, y)
     assert not clf.underflow_mask(X).any()
     assert clf.underflow_mask(X + 1e3).all()
+
+
+@pytest.mark.parametrize("n_components", [1, 3, 40])
+def test_log_density_is_each_class_mixtures_score_bit_for_bit(n_components):
+    # 3 kernels in every class (one log-sum-exp on the stacked rows), 40 capped to each
+    # class's distinct rows (one per class): each class's score_samples, to the last bit.
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(90, 5))
+    y = np.repeat(["a", "b", "c"], [25, 30, 35])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        clf = MixtureClassifier(n_components, random_state=1).fit(X, y)
+    Z = np.vstack([rng.normal(size=(60, 5)), 40.0 * rng.normal(size=(20, 5))])
+    got = clf.predict_log_density(Z)
+    expected = np.column_stack([m.score_samples(Z) for m in clf.mixtures_])
+    np.testing.assert_array_equal(got.view(np.int64), expected.view(np.int64))
+    assert got.flags.c_contiguous and got.shape == (80, 3)

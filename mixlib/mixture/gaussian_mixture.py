@@ -100,10 +100,8 @@ def fit_capped_mixture(
           "random_state": rng}
     if previous is not None:
         k = previous.n_components
-        mixture = IsotropicGaussianMixture(
-            k, means_init=previous.means_, sigmas_init=previous.sigmas_,
-            weights_init=previous.weights_ / previous.weights_.sum(), **em,
-        )
+        mixture = IsotropicGaussianMixture(k, means_init=previous.means_, sigmas_init=previous.sigmas_,
+                                           weights_init=previous.weights_ / previous.weights_.sum(), **em)
         given = mixture._check_given(X.shape[1]) if checked else None
     else:
         weighted = sample_weight if checked else check_sample_weight(sample_weight, X.shape[0])
@@ -360,8 +358,12 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         X = check_fitted_input(self, X, attribute="mixtures_")
         # each class's score_samples, its rows checked once and their squared norms computed once
         X_sq = np.einsum("ij,ij->i", X, X)
-        return np.column_stack([logsumexp_rows(m._weighted_log_prob(X, X_sq)[0])
-                                for m in self.mixtures_])
+        terms = [m._weighted_log_prob(X, X_sq)[0] for m in self.mixtures_]
+        if len({t.shape[1] for t in terms}) > 1:
+            return np.column_stack([logsumexp_rows(t) for t in terms])
+        # as many kernels in every class: one call on the classes' rows stacked (a row's result
+        # is its own), laid out (n, n_classes) C-contiguous as column_stack's
+        return np.ascontiguousarray(logsumexp_rows(np.vstack(terms)).reshape(len(terms), -1).T)
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
         return self.predict_log_density(X) + np.log(self.class_prior_)
