@@ -5,7 +5,7 @@ import pytest
 import scipy
 from scipy.special import logsumexp
 
-from mixlib.core.log_space import logsumexp_rows
+from mixlib.core.log_space import exp_flushed, logsumexp_rows
 
 # scipy >= 1.15 computes log1p(sum of the non-maximal terms / c) + log c + max, as we do.
 SCIPY_SAME_ALGORITHM = tuple(int(p) for p in scipy.__version__.split(".")[:2]) >= (1, 15)
@@ -55,3 +55,33 @@ def test_matches_scipy_to_the_last_bit():
             np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
         else:
             np.testing.assert_allclose(got, expected, rtol=1e-13)
+
+
+@pytest.mark.skipif(not SCIPY_SAME_ALGORITHM, reason="scipy < 1.15 sums differently")
+def test_terms_beyond_exp_underflow_match_scipy_to_the_last_bit():
+    # Terms left out without calling exp (a_nj - m_n < -745.2) are those exp rounds to +0:
+    # rows whose terms straddle that edge (and the smallest subnormal's) give scipy's bits.
+    # With a maximum of 0 (even rows) the result is the sum of the subnormal terms itself,
+    # so a term wrongly left out would show.
+    rng = np.random.default_rng(7)
+    a = -rng.uniform(735.0, 755.0, size=(300, 12))
+    a[:, 0] = rng.normal(size=300)
+    a[::2, 0] = 0.0
+    a[:, 1:] += a[:, :1]
+    a[::7, 1:4] = a[::7, :1] + np.array([-745.13, -745.14, -745.2])
+    np.testing.assert_array_equal(logsumexp_rows(a), logsumexp(a, axis=1))
+    np.testing.assert_array_equal(logsumexp_rows(a - 1e-3), logsumexp(a - 1e-3, axis=1))
+
+
+def test_exp_flushed_is_numpys_exp_bit_for_bit():
+    # Around the subnormal range's end (exp(-745.13) is the smallest subnormal, below it +0),
+    # the specials, and ordinary values.
+    rng = np.random.default_rng(11)
+    edge = -745.2 + np.linspace(-0.5, 2.0, 2001)
+    x = np.concatenate([edge, [-np.inf, np.inf, np.nan, -0.0, 0.0, 709.0, 710.0, -1e308],
+                        rng.normal(scale=400.0, size=503)]).reshape(-1, 8)
+    with np.errstate(over="ignore"):
+        expected = np.exp(x)
+        got = exp_flushed(x)
+    np.testing.assert_array_equal(got.view(np.int64), expected.view(np.int64))
+    assert (got[x < -745.2] == 0.0).all() and (got[(x > -745.13) & (x < 0)] > 0.0).all()

@@ -238,6 +238,17 @@ def test_capped_fit_is_the_mixtures_own_fit_bit_for_bit(init):
         np.testing.assert_array_equal(getattr(capped, name), getattr(own, name))
     assert capped.n_iter_ == own.n_iter_ > 1
     assert used.random() == gen.random()
+    # Checked input (the classifier's: positive weights) skips the checks, not a bit of the fit;
+    # so does a warm start from the fit.
+    keep = w > 0
+    for previous in (None, own):
+        fits = [fit_capped_mixture(X[keep], w[keep], 4, np.random.default_rng(5), "class 'a'",
+                                   "rows", stacklevel=2, init=init, tol=1e-6, previous=previous,
+                                   checked=checked)[0]
+                for checked in (False, True)]
+        for name in ("means_", "sigmas_", "weights_", "lower_bounds_", "at_floor_"):
+            np.testing.assert_array_equal(getattr(fits[1], name), getattr(fits[0], name))
+        assert fits[1].n_iter_ == fits[0].n_iter_ >= 2
 
 
 def test_single_kernel_is_the_weighted_mean_and_variance():
@@ -344,6 +355,10 @@ def test_soft_labels_one_hot_equals_hard_labels_and_weight_the_fit():
         ({"soft_labels": np.full((4, 3), 0.5), "classes": [0, 1]}, r"shape \(4, 2\)"),
         ({"soft_labels": np.c_[np.ones(4), np.zeros(4)], "classes": [0, 1]}, r"\[1\] have zero total weight"),
         ({"y": [0, 0, 1, 2], "classes": [0, 1]}, r"labels \[2\] not in classes"),
+        ({"y": ["a", "c", "b", "c"], "classes": ["a", "b"]}, r"labels \['c'\] not in classes"),
+        ({"y": np.array(["a", "a", "b", "d"], dtype=object), "classes": ["a", "b"]},
+         r"labels \['d'\] not in classes"),
+        ({"y": [0.0, 0.0, 1.0, 3.0], "classes": [0, 1]}, r"labels \[3.0\] not in classes"),
         ({}, "requires y to be passed"),
     ],
 )
@@ -388,6 +403,12 @@ def test_unclassifiable_rule_and_reject_label():
     clf.set_params(min_log_density=np.log(np.finfo(float).tiny))
     assert clf.unclassifiable(far)[0] and clf.predict(far)[0] == "?"
     assert not clf.unclassifiable([[-1.5]])[0]
+    # Both at once: the two methods' arrays, bit for bit.
+    both = np.vstack([Z, far, [[-1.5]]])
+    proba, undecided = clf.set_params(margin=0.3).proba_and_unclassifiable(both)
+    np.testing.assert_array_equal(proba, clf.predict_proba(both))
+    np.testing.assert_array_equal(undecided, clf.unclassifiable(both))
+    assert undecided.tolist() == [True, False, True, True, False]
 
 
 def test_get_set_params_and_clone():
@@ -500,3 +521,20 @@ def test_underflow_never_flags_training_vectors_of_live_kernels():
     clf = MixtureClassifier(4, random_state=1).fit(X, y)
     assert not clf.underflow_mask(X).any()
     assert clf.underflow_mask(X + 1e3).all()
+
+
+@pytest.mark.parametrize("n_components", [1, 3, 40])
+def test_log_density_is_each_class_mixtures_score_bit_for_bit(n_components):
+    # 3 kernels in every class (one log-sum-exp on the stacked rows), 40 capped to each
+    # class's distinct rows (one per class): each class's score_samples, to the last bit.
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(90, 5))
+    y = np.repeat(["a", "b", "c"], [25, 30, 35])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        clf = MixtureClassifier(n_components, random_state=1).fit(X, y)
+    Z = np.vstack([rng.normal(size=(60, 5)), 40.0 * rng.normal(size=(20, 5))])
+    got = clf.predict_log_density(Z)
+    expected = np.column_stack([m.score_samples(Z) for m in clf.mixtures_])
+    np.testing.assert_array_equal(got.view(np.int64), expected.view(np.int64))
+    assert got.flags.c_contiguous and got.shape == (80, 3)

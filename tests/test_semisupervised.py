@@ -492,12 +492,18 @@ def test_fit_finishes_gives_each_finish_fit_bit_for_bit(threshold, max_iter, mar
             for name in ("means_", "variances_", "weights_"):
                 np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
         np.testing.assert_array_equal(mine.predict_proba(X_FINISH), alone.predict_proba(X_FINISH))
+        # Its generator stands where the lone fit left its own, and no longer moves with the other fit's.
+        rng = mine.estimator_.random_state
+        assert rng.bit_generator.state == alone.estimator_.random_state.bit_generator.state
+        assert all(mixture.random_state is rng for mixture in mine.estimator_.mixtures_)
         # The callback saw the argmax fit's rounds; the stop fit's are the first ones.
         assert len(alone_seen) <= len(seen)
         for (round_, proba), (alone_round, alone_proba) in zip(seen, alone_seen):
             assert round_ == alone_round
             np.testing.assert_array_equal(proba, alone_proba)
         assert len(alone_seen) == len(mine.history_["n_labelled"])
+    # The stop fit's model is not the argmax fit's, which went on fitting after the copy.
+    assert shared["stop"].estimator_ is not shared["argmax"].estimator_
 
 
 def test_fit_finishes_cases_reach_every_ending():

@@ -22,17 +22,30 @@ from typing import Any
 import numpy as np
 
 
+# Per class: its __init__ and that __init__'s sorted parameter names (BaseEstimator._param_names).
+_PARAM_NAMES: dict[type, tuple[Any, tuple[str, ...]]] = {}
+
+
 class BaseEstimator:
     """Parameter handling shared by every estimator of :mod:`mixlib`."""
 
     @classmethod
     def _param_names(cls) -> list[str]:
-        signature = inspect.signature(cls.__init__)
-        return sorted(
-            name
-            for name, parameter in signature.parameters.items()
-            if name != "self" and parameter.kind != parameter.VAR_KEYWORD
-        )
+        """The sorted constructor arguments of ``cls`` (read from its ``__init__`` signature).
+
+        The signature is inspected once per class and ``__init__`` (``get_params``, called by
+        every clone, ran ``inspect.signature`` at every call); a new list is returned.
+        """
+        init = cls.__init__
+        cached = _PARAM_NAMES.get(cls)
+        if cached is None or cached[0] is not init:
+            signature = inspect.signature(init)
+            cached = _PARAM_NAMES[cls] = (init, tuple(sorted(
+                name
+                for name, parameter in signature.parameters.items()
+                if name != "self" and parameter.kind != parameter.VAR_KEYWORD
+            )))
+        return list(cached[1])
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         """Return the constructor arguments of this estimator.

@@ -17,7 +17,7 @@ import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
 from mixlib.core.distances import squared_euclidean
-from mixlib.core.log_space import logsumexp_rows
+from mixlib.core.log_space import exp_flushed, logsumexp_rows
 from mixlib.core.validation import (
     check_array,
     check_fitted_input,
@@ -36,7 +36,7 @@ from mixlib.mixture.initialisation import (
     draw_centres,
     variance_floor,
 )
-from mixlib.mixture.isotropic import IsotropicGaussianMixture
+from mixlib.mixture.isotropic import IsotropicGaussianMixture, check_em_params
 
 # IsotropicGaussianMixture is exported with the classifier whose ``mixtures_`` hold them.
 __all__ = ["IsotropicGaussianMixture", "MixtureClassifier", "fit_capped_mixture"]
@@ -56,6 +56,7 @@ def fit_capped_mixture(
     max_iter: int = DEFAULT_MAX_ITER,
     min_variance: float = DEFAULT_MIN_VARIANCE,
     previous: IsotropicGaussianMixture | None = None,
+    checked: bool = False,
 ) -> tuple[IsotropicGaussianMixture, int]:
     """Fit a mixture of ``K = min(n_components, distinct rows of X)`` kernels, warning if capped.
 
@@ -83,6 +84,10 @@ def fit_capped_mixture(
     previous : IsotropicGaussianMixture, optional
         A fitted mixture to continue from (warm start): its kernel count, centres, widths and
         weights are the initial parameters, so EM resumes where that fit stopped.
+    checked : bool, default=False
+        ``X`` from :func:`check_array`, ``sample_weight`` positive float64 weights of its own
+        and ``init``, ``tol``, ``max_iter``, ``min_variance`` valid (``check_em_params``):
+        the mixture does not check them again (the classifier checks once for all classes).
 
     Returns
     -------
@@ -94,24 +99,25 @@ def fit_capped_mixture(
     em = {"init": init, "tol": tol, "max_iter": max_iter, "min_variance": min_variance,
           "random_state": rng}
     if previous is not None:
-        mixture = IsotropicGaussianMixture(
-            previous.n_components, means_init=previous.means_, sigmas_init=previous.sigmas_,
-            weights_init=previous.weights_ / previous.weights_.sum(), **em,
-        )
-        return mixture.fit(X, sample_weight=sample_weight), previous.n_components
-    rows, weights = distinct_rows(X, check_sample_weight(sample_weight, X.shape[0]))
-    n_distinct = len(rows)
-    k = min(n_components, n_distinct)
-    if k < n_components:
-        warnings.warn(
-            f"{subject} has {n_distinct} distinct {unit}, fewer than "
-            f"n_components={n_components}; using {k} kernel(s) for it.",
-            UserWarning,
-            stacklevel=stacklevel,
-        )
-    # the centres the mixture's own initialisation would draw, from the rows counted above
-    centres = draw_centres(rows, weights, k, init=init, rng=rng)
-    mixture = IsotropicGaussianMixture(k, means_init=centres, **em)
+        k = previous.n_components
+        mixture = IsotropicGaussianMixture(k, means_init=previous.means_, sigmas_init=previous.sigmas_,
+                                           weights_init=previous.weights_ / previous.weights_.sum(), **em)
+        given = mixture._check_given(X.shape[1]) if checked else None
+    else:
+        weighted = sample_weight if checked else check_sample_weight(sample_weight, X.shape[0])
+        rows, weights = distinct_rows(X, weighted)
+        n_distinct = len(rows)
+        k = min(n_components, n_distinct)
+        if k < n_components:
+            warnings.warn(f"{subject} has {n_distinct} distinct {unit}, fewer than "
+                          f"n_components={n_components}; using {k} kernel(s) for it.",
+                          UserWarning, stacklevel=stacklevel)
+        # the centres the mixture's own initialisation would draw, from the rows counted above
+        centres = draw_centres(rows, weights, k, init=init, rng=rng)
+        mixture = IsotropicGaussianMixture(k, means_init=centres, **em)
+        given = {"means": centres}  # rows of X: a (k, n_features) float64 array, as checked
+    if checked:
+        return mixture._fit(X, sample_weight, given), k
     return mixture.fit(X, sample_weight=sample_weight), k
 
 
@@ -231,15 +237,16 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
                 )
             return classes, Q
         y = check_labels(y, n_samples)
-        if classes is None:
-            classes = np.unique(y)
-        else:
-            classes = np.asarray(classes)
+        given = classes is not None
+        classes = np.asarray(classes) if given else np.unique(y)
+        Q = y[:, None] == classes[None, :]
+        # given classes: the labels outside them, looked for (object labels: always) when a
+        # row matches no class (numpy's == of numbers and strings is that of np.unique)
+        if given and (y.dtype == object or not Q.any(axis=1).all()):
             unknown = np.setdiff1d(np.unique(y), classes)
             if len(unknown):
                 raise ValueError(f"y holds labels {unknown.tolist()} not in classes {classes.tolist()}.")
-        Q = (y[:, None] == classes[None, :]).astype(np.float64)
-        return classes, Q
+        return classes, Q.astype(np.float64)
 
     def fit(self, X, y=None, sample_weight=None, *, soft_labels=None, classes=None) -> "MixtureClassifier":
         """Fit one mixture per class.
@@ -281,12 +288,14 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         self.mixtures_ = []
         effective = []
+        # what every class's mixture would check (its n_components, 1 or more, needs none)
+        check_em_params(self.max_iter, self.tol, self.min_variance_, self.init)
         for c, label in enumerate(classes):
             keep = weights[:, c] > 0
             mixture, k = fit_capped_mixture(
                 X[keep], weights[keep, c], self.n_components, rng, f"class {label}", "example(s)",
                 stacklevel=3, init=self.init, tol=self.tol, max_iter=self.max_iter,
-                min_variance=self.min_variance_, previous=previous[c],
+                min_variance=self.min_variance_, previous=previous[c], checked=True,
             )
             self.mixtures_.append(mixture)
             effective.append(k)
@@ -339,7 +348,7 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
             # IEEE semantics on purpose: underflow to 0, overflow to inf, inf * 0 = NaN.
             with np.errstate(under="ignore", over="ignore", invalid="ignore"):
                 normaliser = np.power(2.0 * np.pi * variances, -0.5 * n_features)
-                terms = mixture.weights_ * normaliser * np.exp(-distances / (2.0 * variances))
+                terms = mixture.weights_ * normaliser * exp_flushed(-distances / (2.0 * variances))
                 density = prior * terms.sum(axis=1)
             zero &= density == 0.0
         return zero
@@ -349,8 +358,12 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         X = check_fitted_input(self, X, attribute="mixtures_")
         # each class's score_samples, its rows checked once and their squared norms computed once
         X_sq = np.einsum("ij,ij->i", X, X)
-        return np.column_stack([logsumexp_rows(m._weighted_log_prob(X, X_sq)[0])
-                                for m in self.mixtures_])
+        terms = [m._weighted_log_prob(X, X_sq)[0] for m in self.mixtures_]
+        if len({t.shape[1] for t in terms}) > 1:
+            return np.column_stack([logsumexp_rows(t) for t in terms])
+        # as many kernels in every class: one call on the classes' rows stacked (a row's result
+        # is its own), laid out (n, n_classes) C-contiguous as column_stack's
+        return np.ascontiguousarray(logsumexp_rows(np.vstack(terms)).reshape(len(terms), -1).T)
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
         return self.predict_log_density(X) + np.log(self.class_prior_)
@@ -364,8 +377,16 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         """Posteriors ``p(c | x_n)`` by Bayes' rule, shape (n_samples, n_classes); rows sum to 1."""
         return np.exp(self.predict_log_proba(X))
 
-    def _unclassifiable(self, joint: np.ndarray) -> np.ndarray:
+    def proba_and_unclassifiable(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`predict_proba` and :meth:`unclassifiable` of ``X``, bit for bit, from one
+        evaluation of the joint log likelihoods (the iterative method asks for both)."""
+        joint = self._joint_log_likelihood(X)
         posterior = np.exp(joint - logsumexp_rows(joint, keepdims=True))
+        return posterior, self._unclassifiable(joint, posterior)
+
+    def _unclassifiable(self, joint: np.ndarray, posterior: np.ndarray | None = None) -> np.ndarray:
+        if posterior is None:
+            posterior = np.exp(joint - logsumexp_rows(joint, keepdims=True))
         mask = np.zeros(len(joint), dtype=bool)
         if posterior.shape[1] > 1:
             top_two = -np.partition(-posterior, 1, axis=1)[:, :2]

@@ -174,8 +174,12 @@ def initial_sigmas(means: np.ndarray, X: np.ndarray, sample_weight: np.ndarray |
     ``sigma = sqrt(sum_n w_n ||x_n - mu||^2 / (d sum_n w_n))``, i.e. the maximum-likelihood
     width of one isotropic kernel at that centre.
     """
+    return nearest_centre_sigmas(means, X, check_sample_weight(sample_weight, X.shape[0]))
+
+
+def nearest_centre_sigmas(means: np.ndarray, X: np.ndarray, sample_weight: np.ndarray) -> np.ndarray:
+    """:func:`initial_sigmas` of checked weights (those of :func:`check_sample_weight`)."""
     n_components, n_features = means.shape
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     if n_components == 1:
         sq = squared_euclidean(X, means)[:, 0]
         return np.array([np.sqrt(np.dot(sample_weight, sq) / (n_features * sample_weight.sum()))])

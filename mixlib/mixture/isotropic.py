@@ -31,8 +31,9 @@ from mixlib.mixture.initialisation import (
     DEFAULT_MIN_VARIANCE,
     DEFAULT_TOL,
     INITS,
-    initial_centres,
-    initial_sigmas,
+    distinct_rows,
+    draw_centres,
+    nearest_centre_sigmas,
     variance_floor,
 )
 
@@ -44,6 +45,23 @@ _LOG_2PI = float(np.log(2.0 * np.pi))
 _AT_FLOOR = 1.0 + 1e-9
 #: Mixing weight at or below which a kernel counts as dead (it lost all its examples).
 LIVE_WEIGHT = 1e-6
+
+
+def check_em_params(max_iter, tol, min_variance, init, relative_min_variance=None) -> None:
+    """Check the EM parameters of an :class:`IsotropicGaussianMixture` (in its order).
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming the parameter: ``max_iter`` (an int >= 1), ``tol`` (>= 0), ``min_variance``
+        (> 0), ``relative_min_variance`` (> 0 or None), ``init`` (one of :data:`INITS`).
+    """
+    check_int(max_iter, "max_iter", min_value=1)
+    check_float(tol, "tol", low=0)
+    check_float(min_variance, "min_variance", low=0, closed="neither")
+    check_float(relative_min_variance, "relative_min_variance", low=0, closed="neither",
+                allow_none=True)
+    check_choice(init, "init", INITS)
 
 
 def kernel_counts(mixture: "IsotropicGaussianMixture") -> tuple[int, int]:
@@ -191,12 +209,12 @@ class IsotropicGaussianMixture(BaseEstimator):
         """Check the parameters; the given initial ``means``, ``sigmas`` and ``weights``,
         checked (as :meth:`_initialize` reads them)."""
         check_int(self.n_components, "n_components", min_value=1)
-        check_int(self.max_iter, "max_iter", min_value=1)
-        check_float(self.tol, "tol", low=0)
-        check_float(self.min_variance, "min_variance", low=0, closed="neither")
-        check_float(self.relative_min_variance, "relative_min_variance", low=0, closed="neither",
-                    allow_none=True)
-        check_choice(self.init, "init", INITS)
+        check_em_params(self.max_iter, self.tol, self.min_variance, self.init,
+                        self.relative_min_variance)
+        return self._check_given(n_features)
+
+    def _check_given(self, n_features: int) -> dict[str, np.ndarray]:
+        """The given initial ``means``, ``sigmas`` and ``weights``, checked."""
         k = self.n_components
         given = {}
         if self.means_init is not None:
@@ -223,16 +241,16 @@ class IsotropicGaussianMixture(BaseEstimator):
 
     def _initialize(self, X: np.ndarray, sample_weight: np.ndarray, rng: np.random.Generator,
                     given: dict[str, np.ndarray]) -> None:
+        # X and sample_weight are checked: initial_centres and initial_sigmas without their checks
         if "means" in given:
             means = given["means"].copy()
         else:
-            means = initial_centres(
-                X, self.n_components, init=self.init, sample_weight=sample_weight, random_state=rng
-            )
+            rows, row_weights = distinct_rows(X, sample_weight)
+            means = draw_centres(rows, row_weights, self.n_components, init=self.init, rng=rng)
         if "sigmas" in given:
             sigmas = given["sigmas"]
         else:
-            sigmas = initial_sigmas(means, X, sample_weight)
+            sigmas = nearest_centre_sigmas(means, X, sample_weight)
         if "weights" in given:
             weights = given["weights"] / given["weights"].sum()
         else:
@@ -264,8 +282,18 @@ class IsotropicGaussianMixture(BaseEstimator):
         """
         X = check_array(X)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        return self._fit(X, sample_weight, self._check_params(X.shape[1]))
+
+    def _fit(self, X: np.ndarray, sample_weight: np.ndarray,
+             given: dict[str, np.ndarray]) -> "IsotropicGaussianMixture":
+        """:meth:`fit` on checked input: ``X`` from :func:`check_array`, ``sample_weight``
+        from :func:`check_sample_weight` (or an array it would return unchanged, never
+        modified here), the parameters valid and ``given`` from :meth:`_check_params`.
+
+        The per-class fits of :class:`~mixlib.mixture.MixtureClassifier` come here directly:
+        it checks its arrays and parameters once for all of them.
+        """
         n_features = X.shape[1]
-        given = self._check_params(n_features)
         rng = check_random_state(self.random_state)
         if (sample_weight == 0).any():
             keep = sample_weight > 0

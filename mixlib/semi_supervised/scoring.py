@@ -29,8 +29,8 @@ class ScoredExamples:
 
     The posteriors, their maximum, the misclassified examples and, once a rule asks for it,
     the underflow mask are computed once: an experiment that scores one model under several
-    rules and thresholds (the sensitivity grid) reads them again instead of recomputing them. Every mask and error is the one
-    :func:`unclassifiable_mask` and :func:`label_errors` give.
+    rules and thresholds (the sensitivity grid) reads them again instead of recomputing them.
+    Every mask and error is the one :func:`unclassifiable_mask` and :func:`label_errors` give.
 
     Parameters
     ----------
@@ -83,10 +83,13 @@ class ScoredExamples:
         if self.y is None:
             raise ValueError("errors need the true classes: give y.")
         undecided = self.unclassifiable(rule, threshold)
-        if self._wrong is None:  # the argmax class, the same under every rule and threshold
+        if self._wrong is None:  # argmax_c p(c | x_n) != y_n, computed once
             predicted = self.classifier.classes_[self.proba.argmax(axis=1)]
             self._wrong = predicted != np.asarray(self.y)
-        return float(np.mean(~undecided & self._wrong)), float(np.mean(undecided))
+        # the means of boolean masks as counts / n: numpy's mean of 0s and 1s, exactly
+        n = undecided.size
+        return (float(np.count_nonzero(self._wrong & ~undecided) / n),
+                float(np.count_nonzero(undecided) / n))
 
 
 def unclassifiable_mask(classifier: MixtureClassifier, X: np.ndarray, rule: str,
