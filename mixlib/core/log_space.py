@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
+#: ``exp(x)`` is +0 in float64 for ``x < -745.1332`` (half the smallest subnormal, 2^-1075):
+#: below this bound :func:`exp_flushed` and the compiled EM loop skip the call, as libm's
+#: underflow path is several times slower than a normal ``exp``.
+EXP_ZERO_BELOW = -745.2
+
+# The reductions of logsumexp_rows, called as ufunc methods (a.max, a.sum and
+# np.count_nonzero are Python wrappers around the same reductions).
+_max_reduce = np.maximum.reduce
+_add_reduce = np.add.reduce
+_and_reduce = np.logical_and.reduce
+
 
 def logsumexp_rows(a: np.ndarray, *, keepdims: bool = False) -> np.ndarray:
     """``ln sum_j exp(a_nj)`` of every row, without overflow or underflow.
@@ -45,8 +56,6 @@ def logsumexp_rows(a: np.ndarray, *, keepdims: bool = False) -> np.ndarray:
     if a.shape[1] == 0:
         out = np.full((a.shape[0], 1), -np.inf)
         return out if keepdims else out[:, 0]
-    # The ufuncs and their reduce methods are called directly (a.max, a.sum and
-    # np.count_nonzero are Python wrappers around the same reductions).
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         row_max = _max_reduce(a, axis=1, keepdims=True)
         rest = np.subtract(a, row_max)
@@ -66,10 +75,6 @@ def logsumexp_rows(a: np.ndarray, *, keepdims: bool = False) -> np.ndarray:
     return out if keepdims else out[:, 0]
 
 
-# exp(x) is +0 in float64 for x < -745.1332 (half the smallest subnormal, 2^-1075).
-_EXP_ZERO_BELOW = -745.2
-
-
 def exp_flushed(x: np.ndarray) -> np.ndarray:
     """``numpy.exp(x)`` of a float64 array, bit for bit, faster where it underflows.
 
@@ -77,11 +82,8 @@ def exp_flushed(x: np.ndarray) -> np.ndarray:
     below ``ln 2^-1075 = -745.133``), are set to +0 without calling ``exp``: glibc's underflow
     path is several times slower than a normal ``exp``. NaN entries give NaN as before.
     """
-    zero = np.less(x, _EXP_ZERO_BELOW)
+    zero = np.less(x, EXP_ZERO_BELOW)
     out = np.empty_like(x)
     np.exp(x, out=out, where=np.logical_not(zero))
     np.copyto(out, 0.0, where=zero)
     return out
-_max_reduce = np.maximum.reduce
-_add_reduce = np.add.reduce
-_and_reduce = np.logical_and.reduce

@@ -20,10 +20,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from mixlib.core.log_space import EXP_ZERO_BELOW
+
 _LOG_2PI = float(np.log(2.0 * np.pi))
-# exp(x) is exactly 0 below -745.1332 (half the smallest subnormal); far below the row maximum
-# (a kernel collapsed onto another row) the call is skipped, as libm's underflow path is slow.
-_EXP_ZERO_BELOW = -745.2
 # Added to every kernel's total responsibility, as scikit-learn does, so that a kernel that
 # lost all its examples divides by a tiny positive number instead of zero.
 NK_EPS = 10.0 * np.finfo(np.float64).eps
@@ -126,7 +125,7 @@ def em_iterations(Xc, sample_weight, weighted, means, variances, weights, floor,
             total = 0.0
             for j in range(k):
                 x = resp[i, j] - row_max
-                e = np.exp(x) if x > _EXP_ZERO_BELOW else 0.0
+                e = np.exp(x) if x > EXP_ZERO_BELOW else 0.0
                 resp[i, j] = e
                 total += e
             bound += sample_weight[i] * (np.log(total) + row_max)
