@@ -58,8 +58,8 @@ def test_the_mlp_warm_up_reaches_the_argument_types_of_the_study_fits():
 # Every script that fits a mixture, and so runs the compiled EM loop.
 MIXTURE_SCRIPTS = (
     "dna_kernel_curve.py", "em_trace.py", "em_trace_sensitivity.py", "imputation_study_point.py",
-    "impute.py", "kernel_map.py", "kernel_sweep_curve.py", "kernel_sweep_sensitivity_point.py",
-    "semisupervised_rounds.py", "semisupervised_sensitivity_point.py",
+    "impute.py", "kernel_map.py", "kernel_sweep_curve.py", "kernel_sweep_sensitivity.py",
+    "semisupervised_rounds.py", "semisupervised_sensitivity.py",
 )
 
 

@@ -291,8 +291,8 @@ def test_sensitivity_job_runs_every_finish_and_restart():
     repeats = [RepeatData(r, problem.roles) for r in range(2)]
     em, settings = EM.with_relative_floor(1e-2), SETTINGS.replaced(threshold=0.6)
     def run(thresholds=(0.6,)):
-        return sensitivity_job(repeats, seed=3, split="s", dataset="d", n_components=2, em=em,
-                               settings=SETTINGS, thresholds=thresholds,
+        return sensitivity_job(repeats, seed=3, split="s", dataset="d", n_components=2, em=EM,
+                               settings=SETTINGS, floors=[1e-2], thresholds=thresholds,
                                restarts=["warm", "fresh"], finishes=["argmax", "stop"])
 
     table = run()
@@ -327,11 +327,11 @@ def test_sensitivity_job_thresholds_are_the_jobs_of_one_threshold_each():
 
     problem = tiny_problem(3)
     repeats = [RepeatData(r, problem.roles) for r in range(2)]
-    em = EM.with_relative_floor(1e-2)
 
     def run(thresholds):
-        return sensitivity_job(repeats, seed=8, split="s", dataset="d", n_components=2, em=em,
-                               settings=SETTINGS, thresholds=thresholds, restarts=["warm", "fresh"],
+        return sensitivity_job(repeats, seed=8, split="s", dataset="d", n_components=2, em=EM,
+                               settings=SETTINGS, floors=[1e-2], thresholds=thresholds,
+                               restarts=["warm", "fresh"],
                                finishes=["argmax", "stop"])
 
     alone = {}
@@ -348,6 +348,26 @@ def test_sensitivity_job_thresholds_are_the_jobs_of_one_threshold_each():
     fits = both[(both["method"] == "prior") & both["metric"].isin(["n_rounds", "flips"])]
     assert len(fits) > 0
     assert fits.groupby(["restart", "repeat", "round", "metric"])["value"].nunique().eq(1).all()
+
+
+def test_grid_jobs_floors_are_the_jobs_of_one_floor_each():
+    """A grid job runs every variance floor of the split in turn: each floor's block is the
+    job of that floor alone, carries the config's very value (two close floors stay two
+    readings), and the blocks follow the order of the floors."""
+    from mixlib.experiments.semisupervised_readings import kernel_sweep_reading_job, sensitivity_job
+
+    problem = tiny_problem(4)
+    repeats = [RepeatData(r, problem.roles) for r in range(2)]
+    floors = [0.0100001, 1e-2]
+    common = {"seed": 9, "split": "s", "dataset": "d", "em": EM, "thresholds": [0.7, 0.9],
+              "restarts": ["warm"], "finishes": ["argmax", "stop"]}
+    jobs = [(sensitivity_job, {"n_components": 2, "settings": SETTINGS}),
+            (kernel_sweep_reading_job, {"kernel_counts": [1, 2], "settings": SETTINGS})]
+    for job, params in jobs:
+        table = job(repeats, floors=floors, **common, **params)
+        assert list(table["relative_min_variance"].drop_duplicates()) == floors
+        alone = [job(repeats, floors=[floor], **common, **params) for floor in floors]
+        pd.testing.assert_frame_equal(table, pd.concat(alone, ignore_index=True))
 
 
 def test_kernel_sweep_point_scores_one_fit_at_every_threshold():
@@ -371,7 +391,7 @@ def test_kernel_sweep_reading_job_covers_every_reading():
     problem = tiny_problem()
     repeats = [RepeatData(r, problem.roles) for r in range(2)]
     table = kernel_sweep_reading_job(repeats, seed=2, split="s", dataset="d", kernel_counts=[1, 2],
-                                     em=EM.with_relative_floor(0.25), settings=SETTINGS,
+                                     em=EM, settings=SETTINGS, floors=[0.25],
                                      thresholds=[0.6, 0.9], restarts=["warm", "fresh"],
                                      finishes=["argmax", "stop"])
     assert list(table.columns[:2]) == ["split", "dataset"]
@@ -411,11 +431,10 @@ def test_finish_pairs_give_the_tables_of_one_run_per_finish():
     problem = tiny_problem(2)
     repeats = [RepeatData(r, problem.roles) for r in range(3)]
     settings = SETTINGS.replaced(threshold=0.95, max_rounds=2)
-    em = EM.with_relative_floor(1e-2)
 
     def rounds(restarts, finishes):
-        return sensitivity_job(repeats, seed=5, split="s", dataset="d", n_components=2, em=em,
-                               settings=settings, thresholds=[settings.threshold],
+        return sensitivity_job(repeats, seed=5, split="s", dataset="d", n_components=2, em=EM,
+                               settings=settings, floors=[1e-2], thresholds=[settings.threshold],
                                restarts=restarts, finishes=finishes)
 
     table = rounds(["warm"], ["argmax", "stop"])
@@ -426,8 +445,9 @@ def test_finish_pairs_give_the_tables_of_one_run_per_finish():
     assert (argmax["value"] > 0).any()
 
     def sweep(finishes):
-        table = kernel_sweep_reading_job(repeats, seed=6, split="s", dataset="d", kernel_counts=[1, 3], em=em,
-                                         settings=settings, thresholds=[0.9, 0.99], restarts=["warm"],
+        table = kernel_sweep_reading_job(repeats, seed=6, split="s", dataset="d", kernel_counts=[1, 3], em=EM,
+                                         settings=settings, floors=[1e-2], thresholds=[0.9, 0.99],
+                                         restarts=["warm"],
                                          finishes=finishes)
         return table[table["method"] == "iterative"]
 

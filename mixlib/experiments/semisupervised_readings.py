@@ -8,25 +8,26 @@ rule is a reading too (every table carries each rule). The grid runs both method
 :mod:`mixlib.experiments.semisupervised_sweep` (the kernel sweep) at every combination, so that each chapter-5 claim
 can be judged under each reading (:mod:`mixlib.analysis.claims`):
 
-- :func:`sensitivity_job`: the rounds of figs. 5.1 and 5.3, one job per (split, floor),
-  every threshold, finish and restart inside. The prior method does not use the threshold
+- :func:`sensitivity_job`: the rounds of figs. 5.1 and 5.3, one job per split, every
+  floor, threshold, finish and restart inside. The prior method does not use the threshold
   to fit (only to score), so its fits are made once and found in the job's memo
   (:data:`~mixlib.experiments.semisupervised.FITS`) at every other threshold; the iterative
   method's thresholds share their labelled-only start the same way;
 - :func:`kernel_sweep_reading_job`: the kernel sweep of figs. 5.4 and 5.5, one job per
-  (split, floor). The labelled-only and prior fits do not use the threshold, so each is fit
-  once and scored at every threshold; the iterative method runs once per threshold.
+  split, every floor inside. The labelled-only and prior fits do not use the threshold, so
+  each is fit once and scored at every threshold; the iterative method runs once per
+  threshold.
 
 The iterative method's two finishes share one fit per repeat (:class:`FinishPair`, with
 :func:`iterative_rounds_by_finish` and :func:`iterative_sweep_by_finish`): the ``"stop"``
 fit is the ``"argmax"`` fit cut before its argmax round.
 
 Every grid point of a job draws from the same generators (the keys hold no setting), so the
-settings alone differ between readings. A job gets the study's settings with its grid point in
-them: ``em`` with the point's relative variance floor
-(:meth:`~mixlib.catalogue.settings.EMSettings.with_relative_floor`) and, for the rounds,
-``settings`` with the point's threshold; the workflow names the job's files and reads the point
-from them.
+settings alone differ between readings. A job gets the study's settings and the grid's values:
+each floor replaces the relative variance floor of ``em``
+(:meth:`~mixlib.catalogue.settings.EMSettings.with_relative_floor`), each threshold that of
+``settings``. The grid's points run in one process per split because each is a few seconds of
+small fits, less than a pipeline job's start-up (imports and the compiled code's load).
 """
 
 from __future__ import annotations
@@ -57,9 +58,28 @@ FLOOR_COLUMN = "relative_min_variance"
 
 def sensitivity_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
                     n_components: int, em: EMSettings, settings: SemiSupervisedSettings,
-                    thresholds: Sequence[float], restarts: Sequence[str],
-                    finishes: Sequence[str]) -> pd.DataFrame:
-    """The ``semisupervised_sensitivity`` rule: both methods at one variance floor, every threshold.
+                    floors: Sequence[float], thresholds: Sequence[float],
+                    restarts: Sequence[str], finishes: Sequence[str]) -> pd.DataFrame:
+    """The ``semisupervised_sensitivity`` rule: both methods at every variance floor and threshold.
+
+    Each of ``floors`` replaces the relative variance floor of ``em``
+    (:meth:`~mixlib.catalogue.settings.EMSettings.with_relative_floor`); the floors' blocks
+    are stacked in the order of ``floors``, each the table :func:`floor_sensitivity` gives at
+    that floor alone.
+    """
+    return pd.concat([
+        floor_sensitivity(repeats, seed=seed, split=split, dataset=dataset,
+                          n_components=n_components, em=em.with_relative_floor(float(floor)),
+                          settings=settings, thresholds=thresholds, restarts=restarts,
+                          finishes=finishes)
+        for floor in floors], ignore_index=True)
+
+
+def floor_sensitivity(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
+                      n_components: int, em: EMSettings, settings: SemiSupervisedSettings,
+                      thresholds: Sequence[float], restarts: Sequence[str],
+                      finishes: Sequence[str]) -> pd.DataFrame:
+    """Both methods of :func:`sensitivity_job` at the variance floor of ``em``, every threshold.
 
     ``em`` holds the floor (its ``relative_min_variance``); ``settings`` are the study's, run
     at each of ``thresholds`` in turn. At a threshold, the iterative method runs under every
@@ -96,9 +116,28 @@ def sensitivity_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dat
 
 def kernel_sweep_reading_job(repeats: Sequence[RepeatData], *, seed: int, split: str,
                              dataset: str, kernel_counts: Sequence[int], em: EMSettings,
-                             settings: SemiSupervisedSettings, thresholds: Sequence[float],
-                             restarts: Sequence[str], finishes: Sequence[str]) -> pd.DataFrame:
-    """The ``kernel_sweep_sensitivity`` rule: figs. 5.4 and 5.5 at one variance floor, every reading.
+                             settings: SemiSupervisedSettings, floors: Sequence[float],
+                             thresholds: Sequence[float], restarts: Sequence[str],
+                             finishes: Sequence[str]) -> pd.DataFrame:
+    """The ``kernel_sweep_sensitivity`` rule: figs. 5.4 and 5.5 at every variance floor and reading.
+
+    Each of ``floors`` replaces the relative variance floor of ``em``; the floors' blocks are
+    stacked in the order of ``floors``, each the table :func:`floor_kernel_sweep` gives at that
+    floor alone.
+    """
+    return pd.concat([
+        floor_kernel_sweep(repeats, seed=seed, split=split, dataset=dataset,
+                           kernel_counts=kernel_counts, em=em.with_relative_floor(float(floor)),
+                           settings=settings, thresholds=thresholds, restarts=restarts,
+                           finishes=finishes)
+        for floor in floors], ignore_index=True)
+
+
+def floor_kernel_sweep(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
+                       kernel_counts: Sequence[int], em: EMSettings,
+                       settings: SemiSupervisedSettings, thresholds: Sequence[float],
+                       restarts: Sequence[str], finishes: Sequence[str]) -> pd.DataFrame:
+    """Figs. 5.4 and 5.5 of :func:`kernel_sweep_reading_job` at the variance floor of ``em``.
 
     ``em`` holds the floor (its ``relative_min_variance``). For every kernel count ``K``: the
     labelled-only classifier and the prior method (once per ``restarts`` entry), each fit once

@@ -16,8 +16,8 @@ pytestmark = pytest.mark.pipeline
 
 #: Rules whose every job fits a mixture classifier.
 MIXTURE_RULES = {"em_trace", "kernel_map", "semisupervised_rounds", "kernel_sweep_curve",
-                 "dna_kernel_curve", "semisupervised_sensitivity_point", "imputation_study_point",
-                 "em_trace_sensitivity", "kernel_sweep_sensitivity_point"}
+                 "dna_kernel_curve", "semisupervised_sensitivity", "imputation_study_point",
+                 "em_trace_sensitivity", "kernel_sweep_sensitivity"}
 
 
 def job_key(rule: str, wildcards: dict[str, str]) -> tuple[str, frozenset]:

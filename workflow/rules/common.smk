@@ -258,38 +258,29 @@ def previous_grid_levels(wildcards):
     ]
 
 
-# --- The chapter-5 sensitivity grid: one job per split and floor, named by its numbers -------
-# A grid value is written in a file name as Python writes the number (expand formats a float
-# as its repr: v1e-06, v0.25), so two values never share a file and a job reads back the very
-# value of the config (tests/test_prerun_extras.py).
+# --- The chapter-5 sensitivity grid: one job per split, every grid value inside ---------------
 
 
-def sensitivity_point_tables():
-    """The tables of the `semisupervised_sensitivity_point` jobs: one per split of
-    `semisupervised` and relative variance floor of the grid (every threshold inside); none
-    without it."""
+def sensitivity_tables():
+    """The tables of the `semisupervised_sensitivity` jobs: one per split of `semisupervised`
+    (every floor and threshold inside); none without the grid."""
     if "semisupervised_sensitivity" not in config:
         return []
     return expand(
-        "results/semisupervised_sensitivity/{split}.v{floor}.tsv",
+        "results/semisupervised_sensitivity/{split}.tsv",
         split=config["semisupervised"]["splits"],
-        floor=SENSITIVITY_FLOORS,
     )
 
 
 def kernel_sweep_sensitivity_tables():
-    """The tables of the `kernel_sweep_sensitivity_point` jobs: one per split of
-    `kernel_sweep` and relative variance floor of the grid; none without it."""
+    """The tables of the `kernel_sweep_sensitivity` jobs: one per split of `kernel_sweep`;
+    none without the grid."""
+    if "semisupervised_sensitivity" not in config:
+        return []
     return expand(
-        "results/kernel_sweep_sensitivity/{split}.v{floor}.tsv",
+        "results/kernel_sweep_sensitivity/{split}.tsv",
         split=config["kernel_sweep"]["splits"],
-        floor=SENSITIVITY_FLOORS,
     )
-
-
-def grid_floor_em(wildcards):
-    """The EM settings of a grid job: the study's, at the job's relative variance floor."""
-    return EM.with_relative_floor(float(wildcards.floor))
 
 
 # What the study produces, listed here in one place (no rule file appends to these lists), so

@@ -70,23 +70,24 @@ rule kernel_sweep_curve:
         "../scripts/kernel_sweep_curve.py"
 
 
-# One job per split and variance floor, every threshold inside: the prior method fits once
-# for all thresholds (it uses the threshold only to score) and the iterative method's
-# thresholds share their labelled-only start.
-rule semisupervised_sensitivity_point:
+# The readings grid: one job per split, every variance floor and threshold inside. The prior
+# method fits once for all thresholds (it uses the threshold only to score) and the iterative
+# method's thresholds share their labelled-only start.
+rule semisupervised_sensitivity:
     input:
         unpack(split_inputs),
-        compiled=compiled_code("semisupervised_sensitivity_point.py"),
+        compiled=compiled_code("semisupervised_sensitivity.py"),
     output:
-        "results/semisupervised_sensitivity/{split}.v{floor}.tsv",
+        "results/semisupervised_sensitivity/{split}.tsv",
     log:
-        "results/logs/semisupervised_sensitivity_point/{split}.v{floor}.log",
+        "results/logs/semisupervised_sensitivity/{split}.log",
     benchmark:
-        "results/benchmarks/semisupervised_sensitivity_point/{split}.v{floor}.tsv"
+        "results/benchmarks/semisupervised_sensitivity/{split}.tsv"
     params:
         n_components=SEMI["n_components"],
-        em=grid_floor_em,
+        em=EM,
         settings=SEMI_SETTINGS,
+        floors=SENSITIVITY_FLOORS,
         thresholds=SENSITIVITY["thresholds"] if SENSITIVITY else [],
         restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
         finishes=SENSITIVITY["finishes"] if SENSITIVITY else [],
@@ -95,44 +96,7 @@ rule semisupervised_sensitivity_point:
         seed=config["seed"],
         dataset=split_dataset,
         standardise=standardises,
-        code=fingerprint_of("semisupervised_sensitivity_point.py"),
-    wildcard_constraints:
-        floor=r"[0-9.eE+-]+",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    conda:
-        ENVIRONMENT
-    script:
-        "../scripts/semisupervised_sensitivity_point.py"
-
-
-rule kernel_sweep_sensitivity_point:
-    input:
-        unpack(split_inputs),
-        compiled=compiled_code("kernel_sweep_sensitivity_point.py"),
-    output:
-        "results/kernel_sweep_sensitivity/{split}.v{floor}.tsv",
-    log:
-        "results/logs/kernel_sweep_sensitivity_point/{split}.v{floor}.log",
-    benchmark:
-        "results/benchmarks/kernel_sweep_sensitivity_point/{split}.v{floor}.tsv"
-    params:
-        kernel_counts=KERNEL_SWEEP["n_components"],
-        em=grid_floor_em,
-        settings=SEMI_SETTINGS,
-        thresholds=SENSITIVITY["thresholds"] if SENSITIVITY else [],
-        restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
-        finishes=SENSITIVITY["finishes"] if SENSITIVITY else [],
-        # the grid keeps the study's repeats, the first of the split's claims.repeats
-        repeats=config["repeats"],
-        seed=config["seed"],
-        dataset=split_dataset,
-        standardise=standardises,
-        code=fingerprint_of("kernel_sweep_sensitivity_point.py"),
-    wildcard_constraints:
-        floor=r"[0-9.eE+-]+",
+        code=fingerprint_of("semisupervised_sensitivity.py"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -140,7 +104,41 @@ rule kernel_sweep_sensitivity_point:
     conda:
         ENVIRONMENT
     script:
-        "../scripts/kernel_sweep_sensitivity_point.py"
+        "../scripts/semisupervised_sensitivity.py"
+
+
+rule kernel_sweep_sensitivity:
+    input:
+        unpack(split_inputs),
+        compiled=compiled_code("kernel_sweep_sensitivity.py"),
+    output:
+        "results/kernel_sweep_sensitivity/{split}.tsv",
+    log:
+        "results/logs/kernel_sweep_sensitivity/{split}.log",
+    benchmark:
+        "results/benchmarks/kernel_sweep_sensitivity/{split}.tsv"
+    params:
+        kernel_counts=KERNEL_SWEEP["n_components"],
+        em=EM,
+        settings=SEMI_SETTINGS,
+        floors=SENSITIVITY_FLOORS,
+        thresholds=SENSITIVITY["thresholds"] if SENSITIVITY else [],
+        restarts=SENSITIVITY["restarts"] if SENSITIVITY else [],
+        finishes=SENSITIVITY["finishes"] if SENSITIVITY else [],
+        # the grid keeps the study's repeats, the first of the split's claims.repeats
+        repeats=config["repeats"],
+        seed=config["seed"],
+        dataset=split_dataset,
+        standardise=standardises,
+        code=fingerprint_of("kernel_sweep_sensitivity.py"),
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=60,
+    conda:
+        ENVIRONMENT
+    script:
+        "../scripts/kernel_sweep_sensitivity.py"
 
 
 # The study's tables of chapter 5: each stacks its sweep points' tables (one rule per table,
@@ -206,7 +204,7 @@ use rule semisupervised_rounds_table as kernel_sweep_replicate_table with:
 
 use rule semisupervised_rounds_table as semisupervised_sensitivity_table with:
     input:
-        sensitivity_point_tables(),
+        sensitivity_tables(),
     output:
         "results/tables/semisupervised_sensitivity.tsv",
     log:

@@ -8,6 +8,7 @@ with logged_job(snakemake):
                                      seed=params.seed, split=snakemake.wildcards.split,
                                      dataset=params.dataset, kernel_counts=params.kernel_counts,
                                      em=params.em, settings=params.settings,
+                                     floors=list(params.floors),
                                      thresholds=params.thresholds, restarts=params.restarts,
                                      finishes=params.finishes)
     write_table(table, snakemake.output[0])

@@ -8,6 +8,7 @@ with logged_job(snakemake):
                             seed=params.seed, split=snakemake.wildcards.split,
                             dataset=params.dataset, n_components=params.n_components,
                             em=params.em, settings=params.settings,
+                            floors=list(params.floors),
                             thresholds=list(params.thresholds),
                             restarts=list(params.restarts), finishes=list(params.finishes))
     write_table(table, snakemake.output[0])
