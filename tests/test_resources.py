@@ -1,5 +1,6 @@
 """Summaries of Snakemake's per-job benchmark files (mixlib.pipeline.resources)."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -135,12 +136,14 @@ def test_a_quiet_log_points_to_the_job_logs(tmp_path, capsys):
         main(["--log", str(path)])
 
 
-def _job_log(path, rule, wildcards, seconds=None, failed=False):
+def _job_log(path, rule, wildcards, seconds=None, failed=False, cpu=None):
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = [f"2026-11-24 20:14:24,024 INFO mixstudy.{rule}: rule {rule} {wildcards}, 1 thread(s)",
              f"2026-11-24 20:14:24,035 INFO mixstudy.{rule}: 569 rows, 31 columns"]
     if seconds is not None:
         lines.append(f"2026-11-24 20:14:25,053 INFO mixstudy.{rule}: rule {rule} done in {seconds:.2f} s")
+    if cpu is not None:
+        lines.append(f"2026-11-24 20:14:25,053 INFO mixstudy.{rule}: rule {rule} used {cpu:.2f} CPU-s")
     if failed:
         lines.append(f"2026-11-24 20:14:25,053 ERROR mixstudy.{rule}: rule {rule} failed")
     path.write_text("\n".join(lines) + "\n")
@@ -150,8 +153,8 @@ def test_job_logs_give_every_jobs_script_seconds_per_rule(tmp_path, capsys):
     """One job a log file, nested folders or not; a failed job (no end line) is counted as
     unfinished, and a log rewritten by a rerun counts its last run only."""
     logs = tmp_path / "logs"
-    _job_log(logs / "fetch" / "wine.log", "fetch", "{'dataset': 'wine'}", 0.5)
-    _job_log(logs / "fetch" / "heart.log", "fetch", "{'dataset': 'heart'}", 1.5)
+    _job_log(logs / "fetch" / "wine.log", "fetch", "{'dataset': 'wine'}", 0.5, cpu=1.25)
+    _job_log(logs / "fetch" / "heart.log", "fetch", "{'dataset': 'heart'}", 1.5, cpu=2.0)
     _job_log(logs / "comparison_point" / "wine.knn.log", "comparison_point",
              "{'dataset': 'wine', 'model': 'knn'}", 12.25)
     _job_log(logs / "claims.log", "claims", "{}", failed=True)
@@ -162,9 +165,12 @@ def test_job_logs_give_every_jobs_script_seconds_per_rule(tmp_path, capsys):
                      + "2026-11-24 21:00:01,000 INFO mixstudy.provenance: rule provenance done in 0.25 s\n")
     (logs / "notes.txt").write_text("not a job log\n")
     summary = job_seconds_from_job_logs(logs)
-    assert list(summary.columns) == LOG_COLUMNS
+    assert list(summary.columns) == LOG_COLUMNS + ["cpu_seconds"]
     rows = summary.set_index("rule")
     assert rows.loc["fetch", ["jobs", "job_seconds", "max_job_seconds", "unfinished"]].tolist() == [2, 2.0, 1.5, 0]
+    # CPU seconds: the processes' own (start-up included); NaN where a log has no CPU line
+    assert rows.loc["fetch", "cpu_seconds"] == 3.25
+    assert np.isnan(rows.loc["comparison_point", "cpu_seconds"])
     assert rows.loc["comparison_point", "job_seconds"] == 12.25
     assert rows.loc["claims", ["jobs", "unfinished"]].tolist() == [0, 1]
     assert rows.loc["provenance", "job_seconds"] == 0.25

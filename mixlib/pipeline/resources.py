@@ -7,9 +7,14 @@ sizing ``mem_mb`` and ``runtime`` (``docs/scaling.md``)::
 
     python -m mixlib.pipeline.resources results/benchmarks
 
+Snakemake samples a job's CPU time (every second for the first 30 samples, then every 30
+seconds) and keeps the last sample, so ``cpu_seconds`` here misses each job's last moments:
+up to a second, and up to 30 seconds of a job that runs longer than half a minute.
+
 Rules without a ``benchmark:`` directive (figures, tables, claims) are covered by the jobs'
 own logs: :func:`job_seconds_from_job_logs` reads the time each job's script reports at its
-end (``rule NAME done in S s``, :func:`mixlib.pipeline.workflow.job_logging`)::
+end (``rule NAME done in S s``) and its process's CPU time (``rule NAME used C CPU-s``, start-up
+included, exact), both written by :func:`mixlib.pipeline.workflow.logged_job`::
 
     python -m mixlib.pipeline.resources --job-logs results/logs
 
@@ -74,6 +79,8 @@ def summarise_benchmarks(folder: str | Path) -> pd.DataFrame:
 
 #: The columns of :func:`job_seconds_from_log`, in order.
 LOG_COLUMNS = ["rule", "jobs", "job_seconds", "max_job_seconds", "unfinished"]
+#: The columns of :func:`job_seconds_from_job_logs`, in order.
+JOB_LOG_COLUMNS = [*LOG_COLUMNS, "cpu_seconds"]
 
 _STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 _START = re.compile(r"^(?:local)?rule (\w+):$")
@@ -135,22 +142,25 @@ def job_seconds_from_log(path: str | Path) -> pd.DataFrame:
 
 _JOB_START = re.compile(r" rule (\w+) \{.*\}, \d+ thread")
 _JOB_DONE = re.compile(r" rule (\w+) done in ([0-9.]+) s$")
+_JOB_CPU = re.compile(r" rule (\w+) used ([0-9.]+) CPU-s$")
 
 
 def job_seconds_from_job_logs(folder: str | Path) -> pd.DataFrame:
     """Seconds of every job of a run, per rule, from the jobs' own logs under ``folder``.
 
     Every script rule logs ``rule NAME {wildcards}, T thread(s)`` when its script starts and
-    ``rule NAME done in S s`` when it ends (:func:`mixlib.pipeline.workflow.job_logging`). A
-    job's seconds are the ``S`` of its log's last such line: its script's run time, without
-    the process start-up before it (Python and imports, about half a second per job). A log
-    whose last start has no end is a job that failed or was interrupted.
+    ``rule NAME done in S s`` then ``rule NAME used C CPU-s`` when it ends
+    (:func:`mixlib.pipeline.workflow.logged_job`). A job's seconds are the ``S`` of its log's
+    last such line: its script's run time, without the process start-up before it (Python
+    and imports, about a second per job); its CPU seconds are the ``C``, the process's from
+    its start. A log whose last start has no end is a job that failed or was interrupted.
 
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`LOG_COLUMNS` as :func:`job_seconds_from_log`, sorted by
-        ``job_seconds``, largest first.
+        Columns :data:`JOB_LOG_COLUMNS`: those of :func:`job_seconds_from_log`, then
+        ``cpu_seconds`` (the sum over the rule's finished jobs; NaN when a log has no CPU
+        line: a log written before the line existed); sorted by ``job_seconds``, largest first.
 
     Raises
     ------
@@ -159,18 +169,24 @@ def job_seconds_from_job_logs(folder: str | Path) -> pd.DataFrame:
     """
     jobs = []
     for path in sorted(Path(folder).rglob("*.log")):
-        rule, seconds = None, float("nan")
+        rule, seconds, cpu = None, float("nan"), float("nan")
         for line in path.read_text(errors="replace").splitlines():
             if match := _JOB_START.search(line):
-                rule, seconds = match.group(1), float("nan")
+                rule, seconds, cpu = match.group(1), float("nan"), float("nan")
             elif (match := _JOB_DONE.search(line)) and match.group(1) == rule:
                 seconds = float(match.group(2))
+            elif (match := _JOB_CPU.search(line)) and match.group(1) == rule:
+                cpu = float(match.group(2))
         if rule is not None:
-            jobs.append((rule, seconds))
+            jobs.append((rule, seconds, cpu))
     if not jobs:
         raise ValueError(f"{folder}: no job log ('rule NAME {{...}}, 1 thread(s)') under this "
                          "folder; is it a run's results/logs?")
-    return _per_rule(pd.DataFrame(jobs, columns=["rule", "seconds"]))
+    jobs = pd.DataFrame(jobs, columns=["rule", "seconds", "cpu"])
+    finished = jobs[jobs["seconds"].notna()]
+    cpu = finished.groupby("rule")["cpu"].agg(lambda c: c.sum(min_count=len(c)))
+    summary = _per_rule(jobs[["rule", "seconds"]])
+    return summary.assign(cpu_seconds=summary["rule"].map(cpu).astype(float))[JOB_LOG_COLUMNS]
 
 
 def _per_rule(jobs: pd.DataFrame) -> pd.DataFrame:
@@ -215,7 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         raise SystemExit(f"error: {error}") from None
     print(summary.to_string(index=False, float_format=lambda value: f"{value:.1f}"))
-    print(f"total: {summary['jobs'].sum()} jobs, {summary['job_seconds'].sum():.0f} job-seconds")
+    total = f"total: {summary['jobs'].sum()} jobs, {summary['job_seconds'].sum():.0f} job-seconds"
+    if "cpu_seconds" in summary and summary["cpu_seconds"].notna().all():
+        total += f", {summary['cpu_seconds'].sum():.0f} CPU-seconds"
+    print(total)
     if "unfinished" in summary and summary["unfinished"].sum():
         print(f"{summary['unfinished'].sum()} job(s) started but never finished")
     return 0

@@ -21,6 +21,10 @@ from mixlib.pipeline.warning_summary import WarningTally
 def logged_job(smk: Any) -> Iterator[logging.Logger]:
     """Send the job's log records and warnings to its ``log:`` file, and time the job.
 
+    The log ends with the job's wall time (``rule NAME done in S s``, the body's) and its
+    process's CPU time (``rule NAME used C CPU-s``, from the process's start, so Python's
+    start-up and the imports count).
+
     Parameters
     ----------
     smk : snakemake.script.Snakemake
@@ -60,6 +64,9 @@ def logged_job(smk: Any) -> Iterator[logging.Logger]:
             raise
         else:
             logger.info("rule %s done in %.2f s", smk.rule, time.perf_counter() - start)
+            # The process's CPU time since it started (every thread; start-up and imports
+            # included): Snakemake's benchmark files sample it and miss a job's last moments.
+            logger.info("rule %s used %.2f CPU-s", smk.rule, time.process_time())
         finally:
             for line in tally.summary_lines():
                 logger.warning("warnings: %s", line, extra={"summary": True})
