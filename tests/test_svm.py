@@ -9,7 +9,7 @@ from sklearn.svm import SVC as SkSVC
 from mixlib.core.exceptions import NotFittedError
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.core.kernels import kernel_matrix
-from mixlib.svm.svc import SVC
+from mixlib.svm.svc import SVC, gram_block
 
 KERNEL_ARGS = {
     "gaussian": ({"sigma": 1.3}, {"kernel": "rbf", "gamma": 1 / (2 * 1.3**2)}),
@@ -215,3 +215,16 @@ def test_sigma_scale_is_resolved_in_fit_as_scikit_learns_gamma_scale():
     assert scale_sigma(np.ones((4, 2))) == 1.0
     with pytest.raises(ValueError, match="sigma must be a finite float > 0 or 'scale', got 'auto'"):
         SVC(sigma="auto").fit(X, y)
+
+
+def test_gram_block_is_the_two_axis_selection_c_contiguous():
+    """A one-vs-one problem's block of the shared Gram matrix: the very entries of
+    ``gram[np.ix_(rows, rows)]``, C-contiguous (the compiled SMO loop reads its rows), and the
+    matrix itself when the problem takes every row."""
+    rng = np.random.default_rng(3)
+    gram = rng.random((40, 40))
+    for rows in (np.sort(rng.choice(40, 23, replace=False)), np.array([5]), np.arange(1, 40)):
+        block = gram_block(gram, rows)
+        assert block.flags.c_contiguous and block.shape == (len(rows), len(rows))
+        np.testing.assert_array_equal(block, gram[np.ix_(rows, rows)])
+    assert gram_block(gram, np.arange(40)) is gram

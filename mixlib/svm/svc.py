@@ -284,10 +284,14 @@ def support_kernel(estimator: BaseEstimator, X: np.ndarray) -> tuple[np.ndarray,
 
 def gram_block(gram: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``gram[rows][:, rows]`` as a C-contiguous array (``gram`` itself when ``rows`` takes
-    every row in order)."""
+    every row in order).
+
+    The rows are copied whole, then their columns taken: half the time of ``np.ix_``'s
+    two-axis gather on a one-vs-one block of the study's 1000-row Gram matrices.
+    """
     if len(rows) == gram.shape[0] and (rows == np.arange(len(rows))).all():
         return gram
-    return gram[np.ix_(rows, rows)]
+    return np.take(gram[rows], rows, axis=1)
 
 
 def problem_rows(y_index: np.ndarray, pos: int, neg: int) -> tuple[np.ndarray, np.ndarray]:
