@@ -260,13 +260,43 @@ class IsotropicGaussianMixture(BaseEstimator):
         self.weights_ = weights
 
     # ------------------------------------------------------------------ EM
+    def _kernel_constants(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``-1 / (2 sigma_j^2)``, ``ln p_j - (d/2) (ln 2 pi + ln sigma_j^2)`` and
+        ``||mu_j||^2`` of the fitted kernels, each of shape (K,).
+
+        Computed once per set of parameters: the cache is keyed by the very arrays
+        ``means_``, ``variances_`` and ``weights_`` it was computed from, so a refit (which
+        rebinds them to new arrays; none is changed in place), a warm start or a shallow copy
+        never reads constants of other parameters.
+        """
+        key = (self.means_, self.variances_, self.weights_)
+        cached = self.__dict__.get("_constants")
+        if cached is None or any(a is not b for a, b in zip(cached[0], key)):
+            means, variances = self.means_, self.variances_
+            offset = np.log(self.weights_) - 0.5 * means.shape[1] * (_LOG_2PI + np.log(variances))
+            cached = (key, -0.5 / variances, offset, np.einsum("ij,ij->i", means, means))
+            self._constants = cached
+        return cached[1:]
+
+    def _distances(self, X: np.ndarray, X_sq: np.ndarray | None = None) -> np.ndarray:
+        """Squared distances ``||x_n - mu_j||^2`` of the rows of checked ``X``, shape (n, K)."""
+        return squared_euclidean(X, self.means_, X_sq=X_sq, Y_sq=self._kernel_constants()[2])
+
+    def _log_prob_from(self, distances: np.ndarray) -> np.ndarray:
+        """``ln p_j + ln N(mu_j, sigma_j, x_n)`` of shape (n, K) from the squared distances
+        (a new array)::
+
+            ln p_j - (d/2) (ln 2 pi + ln sigma_j^2) - ||x_n - mu_j||^2 / (2 sigma_j^2)
+        """
+        scale, offset, _ = self._kernel_constants()
+        log_prob = distances * scale
+        log_prob += offset
+        return log_prob
+
     def _weighted_log_prob(self, X: np.ndarray, X_sq: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``ln p_j + ln N(mu_j, sigma_j, x_n)`` of shape (n, K), and the squared distances."""
-        n_features = X.shape[1]
-        distances = squared_euclidean(X, self.means_, X_sq=X_sq)
-        log_prob = distances * (-0.5 / self.variances_)
-        log_prob += np.log(self.weights_) - 0.5 * n_features * (_LOG_2PI + np.log(self.variances_))
-        return log_prob, distances
+        distances = self._distances(X, X_sq)
+        return self._log_prob_from(distances), distances
 
     def fit(self, X, y=None, sample_weight=None) -> "IsotropicGaussianMixture":
         """Fit the mixture by EM.
