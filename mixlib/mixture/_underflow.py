@@ -16,8 +16,8 @@ import numpy as np
 from mixlib.core.log_space import exp_flushed
 
 
-def underflow_from_distances(class_prior: np.ndarray, mixtures: Sequence, distances: Sequence[np.ndarray],
-                             n_features: int) -> np.ndarray:
+def underflow_from_distances(class_prior: np.ndarray, mixtures: Sequence,
+                             distances: Sequence[np.ndarray]) -> np.ndarray:
     """Examples whose density underflows to 0 for every class in linear-space float64.
 
     Parameters
@@ -28,24 +28,26 @@ def underflow_from_distances(class_prior: np.ndarray, mixtures: Sequence, distan
         The mixture of every class (``weights_`` ``p_cj``, ``variances_`` ``sigma_cj^2``).
     distances : sequence of ndarray of shape (n_samples, K_c)
         ``||x_n - mu_cj||^2`` of every class (not modified).
-    n_features : int
-        The dimension ``d``.
 
     Returns
     -------
     ndarray of bool of shape (n_samples,)
-        True where, for every class ``c``, ``P(c) * sum_j (p_cj * (2 pi sigma_cj^2)^(-d/2))
+        True where, for every class ``c`` (``d`` the dimension),
+        ``P(c) * sum_j (p_cj * (2 pi sigma_cj^2)^(-d/2))
         * exp(-||x_n - mu_cj||^2 / (2 sigma_cj^2)) == 0``, each factor in float64
         (``numpy.power``, ``numpy.exp``), multiplied left to right, the sum over kernels in
         float64 (numpy's pairwise sum), with IEEE semantics: underflow to 0, overflow to inf,
         ``inf * 0 = NaN`` (never 0).
     """
     zero = np.ones(len(distances[0]), dtype=bool)
-    for prior, mixture, class_distances in zip(class_prior, mixtures, distances):
-        variances = mixture.variances_
-        with np.errstate(under="ignore", over="ignore", invalid="ignore"):
-            normaliser = np.power(2.0 * np.pi * variances, -0.5 * n_features)
-            terms = mixture.weights_ * normaliser * exp_flushed(-class_distances / (2.0 * variances))
+    # IEEE semantics on purpose: underflow to 0, overflow to inf, inf * 0 = NaN.
+    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+        for prior, mixture, class_distances in zip(class_prior, mixtures, distances):
+            # p_cj (2 pi sigma_cj^2)^(-d/2) and -2 sigma_cj^2, computed once per fit; the
+            # exponent -D / (2 sigma^2) as D / (-2 sigma^2), the same double (IEEE division
+            # and negation are exact in sign)
+            linear, minus_two_variances = mixture._kernel_constants()[3:]
+            terms = linear * exp_flushed(class_distances / minus_two_variances)
             density = prior * terms.sum(axis=1)
-        zero &= density == 0.0
+            zero &= density == 0.0
     return zero

@@ -279,8 +279,7 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
 
     def underflow_from_distances(self, distances: list[np.ndarray]) -> np.ndarray:
         """:meth:`underflow_mask` from the :meth:`class_distances` of the examples."""
-        return underflow_from_distances(self.class_prior_, self.mixtures_, distances,
-                                        self.n_features_in_)
+        return underflow_from_distances(self.class_prior_, self.mixtures_, distances)
 
     def log_density_from_distances(self, distances: list[np.ndarray]) -> np.ndarray:
         """:meth:`predict_log_density` from the :meth:`class_distances` of the examples."""

@@ -260,23 +260,31 @@ class IsotropicGaussianMixture(BaseEstimator):
         self.weights_ = weights
 
     # ------------------------------------------------------------------ EM
-    def _kernel_constants(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``-1 / (2 sigma_j^2)``, ``ln p_j - (d/2) (ln 2 pi + ln sigma_j^2)`` and
-        ``||mu_j||^2`` of the fitted kernels, each of shape (K,).
+    def _kernel_constants(self) -> tuple[np.ndarray, ...]:
+        """Per-kernel constants of the fitted parameters, each of shape (K,)::
+
+            -1 / (2 sigma_j^2),  ln p_j - (d/2) (ln 2 pi + ln sigma_j^2),  ||mu_j||^2,
+            p_j * (2 pi sigma_j^2)^(-d/2),  -2 sigma_j^2
+
+        the last two in linear-space float64 (``numpy.power``; underflow to 0 and overflow to
+        inf as IEEE arithmetic gives them), for the classifier's underflow rule.
 
         Computed once per set of parameters: the cache is keyed by the very arrays
         ``means_``, ``variances_`` and ``weights_`` it was computed from, so a refit (which
         rebinds them to new arrays; none is changed in place), a warm start or a shallow copy
         never reads constants of other parameters.
         """
-        key = (self.means_, self.variances_, self.weights_)
+        means, variances, weights = self.means_, self.variances_, self.weights_
         cached = self.__dict__.get("_constants")
-        if cached is None or any(a is not b for a, b in zip(cached[0], key)):
-            means, variances = self.means_, self.variances_
-            offset = np.log(self.weights_) - 0.5 * means.shape[1] * (_LOG_2PI + np.log(variances))
-            cached = (key, -0.5 / variances, offset, np.einsum("ij,ij->i", means, means))
+        if cached is None or cached[0] is not means or cached[1] is not variances or cached[2] is not weights:
+            half_d = 0.5 * means.shape[1]
+            with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+                linear = weights * np.power(2.0 * np.pi * variances, -half_d)
+            cached = (means, variances, weights, -0.5 / variances,
+                      np.log(weights) - half_d * (_LOG_2PI + np.log(variances)),
+                      np.einsum("ij,ij->i", means, means), linear, -2.0 * variances)
             self._constants = cached
-        return cached[1:]
+        return cached[3:]
 
     def _distances(self, X: np.ndarray, X_sq: np.ndarray | None = None) -> np.ndarray:
         """Squared distances ``||x_n - mu_j||^2`` of the rows of checked ``X``, shape (n, K)."""
@@ -288,7 +296,7 @@ class IsotropicGaussianMixture(BaseEstimator):
 
             ln p_j - (d/2) (ln 2 pi + ln sigma_j^2) - ||x_n - mu_j||^2 / (2 sigma_j^2)
         """
-        scale, offset, _ = self._kernel_constants()
+        scale, offset = self._kernel_constants()[:2]
         log_prob = distances * scale
         log_prob += offset
         return log_prob
