@@ -251,7 +251,7 @@ def test_scored_examples_reads_the_posteriors_once_for_every_rule_and_threshold(
             undecided = (model.predict_proba(X).max(axis=1) <= threshold if rule == "confidence"
                          else model.underflow_mask(X))
             expected[rule, threshold] = model.error_shares(X, y, undecided)
-    calls = {"predict_proba": 0, "underflow_mask": 0}
+    calls = {"class_distances": 0, "proba_from_distances": 0, "underflow_from_distances": 0}
     for name in calls:
         method = getattr(MixtureClassifier, name)
 
@@ -263,7 +263,9 @@ def test_scored_examples_reads_the_posteriors_once_for_every_rule_and_threshold(
     for (rule, threshold), errors in expected.items():
         assert scored.errors(rule, threshold) == errors
         assert scored.errors(rule, threshold) == label_errors(model, X, y, rule, threshold)
-    assert calls["predict_proba"] == 1 + 6 and calls["underflow_mask"] == 1 + 3
+    # one distance computation per scored set (1, and 6 by label_errors), read by both rules
+    assert calls == {"class_distances": 1 + 6, "proba_from_distances": 1 + 6,
+                     "underflow_from_distances": 1 + 3}
     assert any(hard > 0 for hard, _ in expected.values())
     assert any(unknown > 0 for _, unknown in expected.values())
     with pytest.raises(ValueError, match="give y"):

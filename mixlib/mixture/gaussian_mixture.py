@@ -11,13 +11,11 @@ Everything is computed in log space.
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 
 from mixlib.core.base import BaseEstimator, ClassifierMixin
-from mixlib.core.distances import squared_euclidean
-from mixlib.core.log_space import exp_flushed, logsumexp_rows
+from mixlib.core.log_space import logsumexp_rows
 from mixlib.core.validation import (
     check_array,
     check_fitted_input,
@@ -27,98 +25,25 @@ from mixlib.core.validation import (
     check_random_state,
     check_sample_weight,
 )
+from mixlib.mixture._underflow import underflow_from_distances
+from mixlib.mixture.capped import fit_capped_mixture
 from mixlib.mixture.initialisation import (
     DEFAULT_INIT,
     DEFAULT_MAX_ITER,
     DEFAULT_MIN_VARIANCE,
     DEFAULT_TOL,
-    distinct_rows,
-    draw_centres,
     variance_floor,
 )
 from mixlib.mixture.isotropic import IsotropicGaussianMixture, check_em_params
 
 # IsotropicGaussianMixture is exported with the classifier whose ``mixtures_`` hold them.
-__all__ = ["IsotropicGaussianMixture", "MixtureClassifier", "fit_capped_mixture"]
+__all__ = ["IsotropicGaussianMixture", "MixtureClassifier"]
 
 
-def fit_capped_mixture(
-    X: np.ndarray,
-    sample_weight: np.ndarray | None,
-    n_components: int,
-    rng: np.random.Generator,
-    subject: str,
-    unit: str,
-    *,
-    stacklevel: int,
-    init: str = DEFAULT_INIT,
-    tol: float = DEFAULT_TOL,
-    max_iter: int = DEFAULT_MAX_ITER,
-    min_variance: float = DEFAULT_MIN_VARIANCE,
-    previous: IsotropicGaussianMixture | None = None,
-    checked: bool = False,
-) -> tuple[IsotropicGaussianMixture, int]:
-    """Fit a mixture of ``K = min(n_components, distinct rows of X)`` kernels, warning if capped.
-
-    ``K`` distinct centres need ``K`` distinct training vectors (:func:`initial_centres`), so
-    the classifier's mixture of a class (:class:`MixtureClassifier`) and the kernel-mode
-    imputer's mixture of a feature (:class:`mixlib.impute.KernelModeImputer`) use as many
-    kernels as asked, or as their rows have distinct values if fewer.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-    sample_weight : ndarray of shape (n_samples,) or None
-        Only rows of positive weight count as distinct vectors (None: unit weights).
-    n_components : int
-        The requested ``K``.
-    rng : numpy.random.Generator
-        Drives the initialisation.
-    subject, unit : str
-        Name the data and its rows in the ``UserWarning`` raised when ``K`` is reduced:
-        ``"{subject} has {n} distinct {unit}, fewer than n_components=..."``.
-    stacklevel : int
-        Of that warning, counted from this function.
-    init, tol, max_iter, min_variance :
-        Of :class:`IsotropicGaussianMixture` (``min_variance`` absolute, in units of ``X``).
-    previous : IsotropicGaussianMixture, optional
-        A fitted mixture to continue from (warm start): its kernel count, centres, widths and
-        weights are the initial parameters, so EM resumes where that fit stopped.
-    checked : bool, default=False
-        ``X`` from :func:`check_array`, ``sample_weight`` positive float64 weights of its own
-        and ``init``, ``tol``, ``max_iter``, ``min_variance`` valid (``check_em_params``):
-        the mixture does not check them again (the classifier checks once for all classes).
-
-    Returns
-    -------
-    mixture : IsotropicGaussianMixture
-        Fitted on ``X`` with ``sample_weight``.
-    k : int
-        The number of kernels used.
-    """
-    em = {"init": init, "tol": tol, "max_iter": max_iter, "min_variance": min_variance,
-          "random_state": rng}
-    if previous is not None:
-        k = previous.n_components
-        mixture = IsotropicGaussianMixture(k, means_init=previous.means_, sigmas_init=previous.sigmas_,
-                                           weights_init=previous.weights_ / previous.weights_.sum(), **em)
-        given = mixture._check_given(X.shape[1]) if checked else None
-    else:
-        weighted = sample_weight if checked else check_sample_weight(sample_weight, X.shape[0])
-        rows, weights = distinct_rows(X, weighted)
-        n_distinct = len(rows)
-        k = min(n_components, n_distinct)
-        if k < n_components:
-            warnings.warn(f"{subject} has {n_distinct} distinct {unit}, fewer than "
-                          f"n_components={n_components}; using {k} kernel(s) for it.",
-                          UserWarning, stacklevel=stacklevel)
-        # the centres the mixture's own initialisation would draw, from the rows counted above
-        centres = draw_centres(rows, weights, k, init=init, rng=rng)
-        mixture = IsotropicGaussianMixture(k, means_init=centres, **em)
-        given = {"means": centres}  # rows of X: a (k, n_features) float64 array, as checked
-    if checked:
-        return mixture._fit(X, sample_weight, given), k
-    return mixture.fit(X, sample_weight=sample_weight), k
+def _posterior(joint: np.ndarray) -> np.ndarray:
+    """``p(c | x_n) = exp(ln p(x_n, c) - logsumexp_c' ln p(x_n, c'))`` from the joint log
+    likelihoods of shape (n_samples, n_classes)."""
+    return np.exp(joint - logsumexp_rows(joint, keepdims=True))
 
 
 class MixtureClassifier(ClassifierMixin, BaseEstimator):
@@ -338,35 +263,48 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
         to the variance floor (``sigma = 1e-3`` for ``min_variance = 1e-6``) stops counting
         ``0.04`` away, i.e. for every example but the one it sits on.
         """
-        X = check_fitted_input(self, X, attribute="mixtures_")
-        n_features = X.shape[1]
-        X_sq = np.einsum("ij,ij->i", X, X)
-        zero = np.ones(len(X), dtype=bool)
-        for prior, mixture in zip(self.class_prior_, self.mixtures_):
-            variances = mixture.variances_
-            distances = squared_euclidean(X, mixture.means_, X_sq=X_sq)
-            # IEEE semantics on purpose: underflow to 0, overflow to inf, inf * 0 = NaN.
-            with np.errstate(under="ignore", over="ignore", invalid="ignore"):
-                normaliser = np.power(2.0 * np.pi * variances, -0.5 * n_features)
-                terms = mixture.weights_ * normaliser * exp_flushed(-distances / (2.0 * variances))
-                density = prior * terms.sum(axis=1)
-            zero &= density == 0.0
-        return zero
+        return self.underflow_from_distances(self.class_distances(X))
 
-    def predict_log_density(self, X) -> np.ndarray:
-        """Class-conditional log densities ``ln p(x_n | c)``, shape (n_samples, n_classes)."""
+    def class_distances(self, X) -> list[np.ndarray]:
+        """Squared distances ``||x_n - mu_cj||^2`` of the rows of ``X`` to every class's
+        kernels: one array of shape (n_samples, K_c) per class, in the order of ``classes_``.
+
+        :meth:`predict_log_density` and :meth:`underflow_mask` are functions of these
+        (:meth:`log_density_from_distances`, :meth:`underflow_from_distances`): a caller that
+        needs both computes them once.
+        """
         X = check_fitted_input(self, X, attribute="mixtures_")
-        # each class's score_samples, its rows checked once and their squared norms computed once
-        X_sq = np.einsum("ij,ij->i", X, X)
-        terms = [m._weighted_log_prob(X, X_sq)[0] for m in self.mixtures_]
+        X_sq = np.einsum("ij,ij->i", X, X)  # the rows' squared norms, once for every class
+        return [mixture._distances(X, X_sq) for mixture in self.mixtures_]
+
+    def underflow_from_distances(self, distances: list[np.ndarray]) -> np.ndarray:
+        """:meth:`underflow_mask` from the :meth:`class_distances` of the examples."""
+        return underflow_from_distances(self.class_prior_, self.mixtures_, distances)
+
+    def log_density_from_distances(self, distances: list[np.ndarray]) -> np.ndarray:
+        """:meth:`predict_log_density` from the :meth:`class_distances` of the examples."""
+        # each class's score_samples
+        terms = [m._log_prob_from(d) for m, d in zip(self.mixtures_, distances)]
         if len({t.shape[1] for t in terms}) > 1:
             return np.column_stack([logsumexp_rows(t) for t in terms])
         # as many kernels in every class: one call on the classes' rows stacked (a row's result
         # is its own), laid out (n, n_classes) C-contiguous as column_stack's
         return np.ascontiguousarray(logsumexp_rows(np.vstack(terms)).reshape(len(terms), -1).T)
 
+    def predict_log_density(self, X) -> np.ndarray:
+        """Class-conditional log densities ``ln p(x_n | c)``, shape (n_samples, n_classes)."""
+        return self.log_density_from_distances(self.class_distances(X))
+
     def _joint_log_likelihood(self, X) -> np.ndarray:
-        return self.predict_log_density(X) + np.log(self.class_prior_)
+        return self._joint_from(self.class_distances(X))
+
+    def _joint_from(self, distances: list[np.ndarray]) -> np.ndarray:
+        """``ln p(x_n | c) + ln P(c)`` from the :meth:`class_distances` of the examples."""
+        return self.log_density_from_distances(distances) + np.log(self.class_prior_)
+
+    def proba_from_distances(self, distances: list[np.ndarray]) -> np.ndarray:
+        """:meth:`predict_proba` from the :meth:`class_distances` of the examples."""
+        return _posterior(self._joint_from(distances))
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log posteriors ``ln p(c | x_n)``, shape (n_samples, n_classes)."""
@@ -375,18 +313,17 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X) -> np.ndarray:
         """Posteriors ``p(c | x_n)`` by Bayes' rule, shape (n_samples, n_classes); rows sum to 1."""
-        return np.exp(self.predict_log_proba(X))
+        return _posterior(self._joint_log_likelihood(X))
 
     def proba_and_unclassifiable(self, X) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`predict_proba` and :meth:`unclassifiable` of ``X``, bit for bit, from one
         evaluation of the joint log likelihoods (the iterative method asks for both)."""
         joint = self._joint_log_likelihood(X)
-        posterior = np.exp(joint - logsumexp_rows(joint, keepdims=True))
+        posterior = _posterior(joint)
         return posterior, self._unclassifiable(joint, posterior)
 
     def _unclassifiable(self, joint: np.ndarray, posterior: np.ndarray | None = None) -> np.ndarray:
-        if posterior is None:
-            posterior = np.exp(joint - logsumexp_rows(joint, keepdims=True))
+        posterior = _posterior(joint) if posterior is None else posterior
         mask = np.zeros(len(joint), dtype=bool)
         if posterior.shape[1] > 1:
             top_two = -np.partition(-posterior, 1, axis=1)[:, :2]
@@ -424,9 +361,11 @@ class MixtureClassifier(ClassifierMixin, BaseEstimator):
             ``mean_n u_n``. The two are disjoint: ``1 - hard - unknown`` is the share
             classified correctly.
         """
-        predicted = self.classes_[self.predict_proba(X).argmax(axis=1)]
+        joint = self._joint_log_likelihood(X)  # once, for the posteriors and the undecided
+        posterior = _posterior(joint)
+        predicted = self.classes_[posterior.argmax(axis=1)]
         if undecided is None:
-            undecided = self.unclassifiable(X)
+            undecided = self._unclassifiable(joint, posterior)
         return float(np.mean(~undecided & (predicted != np.asarray(y)))), float(np.mean(undecided))
 
     def predict(self, X) -> np.ndarray:

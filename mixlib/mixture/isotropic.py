@@ -260,13 +260,51 @@ class IsotropicGaussianMixture(BaseEstimator):
         self.weights_ = weights
 
     # ------------------------------------------------------------------ EM
+    def _kernel_constants(self) -> tuple[np.ndarray, ...]:
+        """Per-kernel constants of the fitted parameters, each of shape (K,)::
+
+            -1 / (2 sigma_j^2),  ln p_j - (d/2) (ln 2 pi + ln sigma_j^2),  ||mu_j||^2,
+            p_j * (2 pi sigma_j^2)^(-d/2),  -2 sigma_j^2
+
+        the last two in linear-space float64 (``numpy.power``; underflow to 0 and overflow to
+        inf as IEEE arithmetic gives them), for the classifier's underflow rule.
+
+        Computed once per set of parameters: the cache is keyed by the very arrays
+        ``means_``, ``variances_`` and ``weights_`` it was computed from, so a refit (which
+        rebinds them to new arrays; none is changed in place), a warm start or a shallow copy
+        never reads constants of other parameters.
+        """
+        means, variances, weights = self.means_, self.variances_, self.weights_
+        cached = self.__dict__.get("_constants")
+        if cached is None or cached[0] is not means or cached[1] is not variances or cached[2] is not weights:
+            half_d = 0.5 * means.shape[1]
+            with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+                linear = weights * np.power(2.0 * np.pi * variances, -half_d)
+            cached = (means, variances, weights, -0.5 / variances,
+                      np.log(weights) - half_d * (_LOG_2PI + np.log(variances)),
+                      np.einsum("ij,ij->i", means, means), linear, -2.0 * variances)
+            self._constants = cached
+        return cached[3:]
+
+    def _distances(self, X: np.ndarray, X_sq: np.ndarray | None = None) -> np.ndarray:
+        """Squared distances ``||x_n - mu_j||^2`` of the rows of checked ``X``, shape (n, K)."""
+        return squared_euclidean(X, self.means_, X_sq=X_sq, Y_sq=self._kernel_constants()[2])
+
+    def _log_prob_from(self, distances: np.ndarray) -> np.ndarray:
+        """``ln p_j + ln N(mu_j, sigma_j, x_n)`` of shape (n, K) from the squared distances
+        (a new array)::
+
+            ln p_j - (d/2) (ln 2 pi + ln sigma_j^2) - ||x_n - mu_j||^2 / (2 sigma_j^2)
+        """
+        scale, offset = self._kernel_constants()[:2]
+        log_prob = distances * scale
+        log_prob += offset
+        return log_prob
+
     def _weighted_log_prob(self, X: np.ndarray, X_sq: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``ln p_j + ln N(mu_j, sigma_j, x_n)`` of shape (n, K), and the squared distances."""
-        n_features = X.shape[1]
-        distances = squared_euclidean(X, self.means_, X_sq=X_sq)
-        log_prob = distances * (-0.5 / self.variances_)
-        log_prob += np.log(self.weights_) - 0.5 * n_features * (_LOG_2PI + np.log(self.variances_))
-        return log_prob, distances
+        distances = self._distances(X, X_sq)
+        return self._log_prob_from(distances), distances
 
     def fit(self, X, y=None, sample_weight=None) -> "IsotropicGaussianMixture":
         """Fit the mixture by EM.

@@ -27,10 +27,14 @@ from mixlib.mixture import MixtureClassifier
 class ScoredExamples:
     """A fitted classifier's verdicts on one set of examples, under every rule and threshold.
 
-    The posteriors, their maximum, the misclassified examples and, once a rule asks for it,
-    the underflow mask are computed once: an experiment that scores one model under several
-    rules and thresholds (the sensitivity grid) reads them again instead of recomputing them.
-    Every mask and error is the one :func:`unclassifiable_mask` and :func:`label_errors` give.
+    The squared distances of the examples to every kernel, the posteriors, their maximum,
+    the misclassified examples and, once a rule asks for it, the underflow mask are computed
+    once: an experiment that scores one model under several rules and thresholds (the
+    sensitivity grid) reads them again instead of recomputing them, and the posteriors and
+    the underflow mask come from the same distances
+    (:meth:`~mixlib.mixture.MixtureClassifier.class_distances`), bit for bit what
+    ``predict_proba`` and ``underflow_mask`` give. Every mask and error is the one
+    :func:`unclassifiable_mask` and :func:`label_errors` give.
 
     Parameters
     ----------
@@ -43,16 +47,24 @@ class ScoredExamples:
     def __init__(self, classifier: MixtureClassifier, X: np.ndarray,
                  y: np.ndarray | None = None) -> None:
         self.classifier, self.X, self.y = classifier, X, y
+        self._distances: list[np.ndarray] | None = None
         self._proba: np.ndarray | None = None
         self._top: np.ndarray | None = None
         self._underflow: np.ndarray | None = None
         self._wrong: np.ndarray | None = None
 
     @property
+    def distances(self) -> list[np.ndarray]:
+        """The squared distances of the examples to every class's kernels (computed once)."""
+        if self._distances is None:
+            self._distances = self.classifier.class_distances(self.X)
+        return self._distances
+
+    @property
     def proba(self) -> np.ndarray:
         """``p(c | x)``, shape (n_samples, n_classes) (``predict_proba``, computed once)."""
         if self._proba is None:
-            self._proba = self.classifier.predict_proba(self.X)
+            self._proba = self.classifier.proba_from_distances(self.distances)
         return self._proba
 
     def unclassifiable(self, rule: str, threshold: float | None = None) -> np.ndarray:
@@ -68,7 +80,7 @@ class ScoredExamples:
             return self._top <= threshold
         if rule == "underflow":
             if self._underflow is None:
-                self._underflow = self.classifier.underflow_mask(self.X)
+                self._underflow = self.classifier.underflow_from_distances(self.distances)
             return self._underflow
         raise ValueError(
             f"unclassifiable rule must be one of {UNCLASSIFIABLE_RULES}, got {rule!r}.")
