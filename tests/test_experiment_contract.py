@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from mixlib.core.seeding import generator
-from mixlib.experiments.contract import RepeatData, RoleData, labelled, run_repeats
+from mixlib.experiments.contract import Columns, RepeatData, RoleData, labelled, run_repeats, stacked
 
 
 def _repeats(n):
@@ -66,3 +66,68 @@ def test_runner_errors_are_clear():
         run_repeats(summary, [], {"label": "x"})
     with pytest.raises(ValueError, match="first must be at least 1, got 0"):
         run_repeats(summary, _repeats(2), {"label": "x"}, first=0)
+
+
+def _old_stack(tables, repeats):
+    """The stacking run_repeats did before it stacked once: a repeat column per table, then concat."""
+    for table, repeat in zip(tables, repeats):
+        table.insert(table.shape[1], "repeat", repeat)
+    return pd.concat(tables, ignore_index=True)
+
+
+def mixed(data, *, rng):
+    """A columnar stage of every kind of column: constants, lists and arrays of strings of
+    several widths, ints, floats with NaN, booleans; its length varies with the repeat."""
+    n = 2 + data.repeat
+    return Columns({"method": "prior" if data.repeat % 2 else "labelled_only", "k": 3,
+                    "label": [("a" * (i + 1)) for i in range(n)], "code": np.arange(n),
+                    "value": np.where(rng.random(n) < 0.5, np.nan, rng.random(n)),
+                    "flag": rng.random(n) < 0.5, "gap": np.nan, "sure": True,
+                    "class": np.array(["EI", "N"])[np.arange(n) % 2]}, n)
+
+
+def mixed_frame(data, *, rng):
+    return mixed(data, rng=rng).frame()
+
+
+def test_columnar_twins_stack_to_the_stage_functions_tables_bit_for_bit():
+    """run_repeats of a columnar twin gives the table of the DataFrame stage function, and
+    both give the old per-table stacking: same values, dtypes, column and row order."""
+    repeats = _repeats(4)
+    twin = run_repeats(mixed, repeats, seed=3, keys=("k",))
+    frames = run_repeats(mixed_frame, repeats, seed=3, keys=("k",))
+    old = _old_stack([mixed_frame(data, rng=generator(3, "k", data.repeat)) for data in repeats],
+                     range(4))
+    for table in (twin, frames):
+        pd.testing.assert_frame_equal(table, old, check_exact=True)
+    assert str(twin["label"].dtype) == str(pd.Series(["a"]).dtype) and twin["flag"].dtype == bool
+    assert len(twin) == 2 + 3 + 4 + 5 and isinstance(twin.index, pd.RangeIndex)
+
+
+def test_stacks_that_columns_cannot_make_alike_take_concat():
+    """An empty part, a column of different kinds, or other columns: pandas.concat itself."""
+    parts = [Columns({"a": [1.0, 2.0], "b": "x"}, 2), Columns({"a": [], "b": "y"}, 0)]
+    kinds = [Columns({"a": [True], "b": "x"}, 1), Columns({"a": [0.5], "b": "y"}, 1)]
+    other = [Columns({"a": [1.0], "b": "x"}, 1), Columns({"b": ["y"], "c": [2]}, 1)]
+    for stack in (parts, kinds, other):
+        expected = pd.concat([part.frame() for part in stack], ignore_index=True)
+        expected.insert(expected.shape[1], "repeat", np.arange(len(expected)))
+        pd.testing.assert_frame_equal(stacked(stack, repeat=np.arange(len(expected))), expected,
+                                      check_exact=True)
+
+
+def test_frames_with_other_columns_stack_as_they_first_appear():
+    def varying(data):
+        return pd.DataFrame({"a": [data.repeat], f"c{data.repeat % 2}": ["x"]})
+
+    table = run_repeats(varying, _repeats(3))
+    old = _old_stack([varying(data) for data in _repeats(3)], range(3))
+    pd.testing.assert_frame_equal(table, old, check_exact=True)
+    assert list(table.columns) == ["a", "c0", "repeat", "c1"]
+
+
+def test_counts_reads_a_columnar_table_by_column_name():
+    seen = []
+    table = run_repeats(mixed, _repeats(4), seed=3, keys=("k",), first=1, needed=2,
+                        counts=lambda part: seen.append(part["k"].tolist()) or part.length > 3)
+    assert seen == [[3, 3], [3, 3, 3], [3, 3, 3, 3], [3] * 5] and table["repeat"].max() == 3

@@ -505,3 +505,37 @@ def test_dna_kernel_point_warms_up_the_same_classifier_once_per_process(monkeypa
                                em=EMSettings(tol=tol), rng=np.random.default_rng(1))
     assert [type(model) for model in built] == [MixtureClassifier] * 2
     assert [(model.n_components, model.tol) for model in built] == [(3, 1e-4), (3, 1e-3)]
+
+def test_columnar_jobs_stack_the_stage_functions_tables_bit_for_bit():
+    """kernel_sweep_job and dna_kernel_job run the stages' columnar twins and stack once:
+    their rows are kernel_sweep_point's and dna_kernel_point's DataFrames with the label
+    and repeat columns, value for value and dtype for dtype (timings aside)."""
+    from mixlib.core.seeding import generator
+    from mixlib.experiments.semisupervised_sweep import kernel_sweep_job
+
+    repeats = [RepeatData(r, tiny_problem(r).roles) for r in range(3)]
+    sweep = kernel_sweep_job(repeats, seed=8, split="s", dataset="d", kernel_counts=[1, 3],
+                             methods=["labelled_only", "iterative", "prior"], em=EM,
+                             settings=SETTINGS)
+    expected = pd.concat([
+        kernel_sweep_point(data, method=method, n_components=k, em=EM, settings=SETTINGS,
+                           rng=generator(8, "kernel_sweep", "s", method, k, data.repeat))
+        .assign(repeat=data.repeat) for method in ("labelled_only", "iterative", "prior")
+        for k in (1, 3) for data in repeats], ignore_index=True)
+    expected.insert(0, "dataset", "d")
+    expected.insert(0, "split", "s")
+    pd.testing.assert_frame_equal(sweep, expected, check_exact=True)
+    assert str(sweep["metric"].dtype) == str(pd.Series(["a"]).dtype)
+
+    dna_repeats = [RepeatData.of(r, train=tiny_problem(r)["labelled"], test=tiny_problem(r)["test"])
+                   for r in range(3)]
+    dna = dna_kernel_job(dna_repeats, seed=0, split="s", encoding="onehot", kernel_counts=[1, 2],
+                         em=EM, dataset="d")
+    expected = pd.concat([
+        dna_kernel_point(data, n_components=k, em=EM, rng=generator(0, "dna_kernel_sweep", "s", k, data.repeat))
+        .assign(repeat=data.repeat) for k in (1, 2) for data in dna_repeats], ignore_index=True)
+    expected = expected.assign(split="s", encoding="onehot", dataset="d")
+    timed = dna["metric"] == "fit_seconds"
+    assert timed.any() and (dna.loc[timed, "value"] > 0).all()
+    pd.testing.assert_frame_equal(dna[~timed].reset_index(drop=True),
+                                  expected[~timed].reset_index(drop=True), check_exact=True)

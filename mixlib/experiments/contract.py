@@ -9,6 +9,13 @@ to its arrays (:class:`RoleData`, so ``X, y = data["train"]``); ``rng`` is prese
 stage is seeded. :func:`run_repeats` runs a stage function on the repeats of a split: it loops
 over the repeats, seeds each one, and stacks their tables with a ``repeat`` column; the stage
 module's job function adds the job's label columns (``split``, ``dataset``, ...).
+
+A job runs thousands of small fits, and a DataFrame built per repeat (pandas' string columns
+made one table at a time) cost a large share of them. So a stage may also come as a *columnar
+twin* of the same signature that returns its table as :class:`Columns` (plain values, no
+DataFrame); the stage function is then ``twin(...).frame()``, and a job passes the twin to
+:func:`run_repeats`, which makes one DataFrame of all the repeats: the same table, value for
+value and dtype for dtype, as the stage functions' tables stacked.
 """
 
 from __future__ import annotations
@@ -24,6 +31,65 @@ import pandas as pd
 from mixlib.core.seeding import generator
 
 logger = logging.getLogger(__name__)
+
+
+class Columns:
+    """A table as columns of plain values, made a DataFrame once (:meth:`frame`).
+
+    Parameters
+    ----------
+    columns : mapping of str to a value or a sequence
+        Each column in order: one value for every row (a scalar), or a list or 1-d array of
+        ``length`` values.
+    length : int
+        Rows of the table.
+
+    Examples
+    --------
+    >>> table = Columns({"method": "prior", "value": [0.5, 0.25]}, 2)
+    >>> table.frame()["method"].tolist(), table["value"].tolist()
+    (['prior', 'prior'], [0.5, 0.25])
+    """
+
+    __slots__ = ("columns", "length")
+
+    def __init__(self, columns: Mapping[str, Any], length: int) -> None:
+        self.columns = dict(columns)
+        self.length = int(length)
+
+    def __getitem__(self, column: str) -> np.ndarray:
+        """The values of ``column``, one per row, as a numpy array."""
+        value = self.columns[column]
+        if isinstance(value, (list, tuple, np.ndarray)):
+            return np.asarray(value)
+        return np.full(self.length, value)
+
+    def frame(self) -> pd.DataFrame:
+        """The DataFrame of these columns, with no index (a ``RangeIndex``)."""
+        return pd.DataFrame(self.columns, index=pd.RangeIndex(self.length))
+
+
+def stacked(parts: Sequence[Columns], **last: np.ndarray) -> pd.DataFrame:
+    """``pandas.concat([part.frame() for part in parts], ignore_index=True)`` with the
+    ``last`` columns (one value per row of the stack) added at its end, made as one DataFrame.
+
+    Each column's values are stacked as numpy arrays and pandas makes the column once: the
+    same values and dtype as the stacked frames whenever every part has the same columns
+    and a column's arrays are of one kind (all strings, all floats, ...); other stacks, and
+    any empty part, take ``pandas.concat`` itself.
+    """
+    names = list(parts[0].columns)
+    alike = all(part.length > 0 and list(part.columns) == names for part in parts)
+    arrays = {name: [part[name] for part in parts] for name in names} if alike else {}
+    if not alike or any(len({array.dtype.kind for array in column}) > 1
+                        for column in arrays.values()):
+        table = pd.concat([part.frame() for part in parts], ignore_index=True)
+        for name, values in last.items():
+            table.insert(table.shape[1], name, values)
+        return table
+    total = sum(part.length for part in parts)
+    return pd.DataFrame({**{name: np.concatenate(column) for name, column in arrays.items()},
+                         **last}, index=pd.RangeIndex(total))
 
 
 class RoleData(NamedTuple):
@@ -74,10 +140,10 @@ class RepeatData(Mapping[str, RoleData]):
         return len(self.roles)
 
 
-def run_repeats(function: Callable[..., pd.DataFrame], repeats: Sequence[RepeatData],
+def run_repeats(function: Callable[..., pd.DataFrame | Columns], repeats: Sequence[RepeatData],
                 params: Mapping[str, Any] | None = None, *, seed: int | None = None,
                 keys: tuple[str | int, ...] | None = None, first: int | None = None,
-                needed: int = 0, counts: Callable[[pd.DataFrame], bool] | None = None,
+                needed: int = 0, counts: Callable[[pd.DataFrame | Columns], bool] | None = None,
                 ) -> pd.DataFrame:
     """Run a stage function on the repeats of a split, in order; its tables stacked.
 
@@ -92,8 +158,9 @@ def run_repeats(function: Callable[..., pd.DataFrame], repeats: Sequence[RepeatD
     Parameters
     ----------
     function : callable
-        ``function(data: RepeatData, *, rng=None, **params) -> pandas.DataFrame`` (see the
-        module docstring).
+        ``function(data: RepeatData, *, rng=None, **params)``: a stage function (see the
+        module docstring), or its columnar twin, which returns :class:`Columns`; the
+        repeats' tables are then stacked as columns (:func:`stacked`), one DataFrame in all.
     repeats : sequence of RepeatData
         The split's repeats (:func:`mixlib.pipeline.workflow.load_repeats`), in order.
     params : mapping, optional
@@ -107,14 +174,16 @@ def run_repeats(function: Callable[..., pd.DataFrame], repeats: Sequence[RepeatD
     needed : int
         Repeats that must count (``claims.min_n``) among those run.
     counts : callable, optional
-        ``counts(table)`` of one repeat's table: whether the repeat counts.
+        ``counts(table)`` of one repeat's table as ``function`` returned it (no ``repeat``
+        column; a DataFrame, or Columns, both indexed by column name): whether it counts.
 
     Returns
     -------
     pandas.DataFrame
         No index; the function's columns and a last ``repeat`` column (the split's repeat
         index), on repeats ``0 .. k - 1`` for the smallest ``k >= first`` at which ``needed``
-        counted (or every repeat).
+        counted (or every repeat). The repeats' tables are stacked once, at the end: the
+        table of ``pandas.concat`` of each one with its ``repeat`` column, value for value.
     """
     if not repeats:
         raise ValueError(f"{function.__name__}: the split has no repeat to run on.")
@@ -128,7 +197,7 @@ def run_repeats(function: Callable[..., pd.DataFrame], repeats: Sequence[RepeatD
     stream = f" (stream {', '.join(map(str, keys))})" if keys is not None else ""
     described = f"{function.__name__} {setting}{stream}"
     first = len(repeats) if first is None else min(first, len(repeats))
-    parts, counted = [], 0
+    parts, run, counted = [], [], 0
     for k, data in enumerate(repeats, start=1):
         if k > first and counted >= needed:
             break
@@ -139,13 +208,25 @@ def run_repeats(function: Callable[..., pd.DataFrame], repeats: Sequence[RepeatD
                         data.repeat, counted, needed, described)
         rng = {} if keys is None else {"rng": generator(seed, *keys, data.repeat)}
         table = function(data, **rng, **params)
-        table.insert(table.shape[1], "repeat", data.repeat)
         counted += counts is not None and bool(counts(table))
         parts.append(table)
+        run.append(data.repeat)
     if counts is not None:
         logger.info("%d repeats run, %d counted (needed %d, at most %d)", len(parts), counted,
                     needed, len(repeats))
-    return pd.concat(parts, ignore_index=True)
+    repeat = np.repeat(np.asarray(run, dtype=np.int64),
+                       [part.length if isinstance(part, Columns) else len(part) for part in parts])
+    if all(isinstance(part, Columns) for part in parts):
+        return stacked(parts, repeat=repeat)
+    frames = [part.frame() if isinstance(part, Columns) else part for part in parts]
+    if any(list(frame.columns) != list(frames[0].columns) for frame in frames):
+        # Tables whose columns differ stack in the order the columns first appear.
+        for frame, index in zip(frames, run):
+            frame.insert(frame.shape[1], "repeat", index)
+        return pd.concat(frames, ignore_index=True)
+    table = pd.concat(frames, ignore_index=True)
+    table.insert(table.shape[1], "repeat", repeat)
+    return table
 
 
 def labelled(table: pd.DataFrame, **columns: Any) -> pd.DataFrame:

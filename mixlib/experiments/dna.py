@@ -2,7 +2,8 @@
 
 One pipeline job is one split of a DNA data set (one encoding), every kernel count ``K`` on
 every repeat: :func:`dna_kernel_job` runs :func:`dna_kernel_point`, its stage function
-(:mod:`mixlib.experiments.contract`), on each.
+(:mod:`mixlib.experiments.contract`), on each, by its columnar twin :func:`dna_kernel_columns`
+(one DataFrame for the job).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.experiments.contract import RepeatData, run_repeats
+from mixlib.experiments.contract import Columns, RepeatData, run_repeats
 from mixlib.experiments.mixture_errors import train_test_errors
 from mixlib.catalogue.settings import EMSettings
 from mixlib.catalogue.registry import seeded_classifier
@@ -68,6 +69,13 @@ def dna_kernel_point(
     while N (about 520 rows) keeps almost all. ``live_kernels`` records this per class; it
     explains why the error curve flattens for large ``K``.
     """
+    return dna_kernel_columns(data, n_components=n_components, em=em, rng=rng).frame()
+
+
+def dna_kernel_columns(data: RepeatData, *, n_components: int, em: EMSettings,
+                       rng: np.random.Generator | int | None = None) -> Columns:
+    """:func:`dna_kernel_point`'s table as :class:`~mixlib.experiments.contract.Columns` (its
+    columnar twin, for :func:`~mixlib.experiments.contract.run_repeats`)."""
     X_train, y_train = check_X_y(*data["train"])
     X_test, y_test = check_X_y(*data["test"])
     # An untimed fit on a few rows before the process's first point: its first-call costs (the
@@ -87,9 +95,9 @@ def dna_kernel_point(
         rows.append((str(label), "collapsed_kernels", float(collapsed)))
         rows.append((str(label), "effective_components", float(k)))
         rows.append((str(label), "em_iterations", float(mixture.n_iter_)))
-    table = pd.DataFrame(rows, columns=["class", "metric", "value"])
-    table.insert(0, "n_components", int(n_components))
-    return table
+    classes, metrics, values = zip(*rows)
+    return Columns({"n_components": int(n_components), "class": list(classes),
+                    "metric": list(metrics), "value": np.asarray(values, dtype=float)}, len(rows))
 
 
 def dna_kernel_job(repeats: Sequence[RepeatData], *, seed: int, split: str, encoding: str,
@@ -102,7 +110,7 @@ def dna_kernel_job(repeats: Sequence[RepeatData], *, seed: int, split: str, enco
     ``dataset`` columns at its end (fig. 6.1 draws one pair of curves per encoding).
     """
     table = pd.concat([
-        run_repeats(dna_kernel_point, repeats, {"n_components": int(k), "em": em},
+        run_repeats(dna_kernel_columns, repeats, {"n_components": int(k), "em": em},
                     seed=seed, keys=("dna_kernel_sweep", split, int(k)))
         for k in kernel_counts], ignore_index=True)
     return table.assign(split=split, encoding=encoding, dataset=dataset)
