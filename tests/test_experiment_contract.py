@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 
 from mixlib.core.seeding import generator
-from mixlib.experiments.contract import Columns, RepeatData, RoleData, labelled, run_repeats, stacked
+from mixlib.experiments.contract import (Columns, RepeatData, RoleData, columnar, labelled,
+                                         run_repeats, stacked)
 
 
 def _repeats(n):
@@ -87,14 +88,34 @@ def mixed(data, *, rng):
 
 
 def mixed_frame(data, *, rng):
+    """``mixed`` as a DataFrame stage function without a twin."""
     return mixed(data, rng=rng).frame()
 
 
+twins_run = []
+
+
+def _counted_mixed(data, *, rng):
+    twins_run.append(data.repeat)
+    return mixed(data, rng=rng)
+
+
+@columnar(_counted_mixed)
+def mixed_stage(data, *, rng):
+    """``mixed`` as a stage function marked with its columnar twin."""
+    return _counted_mixed(data, rng=rng).frame()
+
+
 def test_columnar_twins_stack_to_the_stage_functions_tables_bit_for_bit():
-    """run_repeats of a columnar twin gives the table of the DataFrame stage function, and
-    both give the old per-table stacking: same values, dtypes, column and row order."""
+    """run_repeats of a stage marked with its columnar twin runs the twin, and its table is
+    that of the plain DataFrame stage and of the old per-table stacking: same values, dtypes,
+    column and row order."""
     repeats = _repeats(4)
-    twin = run_repeats(mixed, repeats, seed=3, keys=("k",))
+    twins_run.clear()
+    twin = run_repeats(mixed_stage, repeats, seed=3, keys=("k",))
+    assert twins_run == [0, 1, 2, 3] and mixed_stage.columns is _counted_mixed
+    pd.testing.assert_frame_equal(mixed_stage(repeats[1], rng=generator(3, "k", 1)),
+                                  mixed_frame(repeats[1], rng=generator(3, "k", 1)), check_exact=True)
     frames = run_repeats(mixed_frame, repeats, seed=3, keys=("k",))
     old = _old_stack([mixed_frame(data, rng=generator(3, "k", data.repeat)) for data in repeats],
                      range(4))

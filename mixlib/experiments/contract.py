@@ -13,9 +13,10 @@ module's job function adds the job's label columns (``split``, ``dataset``, ...)
 A job runs thousands of small fits, and a DataFrame built per repeat (pandas' string columns
 made one table at a time) cost a large share of them. So a stage may also come as a *columnar
 twin* of the same signature that returns its table as :class:`Columns` (plain values, no
-DataFrame); the stage function is then ``twin(...).frame()``, and a job passes the twin to
-:func:`run_repeats`, which makes one DataFrame of all the repeats: the same table, value for
-value and dtype for dtype, as the stage functions' tables stacked.
+DataFrame): the stage function is then ``twin(...).frame()``, marked with its twin by
+:func:`columnar`, and :func:`run_repeats`, given it, runs the twin on every repeat and makes
+one DataFrame of them all: the same table, value for value and dtype for dtype, as the stage
+function's tables stacked.
 """
 
 from __future__ import annotations
@@ -67,6 +68,19 @@ class Columns:
     def frame(self) -> pd.DataFrame:
         """The DataFrame of these columns, with no index (a ``RangeIndex``)."""
         return pd.DataFrame(self.columns, index=pd.RangeIndex(self.length))
+
+
+def columnar(twin: Callable[..., Columns]) -> Callable[[Callable[..., pd.DataFrame]],
+                                                     Callable[..., pd.DataFrame]]:
+    """Mark a stage function as ``twin(...).frame()``: :func:`run_repeats` then runs ``twin``.
+
+    The stage function stays what it is (callers get its DataFrame); it only gains the
+    attribute ``columns = twin``.
+    """
+    def mark(function: Callable[..., pd.DataFrame]) -> Callable[..., pd.DataFrame]:
+        function.columns = twin
+        return function
+    return mark
 
 
 def stacked(parts: Sequence[Columns], **last: np.ndarray) -> pd.DataFrame:
@@ -159,8 +173,9 @@ def run_repeats(function: Callable[..., pd.DataFrame | Columns], repeats: Sequen
     ----------
     function : callable
         ``function(data: RepeatData, *, rng=None, **params)``: a stage function (see the
-        module docstring), or its columnar twin, which returns :class:`Columns`; the
-        repeats' tables are then stacked as columns (:func:`stacked`), one DataFrame in all.
+        module docstring), or a function that returns :class:`Columns`. A stage function
+        marked by :func:`columnar` runs as its twin: the repeats' tables are then stacked as
+        columns (:func:`stacked`), one DataFrame in all.
     repeats : sequence of RepeatData
         The split's repeats (:func:`mixlib.pipeline.workflow.load_repeats`), in order.
     params : mapping, optional
@@ -197,6 +212,7 @@ def run_repeats(function: Callable[..., pd.DataFrame | Columns], repeats: Sequen
     stream = f" (stream {', '.join(map(str, keys))})" if keys is not None else ""
     described = f"{function.__name__} {setting}{stream}"
     first = len(repeats) if first is None else min(first, len(repeats))
+    runs = getattr(function, "columns", function)
     parts, run, counted = [], [], 0
     for k, data in enumerate(repeats, start=1):
         if k > first and counted >= needed:
@@ -207,7 +223,7 @@ def run_repeats(function: Callable[..., pd.DataFrame | Columns], repeats: Sequen
             logger.info("repeat %d (split repeat %d, %d of %d counted so far): %s", k,
                         data.repeat, counted, needed, described)
         rng = {} if keys is None else {"rng": generator(seed, *keys, data.repeat)}
-        table = function(data, **rng, **params)
+        table = runs(data, **rng, **params)
         counted += counts is not None and bool(counts(table))
         parts.append(table)
         run.append(data.repeat)

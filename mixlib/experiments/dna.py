@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.experiments.contract import Columns, RepeatData, run_repeats
+from mixlib.experiments.contract import Columns, RepeatData, columnar, run_repeats
 from mixlib.experiments.mixture_errors import train_test_errors
 from mixlib.catalogue.settings import EMSettings
 from mixlib.catalogue.registry import seeded_classifier
@@ -23,6 +23,35 @@ from mixlib.mixture import kernel_counts
 from mixlib.model_selection.resampling import warm_up_once
 
 
+def dna_kernel_columns(data: RepeatData, *, n_components: int, em: EMSettings,
+                       rng: np.random.Generator | int | None = None) -> Columns:
+    """:func:`dna_kernel_point`'s table as :class:`~mixlib.experiments.contract.Columns` (its
+    columnar twin, for :func:`~mixlib.experiments.contract.run_repeats`)."""
+    X_train, y_train = check_X_y(*data["train"])
+    X_test, y_test = check_X_y(*data["test"])
+    # An untimed fit on a few rows before the process's first point: its first-call costs (the
+    # compiled EM loop loaded from numba's cache) stay out of fit_seconds.
+    warm_up_once(("dna_kernel_point", em),
+                 lambda X, warm_rng: seeded_classifier(n_components, em, warm_rng), X_train, y_train)
+    start = time.perf_counter()
+    model = seeded_classifier(n_components, em, check_random_state(rng)).fit(X_train, y_train)
+    seconds = time.perf_counter() - start
+    errors = train_test_errors(model.error_shares, X_train, y_train, X_test, y_test)
+    rows = [("all", metric, errors[metric]) for metric in
+            ("train_error", "test_error", "train_hard_error", "test_hard_error", "test_unknown_error")]
+    rows.append(("all", "fit_seconds", seconds))
+    for label, mixture, k in zip(model.classes_, model.mixtures_, model.n_components_per_class_):
+        live, collapsed = kernel_counts(mixture)
+        rows.append((str(label), "live_kernels", float(live)))
+        rows.append((str(label), "collapsed_kernels", float(collapsed)))
+        rows.append((str(label), "effective_components", float(k)))
+        rows.append((str(label), "em_iterations", float(mixture.n_iter_)))
+    classes, metrics, values = zip(*rows)
+    return Columns({"n_components": int(n_components), "class": list(classes),
+                    "metric": list(metrics), "value": np.asarray(values, dtype=float)}, len(rows))
+
+
+@columnar(dna_kernel_columns)
 def dna_kernel_point(
     data: RepeatData,
     *,
@@ -72,34 +101,6 @@ def dna_kernel_point(
     return dna_kernel_columns(data, n_components=n_components, em=em, rng=rng).frame()
 
 
-def dna_kernel_columns(data: RepeatData, *, n_components: int, em: EMSettings,
-                       rng: np.random.Generator | int | None = None) -> Columns:
-    """:func:`dna_kernel_point`'s table as :class:`~mixlib.experiments.contract.Columns` (its
-    columnar twin, for :func:`~mixlib.experiments.contract.run_repeats`)."""
-    X_train, y_train = check_X_y(*data["train"])
-    X_test, y_test = check_X_y(*data["test"])
-    # An untimed fit on a few rows before the process's first point: its first-call costs (the
-    # compiled EM loop loaded from numba's cache) stay out of fit_seconds.
-    warm_up_once(("dna_kernel_point", em),
-                 lambda X, warm_rng: seeded_classifier(n_components, em, warm_rng), X_train, y_train)
-    start = time.perf_counter()
-    model = seeded_classifier(n_components, em, check_random_state(rng)).fit(X_train, y_train)
-    seconds = time.perf_counter() - start
-    errors = train_test_errors(model.error_shares, X_train, y_train, X_test, y_test)
-    rows = [("all", metric, errors[metric]) for metric in
-            ("train_error", "test_error", "train_hard_error", "test_hard_error", "test_unknown_error")]
-    rows.append(("all", "fit_seconds", seconds))
-    for label, mixture, k in zip(model.classes_, model.mixtures_, model.n_components_per_class_):
-        live, collapsed = kernel_counts(mixture)
-        rows.append((str(label), "live_kernels", float(live)))
-        rows.append((str(label), "collapsed_kernels", float(collapsed)))
-        rows.append((str(label), "effective_components", float(k)))
-        rows.append((str(label), "em_iterations", float(mixture.n_iter_)))
-    classes, metrics, values = zip(*rows)
-    return Columns({"n_components": int(n_components), "class": list(classes),
-                    "metric": list(metrics), "value": np.asarray(values, dtype=float)}, len(rows))
-
-
 def dna_kernel_job(repeats: Sequence[RepeatData], *, seed: int, split: str, encoding: str,
                    kernel_counts: Sequence[int], em: EMSettings, dataset: str) -> pd.DataFrame:
     """The ``dna_kernel_curve`` rule (fig. 6.1): :func:`dna_kernel_point` at every K of
@@ -110,7 +111,7 @@ def dna_kernel_job(repeats: Sequence[RepeatData], *, seed: int, split: str, enco
     ``dataset`` columns at its end (fig. 6.1 draws one pair of curves per encoding).
     """
     table = pd.concat([
-        run_repeats(dna_kernel_columns, repeats, {"n_components": int(k), "em": em},
+        run_repeats(dna_kernel_point, repeats, {"n_components": int(k), "em": em},
                     seed=seed, keys=("dna_kernel_sweep", split, int(k)))
         for k in kernel_counts], ignore_index=True)
     return table.assign(split=split, encoding=encoding, dataset=dataset)

@@ -17,12 +17,55 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.experiments.contract import Columns, RepeatData, labelled, run_repeats
+from mixlib.experiments.contract import Columns, RepeatData, columnar, labelled, run_repeats
 from mixlib.catalogue.settings import EMSettings
 from mixlib.catalogue.registry import make_mixture
 from mixlib.mixture import LIVE_WEIGHT, kernel_counts
 
 
+def em_trace_columns(data: RepeatData, *, n_components: int, em: EMSettings, n_restarts: int,
+                     n_labelled: int | None = None,
+                     rng: np.random.Generator | int | None = None) -> Columns:
+    """:func:`em_trace`'s table as :class:`~mixlib.experiments.contract.Columns` (its columnar
+    twin, for :func:`~mixlib.experiments.contract.run_repeats`): every class's rows in one."""
+    if n_restarts < 0:
+        raise ValueError(f"n_restarts must be >= 0, got {n_restarts!r}.")
+    X, y = check_X_y(*data["labelled"])
+    rng = check_random_state(rng)
+    if n_labelled is not None and n_labelled < len(X):
+        chosen = np.sort(rng.choice(len(X), size=int(n_labelled), replace=False))
+        X, y = X[chosen], y[chosen]
+    clf = make_mixture(n_components, em, rng).fit(X, y)
+    restarts = [make_mixture(n_components, em, rng).fit(X, y) for _ in range(n_restarts)]
+    classes = []
+    for c, (label, mixture, k) in enumerate(zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_)):
+        final = mixture.score(X[y == label])
+        others = [other.mixtures_[c] for other in restarts]
+        best = max([final] + [other.score(X[y == label]) for other in others])
+        sound = [other.score(X[y == label]) for other in others if kernel_counts(other)[1] == 0]
+        trace = np.append(mixture.lower_bounds_, final)
+        collapsed = kernel_counts(mixture)[1]
+        classes.append({
+            "class": label,
+            "n_components": int(k),
+            "n_labelled": len(X),
+            "iteration": np.arange(len(trace)),
+            "mean_log_likelihood": trace,
+            "n_iter": mixture.n_iter_,
+            "converged": mixture.converged_,
+            "collapsed": collapsed,
+            "n_restarts": int(n_restarts),
+            "global_gap": float(best - final),
+            "nondegenerate_gap": (float(max([final] + sound) - final) if collapsed == 0
+                                  else np.nan),
+        })
+    lengths = [len(values["iteration"]) for values in classes]
+    return Columns({name: np.concatenate([np.broadcast_to(values[name], n)
+                                          for values, n in zip(classes, lengths)])
+                    for name in classes[0]}, sum(lengths))
+
+
+@columnar(em_trace_columns)
 def em_trace(
     data: RepeatData,
     *,
@@ -78,48 +121,6 @@ def em_trace(
     """
     return em_trace_columns(data, n_components=n_components, em=em, n_restarts=n_restarts,
                             n_labelled=n_labelled, rng=rng).frame()
-
-
-def em_trace_columns(data: RepeatData, *, n_components: int, em: EMSettings, n_restarts: int,
-                     n_labelled: int | None = None,
-                     rng: np.random.Generator | int | None = None) -> Columns:
-    """:func:`em_trace`'s table as :class:`~mixlib.experiments.contract.Columns` (its columnar
-    twin, for :func:`~mixlib.experiments.contract.run_repeats`): every class's rows in one."""
-    if n_restarts < 0:
-        raise ValueError(f"n_restarts must be >= 0, got {n_restarts!r}.")
-    X, y = check_X_y(*data["labelled"])
-    rng = check_random_state(rng)
-    if n_labelled is not None and n_labelled < len(X):
-        chosen = np.sort(rng.choice(len(X), size=int(n_labelled), replace=False))
-        X, y = X[chosen], y[chosen]
-    clf = make_mixture(n_components, em, rng).fit(X, y)
-    restarts = [make_mixture(n_components, em, rng).fit(X, y) for _ in range(n_restarts)]
-    classes = []
-    for c, (label, mixture, k) in enumerate(zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_)):
-        final = mixture.score(X[y == label])
-        others = [other.mixtures_[c] for other in restarts]
-        best = max([final] + [other.score(X[y == label]) for other in others])
-        sound = [other.score(X[y == label]) for other in others if kernel_counts(other)[1] == 0]
-        trace = np.append(mixture.lower_bounds_, final)
-        collapsed = kernel_counts(mixture)[1]
-        classes.append({
-            "class": label,
-            "n_components": int(k),
-            "n_labelled": len(X),
-            "iteration": np.arange(len(trace)),
-            "mean_log_likelihood": trace,
-            "n_iter": mixture.n_iter_,
-            "converged": mixture.converged_,
-            "collapsed": collapsed,
-            "n_restarts": int(n_restarts),
-            "global_gap": float(best - final),
-            "nondegenerate_gap": (float(max([final] + sound) - final) if collapsed == 0
-                                  else np.nan),
-        })
-    lengths = [len(values["iteration"]) for values in classes]
-    return Columns({name: np.concatenate([np.broadcast_to(values[name], n)
-                                          for values, n in zip(classes, lengths)])
-                    for name in classes[0]}, sum(lengths))
 
 
 def principal_axes(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -228,7 +229,7 @@ def em_trace_job(repeats: Sequence[RepeatData], *, seed: int, split: str, datase
     draws from ``generator(seed, "em_trace", split, r)``; its table gets a leading ``repeat``
     column and, before it, ``split`` and ``dataset`` columns.
     """
-    table = run_repeats(em_trace_columns, repeats,
+    table = run_repeats(em_trace, repeats,
                         {"n_components": n_components, "em": em, "n_restarts": n_restarts},
                         seed=seed, keys=("em_trace", split), first=first, needed=needed,
                         counts=has_sound_fit)
@@ -254,7 +255,7 @@ def em_trace_floor_job(repeats: Sequence[RepeatData], *, seed: int, split: str, 
     """
     tables = []
     for floor in floors:
-        table = run_repeats(em_trace_columns, repeats,
+        table = run_repeats(em_trace, repeats,
                             {"n_components": n_components, "n_restarts": n_restarts,
                              "em": em.with_relative_floor(float(floor))},
                             seed=seed, keys=("em_trace_sensitivity", split))

@@ -24,7 +24,8 @@ import pandas as pd
 from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 from mixlib.core.validation import check_random_state
 from mixlib.core.vocabulary import ANY
-from mixlib.experiments.contract import Columns, RepeatData, RoleData, labelled, run_repeats
+from mixlib.experiments.contract import (Columns, RepeatData, RoleData, columnar, labelled,
+                                         run_repeats)
 from mixlib.experiments.mixture_errors import error_columns
 from mixlib.experiments.semisupervised import (
     _check_inputs,
@@ -38,6 +39,22 @@ from mixlib.experiments.semisupervised import (
 from mixlib.semi_supervised import ScoredExamples
 
 
+def kernel_sweep_columns(data: RepeatData, *, method: str, n_components: int, em: EMSettings,
+                         settings: SemiSupervisedSettings,
+                         thresholds: Sequence[float] | None = None,
+                         rng: np.random.Generator | int | None = None) -> Columns:
+    """:func:`kernel_sweep_point`'s table as :class:`~mixlib.experiments.contract.Columns`
+    (its columnar twin, for :func:`~mixlib.experiments.contract.run_repeats`)."""
+    if thresholds is not None and method == "iterative":
+        raise ValueError("thresholds scores a fit that does not use the threshold: not for the "
+                         "iterative method, whose assignments depend on it.")
+    arrays = _check_inputs(data)
+    fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng))
+    return sweep_columns(fitted, arrays, method=method, n_components=n_components,
+                         settings=settings, thresholds=thresholds)
+
+
+@columnar(kernel_sweep_columns)
 def kernel_sweep_point(
     data: RepeatData,
     *,
@@ -87,21 +104,6 @@ def kernel_sweep_point(
     """
     return kernel_sweep_columns(data, method=method, n_components=n_components, em=em,
                                 settings=settings, thresholds=thresholds, rng=rng).frame()
-
-
-def kernel_sweep_columns(data: RepeatData, *, method: str, n_components: int, em: EMSettings,
-                         settings: SemiSupervisedSettings,
-                         thresholds: Sequence[float] | None = None,
-                         rng: np.random.Generator | int | None = None) -> Columns:
-    """:func:`kernel_sweep_point`'s table as :class:`~mixlib.experiments.contract.Columns`
-    (its columnar twin, for :func:`~mixlib.experiments.contract.run_repeats`)."""
-    if thresholds is not None and method == "iterative":
-        raise ValueError("thresholds scores a fit that does not use the threshold: not for the "
-                         "iterative method, whose assignments depend on it.")
-    arrays = _check_inputs(data)
-    fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng))
-    return sweep_columns(fitted, arrays, method=method, n_components=n_components,
-                         settings=settings, thresholds=thresholds)
 
 
 def sweep_table(fitted, arrays: dict[str, RoleData], *, method: str, n_components: int,
@@ -157,7 +159,7 @@ def kernel_sweep_job(repeats: Sequence[RepeatData], *, seed: int, split: str, da
     ``dataset`` columns and a last ``repeat`` column.
     """
     return pd.concat([
-        labelled(run_repeats(kernel_sweep_columns, repeats,
+        labelled(run_repeats(kernel_sweep_point, repeats,
                              {"method": method, "n_components": int(k), "em": em,
                               "settings": settings},
                              seed=seed, keys=("kernel_sweep", split, method, int(k))),
