@@ -126,15 +126,22 @@ def test_columnar_twins_stack_to_the_stage_functions_tables_bit_for_bit():
 
 
 def test_stacks_that_columns_cannot_make_alike_take_concat():
-    """An empty part, a column of different kinds, or other columns: pandas.concat itself."""
-    parts = [Columns({"a": [1.0, 2.0], "b": "x"}, 2), Columns({"a": [], "b": "y"}, 0)]
+    """An empty part, a column of different kinds, or other columns: the parts' frames, each
+    with its rows of the last columns, stacked by pandas.concat itself."""
+    parts = [Columns({"a": [1.0, 2.0], "b": "x"}, 2), Columns({"a": [], "b": "y"}, 0),
+             Columns({"a": [3.0], "b": "z"}, 1)]
     kinds = [Columns({"a": [True], "b": "x"}, 1), Columns({"a": [0.5], "b": "y"}, 1)]
-    other = [Columns({"a": [1.0], "b": "x"}, 1), Columns({"b": ["y"], "c": [2]}, 1)]
+    other = [Columns({"a": [1.0], "b": "x"}, 1), Columns({"b": ["y", "w"], "c": [2, 3]}, 2)]
     for stack in (parts, kinds, other):
-        expected = pd.concat([part.frame() for part in stack], ignore_index=True)
-        expected.insert(expected.shape[1], "repeat", np.arange(len(expected)))
-        pd.testing.assert_frame_equal(stacked(stack, repeat=np.arange(len(expected))), expected,
-                                      check_exact=True)
+        frames, start = [part.frame() for part in stack], 0
+        tags = np.array([f"t{i}" for i in range(sum(part.length for part in stack))])
+        for frame in frames:
+            frame["tag"] = tags[start:start + len(frame)]
+            start += len(frame)
+        expected = pd.concat(frames, ignore_index=True)
+        table = stacked(stack, tag=tags)
+        pd.testing.assert_frame_equal(table, expected, check_exact=True)
+    assert list(table.columns) == ["a", "b", "tag", "c"]
 
 
 def test_frames_with_other_columns_stack_as_they_first_appear():

@@ -84,26 +84,45 @@ def columnar(twin: Callable[..., Columns]) -> Callable[[Callable[..., pd.DataFra
 
 
 def stacked(parts: Sequence[Columns], **last: np.ndarray) -> pd.DataFrame:
-    """``pandas.concat([part.frame() for part in parts], ignore_index=True)`` with the
-    ``last`` columns (one value per row of the stack) added at its end, made as one DataFrame.
+    """The parts' tables stacked, each with its rows of the ``last`` columns at its end.
 
-    Each column's values are stacked as numpy arrays and pandas makes the column once: the
-    same values and dtype as the stacked frames whenever every part has the same columns
-    and a column's arrays are of one kind (all strings, all floats, ...); other stacks, and
-    any empty part, take ``pandas.concat`` itself.
+    ``last`` holds columns of one value per row of the stack (e.g. ``repeat``). The table is
+    :func:`stacked_frames` of the parts' DataFrames (:meth:`Columns.frame`), made as one
+    DataFrame: each column's values are stacked as numpy arrays and pandas makes the column
+    once, the same values and dtype whenever every part has the same columns and a column's
+    arrays are of one kind (all strings, all floats, ...). Other stacks, and any empty part,
+    stack the DataFrames themselves.
     """
     names = list(parts[0].columns)
     alike = all(part.length > 0 and list(part.columns) == names for part in parts)
     arrays = {name: [part[name] for part in parts] for name in names} if alike else {}
     if not alike or any(len({array.dtype.kind for array in column}) > 1
                         for column in arrays.values()):
-        table = pd.concat([part.frame() for part in parts], ignore_index=True)
-        for name, values in last.items():
-            table.insert(table.shape[1], name, values)
-        return table
+        return stacked_frames([part.frame() for part in parts], **last)
     total = sum(part.length for part in parts)
     return pd.DataFrame({**{name: np.concatenate(column) for name, column in arrays.items()},
                          **last}, index=pd.RangeIndex(total))
+
+
+def stacked_frames(frames: Sequence[pd.DataFrame], **last: np.ndarray) -> pd.DataFrame:
+    """``pandas.concat(frames, ignore_index=True)`` of the frames, each with its rows of the
+    ``last`` columns inserted at its end (``frames`` are changed in place).
+
+    Frames of the same columns are stacked first and get the ``last`` columns once, the same
+    table; frames whose columns differ get them one by one, so that the stack's columns come
+    in the order they first appear.
+    """
+    if all(list(frame.columns) == list(frames[0].columns) for frame in frames):
+        table = pd.concat(frames, ignore_index=True)
+        for name, values in last.items():
+            table.insert(table.shape[1], name, values)
+        return table
+    start = 0
+    for frame in frames:
+        for name, values in last.items():
+            frame.insert(frame.shape[1], name, values[start:start + len(frame)])
+        start += len(frame)
+    return pd.concat(frames, ignore_index=True)
 
 
 class RoleData(NamedTuple):
@@ -212,8 +231,8 @@ def run_repeats(function: Callable[..., pd.DataFrame | Columns], repeats: Sequen
     stream = f" (stream {', '.join(map(str, keys))})" if keys is not None else ""
     described = f"{function.__name__} {setting}{stream}"
     first = len(repeats) if first is None else min(first, len(repeats))
-    runs = getattr(function, "columns", function)
-    parts, run, counted = [], [], 0
+    stage = getattr(function, "columns", function)
+    parts, ran, counted = [], [], 0
     for k, data in enumerate(repeats, start=1):
         if k > first and counted >= needed:
             break
@@ -223,26 +242,19 @@ def run_repeats(function: Callable[..., pd.DataFrame | Columns], repeats: Sequen
             logger.info("repeat %d (split repeat %d, %d of %d counted so far): %s", k,
                         data.repeat, counted, needed, described)
         rng = {} if keys is None else {"rng": generator(seed, *keys, data.repeat)}
-        table = runs(data, **rng, **params)
+        table = stage(data, **rng, **params)
         counted += counts is not None and bool(counts(table))
         parts.append(table)
-        run.append(data.repeat)
+        ran.append(data.repeat)
     if counts is not None:
         logger.info("%d repeats run, %d counted (needed %d, at most %d)", len(parts), counted,
                     needed, len(repeats))
-    repeat = np.repeat(np.asarray(run, dtype=np.int64),
+    repeat = np.repeat(np.asarray(ran, dtype=np.int64),
                        [part.length if isinstance(part, Columns) else len(part) for part in parts])
     if all(isinstance(part, Columns) for part in parts):
         return stacked(parts, repeat=repeat)
-    frames = [part.frame() if isinstance(part, Columns) else part for part in parts]
-    if any(list(frame.columns) != list(frames[0].columns) for frame in frames):
-        # Tables whose columns differ stack in the order the columns first appear.
-        for frame, index in zip(frames, run):
-            frame.insert(frame.shape[1], "repeat", index)
-        return pd.concat(frames, ignore_index=True)
-    table = pd.concat(frames, ignore_index=True)
-    table.insert(table.shape[1], "repeat", repeat)
-    return table
+    return stacked_frames([part.frame() if isinstance(part, Columns) else part for part in parts],
+                          repeat=repeat)
 
 
 def labelled(table: pd.DataFrame, **columns: Any) -> pd.DataFrame:
