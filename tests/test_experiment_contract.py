@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 
 from mixlib.core.seeding import generator
-from mixlib.experiments.contract import RepeatData, RoleData, labelled, run_repeats
+from mixlib.experiments.contract import (Columns, RepeatData, RoleData, columnar, labelled,
+                                         run_repeats, stacked)
 
 
 def _repeats(n):
@@ -66,3 +67,95 @@ def test_runner_errors_are_clear():
         run_repeats(summary, [], {"label": "x"})
     with pytest.raises(ValueError, match="first must be at least 1, got 0"):
         run_repeats(summary, _repeats(2), {"label": "x"}, first=0)
+
+
+def _old_stack(tables, repeats):
+    """The stacking run_repeats did before it stacked once: a repeat column per table, then concat."""
+    for table, repeat in zip(tables, repeats):
+        table.insert(table.shape[1], "repeat", repeat)
+    return pd.concat(tables, ignore_index=True)
+
+
+def mixed(data, *, rng):
+    """A columnar stage of every kind of column: constants, lists and arrays of strings of
+    several widths, ints, floats with NaN, booleans; its length varies with the repeat."""
+    n = 2 + data.repeat
+    return Columns({"method": "prior" if data.repeat % 2 else "labelled_only", "k": 3,
+                    "label": [("a" * (i + 1)) for i in range(n)], "code": np.arange(n),
+                    "value": np.where(rng.random(n) < 0.5, np.nan, rng.random(n)),
+                    "flag": rng.random(n) < 0.5, "gap": np.nan, "sure": True,
+                    "class": np.array(["EI", "N"])[np.arange(n) % 2]}, n)
+
+
+def mixed_frame(data, *, rng):
+    """``mixed`` as a DataFrame stage function without a twin."""
+    return mixed(data, rng=rng).frame()
+
+
+twins_run = []
+
+
+def _counted_mixed(data, *, rng):
+    twins_run.append(data.repeat)
+    return mixed(data, rng=rng)
+
+
+@columnar(_counted_mixed)
+def mixed_stage(data, *, rng):
+    """``mixed`` as a stage function marked with its columnar twin."""
+    return _counted_mixed(data, rng=rng).frame()
+
+
+def test_columnar_twins_stack_to_the_stage_functions_tables_bit_for_bit():
+    """run_repeats of a stage marked with its columnar twin runs the twin, and its table is
+    that of the plain DataFrame stage and of the old per-table stacking: same values, dtypes,
+    column and row order."""
+    repeats = _repeats(4)
+    twins_run.clear()
+    twin = run_repeats(mixed_stage, repeats, seed=3, keys=("k",))
+    assert twins_run == [0, 1, 2, 3] and mixed_stage.columns is _counted_mixed
+    pd.testing.assert_frame_equal(mixed_stage(repeats[1], rng=generator(3, "k", 1)),
+                                  mixed_frame(repeats[1], rng=generator(3, "k", 1)), check_exact=True)
+    frames = run_repeats(mixed_frame, repeats, seed=3, keys=("k",))
+    old = _old_stack([mixed_frame(data, rng=generator(3, "k", data.repeat)) for data in repeats],
+                     range(4))
+    for table in (twin, frames):
+        pd.testing.assert_frame_equal(table, old, check_exact=True)
+    assert str(twin["label"].dtype) == str(pd.Series(["a"]).dtype) and twin["flag"].dtype == bool
+    assert len(twin) == 2 + 3 + 4 + 5 and isinstance(twin.index, pd.RangeIndex)
+
+
+def test_stacks_that_columns_cannot_make_alike_take_concat():
+    """An empty part, a column of different kinds, or other columns: the parts' frames, each
+    with its rows of the last columns, stacked by pandas.concat itself."""
+    parts = [Columns({"a": [1.0, 2.0], "b": "x"}, 2), Columns({"a": [], "b": "y"}, 0),
+             Columns({"a": [3.0], "b": "z"}, 1)]
+    kinds = [Columns({"a": [True], "b": "x"}, 1), Columns({"a": [0.5], "b": "y"}, 1)]
+    other = [Columns({"a": [1.0], "b": "x"}, 1), Columns({"b": ["y", "w"], "c": [2, 3]}, 2)]
+    for stack in (parts, kinds, other):
+        frames, start = [part.frame() for part in stack], 0
+        tags = np.array([f"t{i}" for i in range(sum(part.length for part in stack))])
+        for frame in frames:
+            frame["tag"] = tags[start:start + len(frame)]
+            start += len(frame)
+        expected = pd.concat(frames, ignore_index=True)
+        table = stacked(stack, tag=tags)
+        pd.testing.assert_frame_equal(table, expected, check_exact=True)
+    assert list(table.columns) == ["a", "b", "tag", "c"]
+
+
+def test_frames_with_other_columns_stack_as_they_first_appear():
+    def varying(data):
+        return pd.DataFrame({"a": [data.repeat], f"c{data.repeat % 2}": ["x"]})
+
+    table = run_repeats(varying, _repeats(3))
+    old = _old_stack([varying(data) for data in _repeats(3)], range(3))
+    pd.testing.assert_frame_equal(table, old, check_exact=True)
+    assert list(table.columns) == ["a", "c0", "repeat", "c1"]
+
+
+def test_counts_reads_a_columnar_table_by_column_name():
+    seen = []
+    table = run_repeats(mixed, _repeats(4), seed=3, keys=("k",), first=1, needed=2,
+                        counts=lambda part: seen.append(part["k"].tolist()) or part.length > 3)
+    assert seen == [[3, 3], [3, 3, 3], [3, 3, 3, 3], [3] * 5] and table["repeat"].max() == 3

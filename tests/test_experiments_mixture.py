@@ -316,3 +316,33 @@ def test_figures_draw_from_the_tables(two_classes):
     })
     fig = imputation_figure(table, confidence_level=0.95)
     assert len(fig.axes) == 3 and all(len(ax.lines) >= 1 for ax in fig.axes)
+
+
+def test_em_trace_jobs_stack_the_stage_functions_tables_bit_for_bit(two_classes):
+    """The jobs run em_trace's columnar twin and stack once; their rows are em_trace's
+    DataFrames (one per repeat, every class's rows in it) with the label columns, value for
+    value and dtype for dtype, a collapsed class (NaN nondegenerate_gap) among them."""
+    from mixlib.core.seeding import generator
+    from mixlib.experiments.mixture import em_trace_floor_job, em_trace_job
+
+    X, y = two_classes
+    repeats = [_labelled(X, y, r) for r in range(3)]
+    params = {"n_components": 4, "em": EMSettings(tol=1e-5, relative_min_variance=1e-3),
+              "n_restarts": 2}
+    job = em_trace_job(repeats, seed=6, split="s", dataset="d", first=3, needed=0, **params)
+    floors = em_trace_floor_job(repeats, seed=6, split="s", dataset="d", floors=[1e-3, 0.2],
+                                **{**params, "em": EMSettings(tol=1e-5)})
+    for table, keys, floor in [(job, ("em_trace", "s"), None),
+                               (floors[floors["relative_min_variance"] == 1e-3], ("em_trace_sensitivity", "s"), 1e-3),
+                               (floors[floors["relative_min_variance"] == 0.2], ("em_trace_sensitivity", "s"), 0.2)]:
+        em = params["em"] if floor is None else EMSettings(tol=1e-5).with_relative_floor(floor)
+        frames = [em_trace(data, **{**params, "em": em}, rng=generator(6, *keys, data.repeat))
+                  .assign(split="s", dataset="d", repeat=data.repeat) for data in repeats]
+        expected = pd.concat(frames, ignore_index=True)
+        expected = expected[["split", "dataset", "repeat", *frames[0].columns[:-3]]]
+        if floor is not None:
+            expected = expected.assign(relative_min_variance=floor)
+        pd.testing.assert_frame_equal(table.reset_index(drop=True), expected, check_exact=True)
+    assert job["nondegenerate_gap"].isna().any() and job["converged"].dtype == bool
+    assert [str(job[c].dtype) for c in ("class", "n_components", "iteration", "collapsed")] == \
+        [str(pd.Series(["a"]).dtype), "int64", "int64", "int64"]

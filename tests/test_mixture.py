@@ -14,7 +14,7 @@ from mixlib.core.base import clone
 from mixlib.core.exceptions import ConvergenceWarning
 from mixlib.mixture import IsotropicGaussianMixture, MixtureClassifier, initial_centres, initial_sigmas, kernel_counts
 from mixlib.mixture import fit_capped_mixture
-from mixlib.mixture.initialisation import distinct_rows
+from mixlib.mixture.initialisation import distinct_rows, lexicographic_order
 
 
 def blobs(rng, n_per=(40, 30, 30), n_features=3, spread=4.0):
@@ -538,3 +538,27 @@ def test_log_density_is_each_class_mixtures_score_bit_for_bit(n_components):
     expected = np.column_stack([m.score_samples(Z) for m in clf.mixtures_])
     np.testing.assert_array_equal(got.view(np.int64), expected.view(np.int64))
     assert got.flags.c_contiguous and got.shape == (80, 3)
+
+
+@pytest.mark.parametrize("shape", [(200, 240), (60, 16), (60, 15), (30, 3), (0, 20)])
+def test_lexicographic_order_is_lexsort_on_signed_zeros_infinities_and_ties(shape):
+    """The byte-key sort (16 columns or more) gives lexsort's stable order exactly: negative
+    values before positive ones, -0.0 tied with 0.0 (kept in row order), infinities at the
+    ends, equal rows in their own order; NaN rows take lexsort itself."""
+    rng = np.random.default_rng(shape[1])
+    values = np.array([-np.inf, -2.5, -1.0, -1e-300, -0.0, 0.0, 5e-324, 1e-300, 1.0, 2.5, np.inf])
+    X = rng.choice(values, size=shape)
+    X[1::3] = X[::3][: len(X[1::3])]  # duplicated rows
+    if len(X) > 4:
+        X[2], X[4] = 0.0, -0.0  # a row of signed zeros ties with its twin of unsigned ones
+        X[3, ::2] = -0.0
+        X[3, 1::2] = 0.0
+    assert not np.isnan(X).any()
+    np.testing.assert_array_equal(lexicographic_order(X), np.lexsort(X.T[::-1]))
+    rows, weights = distinct_rows(X, np.ones(len(X)))
+    expected, inverse = np.unique(X, axis=0, return_inverse=True)
+    np.testing.assert_array_equal(rows, expected)
+    np.testing.assert_array_equal(weights, np.bincount(inverse.ravel(), minlength=len(expected)))
+    if len(X):
+        X[len(X) // 2, 0] = np.nan
+        np.testing.assert_array_equal(lexicographic_order(X), np.lexsort(X.T[::-1]))

@@ -2,7 +2,8 @@
 
 One pipeline job is one split of a DNA data set (one encoding), every kernel count ``K`` on
 every repeat: :func:`dna_kernel_job` runs :func:`dna_kernel_point`, its stage function
-(:mod:`mixlib.experiments.contract`), on each.
+(:mod:`mixlib.experiments.contract`), on each, by its columnar twin :func:`dna_kernel_columns`
+(one DataFrame for the job).
 """
 
 from __future__ import annotations
@@ -14,14 +15,43 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.experiments.contract import RepeatData, run_repeats
+from mixlib.experiments.contract import Columns, RepeatData, columnar, run_repeats
 from mixlib.experiments.mixture_errors import train_test_errors
 from mixlib.catalogue.settings import EMSettings
 from mixlib.catalogue.registry import seeded_classifier
 from mixlib.mixture import kernel_counts
-from mixlib.model_selection.resampling import warm_up
+from mixlib.model_selection.resampling import warm_up_once
 
 
+def dna_kernel_columns(data: RepeatData, *, n_components: int, em: EMSettings,
+                       rng: np.random.Generator | int | None = None) -> Columns:
+    """:func:`dna_kernel_point`'s table as :class:`~mixlib.experiments.contract.Columns` (its
+    columnar twin, for :func:`~mixlib.experiments.contract.run_repeats`)."""
+    X_train, y_train = check_X_y(*data["train"])
+    X_test, y_test = check_X_y(*data["test"])
+    # An untimed fit on a few rows before the process's first point: its first-call costs (the
+    # compiled EM loop loaded from numba's cache) stay out of fit_seconds.
+    warm_up_once(("dna_kernel_point", em),
+                 lambda X, warm_rng: seeded_classifier(n_components, em, warm_rng), X_train, y_train)
+    start = time.perf_counter()
+    model = seeded_classifier(n_components, em, check_random_state(rng)).fit(X_train, y_train)
+    seconds = time.perf_counter() - start
+    errors = train_test_errors(model.error_shares, X_train, y_train, X_test, y_test)
+    rows = [("all", metric, errors[metric]) for metric in
+            ("train_error", "test_error", "train_hard_error", "test_hard_error", "test_unknown_error")]
+    rows.append(("all", "fit_seconds", seconds))
+    for label, mixture, k in zip(model.classes_, model.mixtures_, model.n_components_per_class_):
+        live, collapsed = kernel_counts(mixture)
+        rows.append((str(label), "live_kernels", float(live)))
+        rows.append((str(label), "collapsed_kernels", float(collapsed)))
+        rows.append((str(label), "effective_components", float(k)))
+        rows.append((str(label), "em_iterations", float(mixture.n_iter_)))
+    classes, metrics, values = zip(*rows)
+    return Columns({"n_components": int(n_components), "class": list(classes),
+                    "metric": list(metrics), "value": np.asarray(values, dtype=float)}, len(rows))
+
+
+@columnar(dna_kernel_columns)
 def dna_kernel_point(
     data: RepeatData,
     *,
@@ -68,27 +98,7 @@ def dna_kernel_point(
     while N (about 520 rows) keeps almost all. ``live_kernels`` records this per class; it
     explains why the error curve flattens for large ``K``.
     """
-    X_train, y_train = check_X_y(*data["train"])
-    X_test, y_test = check_X_y(*data["test"])
-    # An untimed fit on a few rows first: the process's first-call costs (the compiled EM loop
-    # loaded from numba's cache) stay out of fit_seconds.
-    warm_up(lambda X, warm_rng: seeded_classifier(n_components, em, warm_rng), X_train, y_train)
-    start = time.perf_counter()
-    model = seeded_classifier(n_components, em, check_random_state(rng)).fit(X_train, y_train)
-    seconds = time.perf_counter() - start
-    errors = train_test_errors(model.error_shares, X_train, y_train, X_test, y_test)
-    rows = [("all", metric, errors[metric]) for metric in
-            ("train_error", "test_error", "train_hard_error", "test_hard_error", "test_unknown_error")]
-    rows.append(("all", "fit_seconds", seconds))
-    for label, mixture, k in zip(model.classes_, model.mixtures_, model.n_components_per_class_):
-        live, collapsed = kernel_counts(mixture)
-        rows.append((str(label), "live_kernels", float(live)))
-        rows.append((str(label), "collapsed_kernels", float(collapsed)))
-        rows.append((str(label), "effective_components", float(k)))
-        rows.append((str(label), "em_iterations", float(mixture.n_iter_)))
-    table = pd.DataFrame(rows, columns=["class", "metric", "value"])
-    table.insert(0, "n_components", int(n_components))
-    return table
+    return dna_kernel_columns(data, n_components=n_components, em=em, rng=rng).frame()
 
 
 def dna_kernel_job(repeats: Sequence[RepeatData], *, seed: int, split: str, encoding: str,

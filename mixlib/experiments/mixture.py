@@ -3,7 +3,8 @@
 Each function is a stage function of one repeat (:mod:`mixlib.experiments.contract`): the
 repeat's arrays and keyword parameters in, a tidy :class:`pandas.DataFrame` out (no index);
 :func:`em_trace_job` and :func:`kernel_map_job` run them on a job's repeats
-(:func:`~mixlib.experiments.contract.run_repeats`). The data are used as given: isotropic
+(:func:`~mixlib.experiments.contract.run_repeats`), the EM traces by their columnar twin
+:func:`em_trace_columns` (one DataFrame for the job). The data are used as given: isotropic
 kernels assume features on comparable scales, so the pipeline should pass standardised
 features.
 """
@@ -16,12 +17,55 @@ import numpy as np
 import pandas as pd
 
 from mixlib.core.validation import check_random_state, check_X_y
-from mixlib.experiments.contract import RepeatData, labelled, run_repeats
+from mixlib.experiments.contract import Columns, RepeatData, columnar, labelled, run_repeats
 from mixlib.catalogue.settings import EMSettings
 from mixlib.catalogue.registry import make_mixture
 from mixlib.mixture import LIVE_WEIGHT, kernel_counts
 
 
+def em_trace_columns(data: RepeatData, *, n_components: int, em: EMSettings, n_restarts: int,
+                     n_labelled: int | None = None,
+                     rng: np.random.Generator | int | None = None) -> Columns:
+    """:func:`em_trace`'s table as :class:`~mixlib.experiments.contract.Columns` (its columnar
+    twin, for :func:`~mixlib.experiments.contract.run_repeats`): every class's rows in one."""
+    if n_restarts < 0:
+        raise ValueError(f"n_restarts must be >= 0, got {n_restarts!r}.")
+    X, y = check_X_y(*data["labelled"])
+    rng = check_random_state(rng)
+    if n_labelled is not None and n_labelled < len(X):
+        chosen = np.sort(rng.choice(len(X), size=int(n_labelled), replace=False))
+        X, y = X[chosen], y[chosen]
+    clf = make_mixture(n_components, em, rng).fit(X, y)
+    restarts = [make_mixture(n_components, em, rng).fit(X, y) for _ in range(n_restarts)]
+    classes = []
+    for c, (label, mixture, k) in enumerate(zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_)):
+        final = mixture.score(X[y == label])
+        others = [other.mixtures_[c] for other in restarts]
+        best = max([final] + [other.score(X[y == label]) for other in others])
+        sound = [other.score(X[y == label]) for other in others if kernel_counts(other)[1] == 0]
+        trace = np.append(mixture.lower_bounds_, final)
+        collapsed = kernel_counts(mixture)[1]
+        classes.append({
+            "class": label,
+            "n_components": int(k),
+            "n_labelled": len(X),
+            "iteration": np.arange(len(trace)),
+            "mean_log_likelihood": trace,
+            "n_iter": mixture.n_iter_,
+            "converged": mixture.converged_,
+            "collapsed": collapsed,
+            "n_restarts": int(n_restarts),
+            "global_gap": float(best - final),
+            "nondegenerate_gap": (float(max([final] + sound) - final) if collapsed == 0
+                                  else np.nan),
+        })
+    lengths = [len(values["iteration"]) for values in classes]
+    return Columns({name: np.concatenate([np.broadcast_to(values[name], n)
+                                          for values, n in zip(classes, lengths)])
+                    for name in classes[0]}, sum(lengths))
+
+
+@columnar(em_trace_columns)
 def em_trace(
     data: RepeatData,
     *,
@@ -75,37 +119,8 @@ def em_trace(
         the same among the fits without a kernel at the variance floor (the likelihood is
         unbounded, so a collapsed kernel can win any comparison), NaN when the first fit has one.
     """
-    if n_restarts < 0:
-        raise ValueError(f"n_restarts must be >= 0, got {n_restarts!r}.")
-    X, y = check_X_y(*data["labelled"])
-    rng = check_random_state(rng)
-    if n_labelled is not None and n_labelled < len(X):
-        chosen = np.sort(rng.choice(len(X), size=int(n_labelled), replace=False))
-        X, y = X[chosen], y[chosen]
-    clf = make_mixture(n_components, em, rng).fit(X, y)
-    restarts = [make_mixture(n_components, em, rng).fit(X, y) for _ in range(n_restarts)]
-    rows = []
-    for c, (label, mixture, k) in enumerate(zip(clf.classes_, clf.mixtures_, clf.n_components_per_class_)):
-        final = mixture.score(X[y == label])
-        others = [other.mixtures_[c] for other in restarts]
-        best = max([final] + [other.score(X[y == label]) for other in others])
-        sound = [other.score(X[y == label]) for other in others if kernel_counts(other)[1] == 0]
-        trace = np.append(mixture.lower_bounds_, final)
-        rows.append(pd.DataFrame({
-            "class": label,
-            "n_components": int(k),
-            "n_labelled": len(X),
-            "iteration": np.arange(len(trace)),
-            "mean_log_likelihood": trace,
-            "n_iter": mixture.n_iter_,
-            "converged": mixture.converged_,
-            "collapsed": kernel_counts(mixture)[1],
-            "n_restarts": int(n_restarts),
-            "global_gap": float(best - final),
-            "nondegenerate_gap": (float(max([final] + sound) - final) if kernel_counts(mixture)[1] == 0
-                                  else np.nan),
-        }))
-    return pd.concat(rows, ignore_index=True)
+    return em_trace_columns(data, n_components=n_components, em=em, n_restarts=n_restarts,
+                            n_labelled=n_labelled, rng=rng).frame()
 
 
 def principal_axes(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -221,11 +236,11 @@ def em_trace_job(repeats: Sequence[RepeatData], *, seed: int, split: str, datase
     return labelled(table, split=split, dataset=dataset, repeat=table.pop("repeat"))
 
 
-def has_sound_fit(table: pd.DataFrame) -> bool:
-    """Whether one repeat's :func:`em_trace` table has a class fit without a kernel at the
-    variance floor (``collapsed == 0``): the repeats the "souvent global" claim is measured on
-    (:func:`mixlib.analysis.claims_em.em_global_share`)."""
-    return bool((table["collapsed"].to_numpy() == 0).any())
+def has_sound_fit(table: pd.DataFrame | Columns) -> bool:
+    """Whether one repeat's :func:`em_trace` table (or its :func:`em_trace_columns`) has a
+    class fit without a kernel at the variance floor (``collapsed == 0``): the repeats the
+    "souvent global" claim is measured on (:func:`mixlib.analysis.claims_em.em_global_share`)."""
+    return bool((np.asarray(table["collapsed"]) == 0).any())
 
 
 def em_trace_floor_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,

@@ -5,7 +5,9 @@ like :func:`~mixlib.experiments.semisupervised.semisupervised_rounds`, whose mod
 on: the same inputs and typed records, each method fit by
 :func:`~mixlib.experiments.semisupervised._fit_method` (memoised fits), and the same setting
 and final-model columns. :func:`sweep_table` scores the final model only;
-:func:`kernel_sweep_job` runs the stage at every method and kernel count of a pipeline job.
+:func:`kernel_sweep_job` runs the stage at every method and kernel count of a pipeline job,
+by its columnar twin :func:`kernel_sweep_columns` (:class:`~mixlib.experiments.contract.Columns`,
+one DataFrame for the job's repeats).
 
 The *training error* (report fig. 5.4, "erreur d'apprentissage") is the error (hard plus
 unknown, :mod:`mixlib.semi_supervised.scoring`) on the originally labelled training examples,
@@ -22,7 +24,8 @@ import pandas as pd
 from mixlib.catalogue.settings import EMSettings, SemiSupervisedSettings
 from mixlib.core.validation import check_random_state
 from mixlib.core.vocabulary import ANY
-from mixlib.experiments.contract import RepeatData, RoleData, labelled, run_repeats
+from mixlib.experiments.contract import (Columns, RepeatData, RoleData, columnar, labelled,
+                                         run_repeats)
 from mixlib.experiments.mixture_errors import error_columns
 from mixlib.experiments.semisupervised import (
     _check_inputs,
@@ -36,6 +39,22 @@ from mixlib.experiments.semisupervised import (
 from mixlib.semi_supervised import ScoredExamples
 
 
+def kernel_sweep_columns(data: RepeatData, *, method: str, n_components: int, em: EMSettings,
+                         settings: SemiSupervisedSettings,
+                         thresholds: Sequence[float] | None = None,
+                         rng: np.random.Generator | int | None = None) -> Columns:
+    """:func:`kernel_sweep_point`'s table as :class:`~mixlib.experiments.contract.Columns`
+    (its columnar twin, for :func:`~mixlib.experiments.contract.run_repeats`)."""
+    if thresholds is not None and method == "iterative":
+        raise ValueError("thresholds scores a fit that does not use the threshold: not for the "
+                         "iterative method, whose assignments depend on it.")
+    arrays = _check_inputs(data)
+    fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng))
+    return sweep_columns(fitted, arrays, method=method, n_components=n_components,
+                         settings=settings, thresholds=thresholds)
+
+
+@columnar(kernel_sweep_columns)
 def kernel_sweep_point(
     data: RepeatData,
     *,
@@ -83,20 +102,21 @@ def kernel_sweep_point(
         labelled-only) and, for the two semi-supervised methods, ``pseudo_label_error`` (see
         :func:`~mixlib.experiments.semisupervised.semisupervised_rounds`).
     """
-    if thresholds is not None and method == "iterative":
-        raise ValueError("thresholds scores a fit that does not use the threshold: not for the "
-                         "iterative method, whose assignments depend on it.")
-    arrays = _check_inputs(data)
-    fitted = _fit_method(method, arrays, n_components, em, settings, check_random_state(rng))
-    return sweep_table(fitted, arrays, method=method, n_components=n_components,
-                        settings=settings, thresholds=thresholds)
-
+    return kernel_sweep_columns(data, method=method, n_components=n_components, em=em,
+                                settings=settings, thresholds=thresholds, rng=rng).frame()
 
 
 def sweep_table(fitted, arrays: dict[str, RoleData], *, method: str, n_components: int,
                  settings: SemiSupervisedSettings,
                  thresholds: Sequence[float] | None) -> pd.DataFrame:
     """The table of :func:`kernel_sweep_point` from the fitted method."""
+    return sweep_columns(fitted, arrays, method=method, n_components=n_components,
+                         settings=settings, thresholds=thresholds).frame()
+
+
+def sweep_columns(fitted, arrays: dict[str, RoleData], *, method: str, n_components: int,
+                  settings: SemiSupervisedSettings, thresholds: Sequence[float] | None) -> Columns:
+    """:func:`sweep_table` as :class:`~mixlib.experiments.contract.Columns`."""
     rules = settings.unclassifiable
     wrapped = method != "labelled_only"
     model = fitted.estimator_ if wrapped else fitted
@@ -109,7 +129,6 @@ def sweep_table(fitted, arrays: dict[str, RoleData], *, method: str, n_component
     if wrapped:
         free["pseudo_label_error"] = _pseudo_label_error(fitted, arrays["unlabelled"].y)
     scored = [ScoredExamples(model, *arrays[role]) for role in ("labelled", "test")]
-    # Built as columns of plain values and made a DataFrame once.
     thresholds_, metrics, rule_column, values = [], [], [], []
     for threshold in [settings.threshold] if thresholds is None else thresholds:
         rows = []
@@ -124,10 +143,8 @@ def sweep_table(fitted, arrays: dict[str, RoleData], *, method: str, n_component
     columns = {"method": method, "n_components": int(n_components),
                **method_settings(fitted, settings.threshold)}
     columns["threshold"] = np.asarray(thresholds_, dtype=float)
-    return pd.DataFrame({**columns, "metric": metrics, "unclassifiable": rule_column,
-                         "value": np.asarray(values, dtype=float)},
-                        index=pd.RangeIndex(len(values)))
-
+    return Columns({**columns, "metric": metrics, "unclassifiable": rule_column,
+                    "value": np.asarray(values, dtype=float)}, len(values))
 
 
 def kernel_sweep_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
