@@ -44,7 +44,7 @@ def test_repeated_warnings_are_written_once_and_counted(tmp_path):
     text = (tmp_path / "job.log").read_text()
     assert text.index("rule sweep_point done in") < text.index("warnings: 500 x")  # at the end
     cpu = float(re.search(r"rule sweep_point used ([0-9.]+) CPU-s\n", text).group(1))
-    assert 0 < cpu <= time.process_time()
+    assert 0 < cpu <= time.process_time() + 0.005  # logged to 0.01 s, rounded
 
 
 def test_em_convergence_summary_says_how_many_fits_and_how_far_from_tol(tmp_path):

@@ -49,7 +49,7 @@ from mixlib.experiments.semisupervised import (
     rounds_table,
     semisupervised_rounds,
 )
-from mixlib.experiments.semisupervised_sweep import kernel_sweep_point, sweep_table
+from mixlib.experiments.semisupervised_sweep import kernel_sweep_point, sweep_columns
 from mixlib.semi_supervised import IterativeClassifier, iterative_classification_finishes
 
 #: The relative variance floor's column in the grid's tables.
@@ -276,13 +276,13 @@ def iterative_sweep_by_finish(
 
     Returns
     -------
-    dict of str to pandas.DataFrame
-        ``{"argmax": ..., "stop": ...}``: the table of ``kernel_sweep_point(data,
+    dict of str to Columns
+        ``{"argmax": ..., "stop": ...}``: the table (as columns) of ``kernel_sweep_point(data,
         method="iterative", settings=settings.replaced(finish=f), ...)`` for each finish
         ``f``, value for value (see :func:`iterative_rounds_by_finish`).
     """
     arrays = _check_inputs(data)
     fits = _fit_iterative_finishes(arrays, n_components, em, settings, check_random_state(rng))
-    return {finish: sweep_table(fitted, arrays, method="iterative", n_components=n_components,
-                                 settings=settings, thresholds=None)
+    return {finish: sweep_columns(fitted, arrays, method="iterative", n_components=n_components,
+                                   settings=settings, thresholds=None)
             for finish, fitted in fits.items()}

@@ -4,7 +4,7 @@
 like :func:`~mixlib.experiments.semisupervised.semisupervised_rounds`, whose module it builds
 on: the same inputs and typed records, each method fit by
 :func:`~mixlib.experiments.semisupervised._fit_method` (memoised fits), and the same setting
-and final-model columns. :func:`sweep_table` scores the final model only;
+and final-model columns. :func:`sweep_columns` scores the final model only;
 :func:`kernel_sweep_job` runs the stage at every method and kernel count of a pipeline job,
 by its columnar twin :func:`kernel_sweep_columns` (:class:`~mixlib.experiments.contract.Columns`,
 one DataFrame for the job's repeats).
@@ -106,17 +106,10 @@ def kernel_sweep_point(
                                 settings=settings, thresholds=thresholds, rng=rng).frame()
 
 
-def sweep_table(fitted, arrays: dict[str, RoleData], *, method: str, n_components: int,
-                 settings: SemiSupervisedSettings,
-                 thresholds: Sequence[float] | None) -> pd.DataFrame:
-    """The table of :func:`kernel_sweep_point` from the fitted method."""
-    return sweep_columns(fitted, arrays, method=method, n_components=n_components,
-                         settings=settings, thresholds=thresholds).frame()
-
-
 def sweep_columns(fitted, arrays: dict[str, RoleData], *, method: str, n_components: int,
                   settings: SemiSupervisedSettings, thresholds: Sequence[float] | None) -> Columns:
-    """:func:`sweep_table` as :class:`~mixlib.experiments.contract.Columns`."""
+    """The table of :func:`kernel_sweep_point` from the fitted method, as
+    :class:`~mixlib.experiments.contract.Columns`: the final model scored only."""
     rules = settings.unclassifiable
     wrapped = method != "labelled_only"
     model = fitted.estimator_ if wrapped else fitted
