@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from mixlib.experiments.contract import RepeatData
-from mixlib.experiments.data import assemble, summarise_datasets
+from mixlib.experiments.data import SplitRepeats, assemble, summarise_datasets
 from mixlib.core.preprocessing import standardise
 
 
@@ -48,6 +48,42 @@ def test_substitutes_fill_missing_cells_before_standardisation():
     np.testing.assert_allclose(X_test[1, 0], 0.0)
     raw = assemble(_prepared(), split, 0, standardise_features=False)["test"][0]
     assert np.isnan(raw[1, 0])
+
+
+def test_split_repeats_are_assemble_of_each_repeat_made_once_when_read():
+    """A job's repeats (SplitRepeats): repeat numbers in increasing order whatever the split
+    table's order, each the very arrays assemble gives (values, dtypes, roles), substitutes of
+    its own repeat only, made on first read and kept; limit and slices as a list's."""
+    rng = np.random.default_rng(0)
+    prepared = pd.DataFrame({"row_id": np.arange(100, 140), "f1": rng.normal(size=40),
+                             "f2": rng.integers(0, 3, 40), "class": rng.choice(["a", "bb"], 40)})
+    prepared.loc[[3, 17, 30], "f1"] = np.nan
+    repeats = []
+    for repeat in (4, 0, 2):  # out of order in the table
+        roles = rng.choice(["train", "test", "unused"], 40, p=[0.6, 0.3, 0.1])
+        repeats.append(pd.DataFrame({"repeat": repeat, "row_id": rng.permutation(prepared["row_id"]),
+                                     "role": roles}))
+    split = pd.concat(repeats, ignore_index=True)
+    substitutes = pd.DataFrame({"repeat": [4, 0, 0, 2], "row_id": [103, 103, 117, 130],
+                                "feature": "f1", "value": [1.5, -2.0, 0.25, 3.0]})
+    for standardise_features in (True, False):
+        lazy = SplitRepeats(prepared, split, substitutes=substitutes,
+                            standardise_features=standardise_features)
+        assert len(lazy) == 3 and not lazy._made
+        assert lazy[1] is lazy[1] and list(lazy._made) == [2]  # made once, when read
+        for data, repeat in zip(lazy, (0, 2, 4)):
+            expected = assemble(prepared, split, repeat, substitutes=substitutes,
+                                standardise_features=standardise_features)
+            assert data.repeat == repeat and list(data) == list(expected)
+            for role in expected:
+                for mine, theirs in zip(data[role], expected[role]):
+                    assert mine.dtype == theirs.dtype
+                    assert mine.tobytes() == theirs.tobytes()
+        assert [data.repeat for data in lazy[1:]] == [2, 4]
+    assert [data.repeat for data in SplitRepeats(prepared, split, limit=2)] == [0, 2]
+    bad = split.assign(row_id=split["row_id"].where(split["repeat"] != 2, 999))
+    with pytest.raises(ValueError, match=r"absent from the data: \[999\]"):
+        SplitRepeats(prepared, bad)[1]
 
 
 def test_assemble_errors_are_clear():

@@ -75,26 +75,23 @@ def logged_job(smk: Any) -> Iterator[logging.Logger]:
             handler.close()
 
 
-def load_repeats(smk: Any, standardise_features: bool, limit: int | None = None) -> list[RepeatData]:
+def load_repeats(smk: Any, standardise_features: bool,
+                 limit: int | None = None) -> Sequence[RepeatData]:
     """The arrays of every repeat of an experiment's split, from the job's named inputs.
 
     The job must have the inputs ``prepared``, ``split`` and ``substitutes`` (see
     ``split_inputs`` in ``workflow/rules/common.smk``). The result holds
-    :func:`mixlib.experiments.data.assemble` of every repeat of the split, in order: the
-    input of :func:`mixlib.experiments.contract.run_repeats`; with ``limit``, of its first
-    ``limit`` repeats only.
+    :func:`mixlib.experiments.data.assemble` of every repeat of the split, in order, each
+    made when first read (:class:`~mixlib.experiments.data.SplitRepeats`): the input of
+    :func:`mixlib.experiments.contract.run_repeats`; with ``limit``, of its first ``limit``
+    repeats only.
     """
-    from mixlib.experiments.data import assemble
+    from mixlib.experiments.data import SplitRepeats
     from mixlib.pipeline.io import read_table
 
-    prepared = read_table(smk.input.prepared)
-    split = read_table(smk.input.split)
-    substitutes = read_table(smk.input.substitutes)
-    return [
-        assemble(prepared, split, int(repeat), substitutes=substitutes,
-                 standardise_features=standardise_features)
-        for repeat in sorted(split["repeat"].unique())[:limit]
-    ]
+    return SplitRepeats(read_table(smk.input.prepared), read_table(smk.input.split),
+                        substitutes=read_table(smk.input.substitutes),
+                        standardise_features=standardise_features, limit=limit)
 
 
 def concat_tables(smk: Any) -> None:
