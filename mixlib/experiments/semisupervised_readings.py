@@ -33,6 +33,7 @@ small fits, less than a pipeline job's start-up (imports and the compiled code's
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -67,12 +68,9 @@ def sensitivity_job(repeats: Sequence[RepeatData], *, seed: int, split: str, dat
     are stacked in the order of ``floors``, each the table :func:`floor_sensitivity` gives at
     that floor alone.
     """
-    return pd.concat([
-        floor_sensitivity(repeats, seed=seed, split=split, dataset=dataset,
-                          n_components=n_components, em=em.with_relative_floor(float(floor)),
-                          settings=settings, thresholds=thresholds, restarts=restarts,
-                          finishes=finishes)
-        for floor in floors], ignore_index=True)
+    return _at_every_floor(floor_sensitivity, em, floors, repeats, seed=seed, split=split,
+                           dataset=dataset, n_components=n_components, settings=settings,
+                           thresholds=thresholds, restarts=restarts, finishes=finishes)
 
 
 def floor_sensitivity(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
@@ -125,12 +123,17 @@ def kernel_sweep_reading_job(repeats: Sequence[RepeatData], *, seed: int, split:
     stacked in the order of ``floors``, each the table :func:`floor_kernel_sweep` gives at that
     floor alone.
     """
-    return pd.concat([
-        floor_kernel_sweep(repeats, seed=seed, split=split, dataset=dataset,
-                           kernel_counts=kernel_counts, em=em.with_relative_floor(float(floor)),
-                           settings=settings, thresholds=thresholds, restarts=restarts,
-                           finishes=finishes)
-        for floor in floors], ignore_index=True)
+    return _at_every_floor(floor_kernel_sweep, em, floors, repeats, seed=seed, split=split,
+                           dataset=dataset, kernel_counts=kernel_counts, settings=settings,
+                           thresholds=thresholds, restarts=restarts, finishes=finishes)
+
+
+def _at_every_floor(job: Callable[..., pd.DataFrame], em: EMSettings, floors: Sequence[float],
+                    repeats: Sequence[RepeatData], **params: Any) -> pd.DataFrame:
+    """``job(repeats, em=em at floor f, **params)`` for every ``f`` of ``floors``, stacked in
+    that order (:meth:`~mixlib.catalogue.settings.EMSettings.with_relative_floor`)."""
+    return pd.concat([job(repeats, em=em.with_relative_floor(float(floor)), **params)
+                      for floor in floors], ignore_index=True)
 
 
 def floor_kernel_sweep(repeats: Sequence[RepeatData], *, seed: int, split: str, dataset: str,
