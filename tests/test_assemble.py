@@ -149,3 +149,45 @@ def test_standardise_names_features_whose_values_cannot_be_standardised():
     X = np.array([[1.0, 1.0], [1.0 + 1e-10, 2.0], [1e300, 3.0]])
     with pytest.raises(ValueError, match=r"Features \['height'\] have values so far"):
         standardise(X, np.array([True, True, False]), feature_names=["height", "weight"])
+
+
+def test_a_job_reads_a_split_and_its_replicate_from_its_named_inputs(tmp_path):
+    """splits_and_replicates: each split's name, its repeats (SplitRepeats of its own split and
+    substitutes files over the shared data table) and its output, in the params' order."""
+    from types import SimpleNamespace
+
+    from mixlib.pipeline.io import write_table
+    from mixlib.pipeline.workflow import splits_and_replicates
+
+    write_table(_prepared(), tmp_path / "data.tsv")
+    # Row 14's missing f1 is read in both, from each split's own substitutes.
+    main_split = _split().assign(role=["train", "train", "train", "test", "test"])
+    replicate_split = _split().assign(role=["train", "test", "train", "train", "train"])
+    files = {}
+    for name, split in (("s", main_split), ("s_replicate", replicate_split)):
+        files[name] = (tmp_path / f"{name}.split.tsv", tmp_path / f"{name}.substitutes.tsv")
+        write_table(split, files[name][0])
+        write_table(pd.DataFrame({"repeat": [0], "row_id": [14], "feature": ["f1"],
+                                  "value": [2.5 if name == "s" else -1.0]}), files[name][1])
+    smk = SimpleNamespace(
+        params=SimpleNamespace(splits=["s", "s_replicate"]),
+        input=SimpleNamespace(prepared=str(tmp_path / "data.tsv"),
+                              split=[str(files[n][0]) for n in ("s", "s_replicate")],
+                              substitutes=[str(files[n][1]) for n in ("s", "s_replicate")]),
+        output=["out_s.tsv", "out_s_replicate.tsv"])
+    got = list(splits_and_replicates(smk, standardise_features=False))
+    assert [(name, output) for name, _, output in got] == [("s", "out_s.tsv"),
+                                                           ("s_replicate", "out_s_replicate.tsv")]
+    for (name, repeats, _), split in zip(got, (main_split, replicate_split)):
+        value = 2.5 if name == "s" else -1.0
+        expected = assemble(_prepared(), split, 0, standardise_features=False,
+                            substitutes=pd.DataFrame({"repeat": [0], "row_id": [14],
+                                                      "feature": ["f1"], "value": [value]}))
+        assert len(repeats) == 1 and list(repeats[0]) == list(expected)
+        for role in expected:
+            for mine, theirs in zip(repeats[0][role], expected[role]):
+                np.testing.assert_array_equal(mine, theirs)
+    assert got[0][1][0]["test"][0][1, 0] == 2.5 and got[1][1][0]["train"][0][3, 0] == -1.0
+    smk.output = ["out_s.tsv"]  # a file per split, or a clear error
+    with pytest.raises(ValueError):
+        list(splits_and_replicates(smk, standardise_features=False))

@@ -9,7 +9,7 @@ from mixlib.experiments.contract import RepeatData, run_repeats
 from mixlib.pipeline.config_checks import check_claim_repeats
 from mixlib.pipeline.replicates import (
     claim_min_n, claim_repeats, claim_splits, original_of, repeats_of, replicate_of,
-    with_replicate_splits,
+    replicated_outputs, split_and_replicate, with_replicate_splits,
 )
 
 CONFIG = {
@@ -37,6 +37,17 @@ def test_without_the_keys_nothing_changes():
     assert with_replicate_splits(plain) == CONFIG["splits"]
     assert repeats_of(plain, "bacteria") == 10
     assert set(with_replicate_splits({**CONFIG, "claims": {"replicate": False}})) == set(CONFIG["splits"])
+
+
+def test_one_job_runs_a_split_and_its_replicate_and_writes_both_tables():
+    assert split_and_replicate(CONFIG, "wine") == ["wine", "wine_replicate"]
+    assert replicated_outputs(CONFIG, "results/x/{split}.em.tsv") == [
+        "results/x/{split}.em.tsv", "results/x/{split}_replicate.em.tsv"]
+    single = {**CONFIG, "claims": {"repeats": 30, "replicate": False}}
+    assert split_and_replicate(single, "wine") == ["wine"]
+    assert replicated_outputs(single, "results/x/{split}.em.tsv") == ["results/x/{split}.em.tsv"]
+    with pytest.raises(ValueError, match="no {split} wildcard"):
+        replicated_outputs(CONFIG, "results/x/all.tsv")
 
 
 def test_the_claim_splits_hold_max_repeats_and_the_stages_start_from_claims_repeats():

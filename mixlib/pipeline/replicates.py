@@ -51,6 +51,23 @@ def original_of(split: str) -> str:
     return split.removesuffix(REPLICATE_SUFFIX)
 
 
+def split_and_replicate(config: Mapping[str, Any], split: str) -> list[str]:
+    """The splits one chapter-3/5 job runs: ``split``, then its replicate with
+    ``claims.replicate`` (the two share every setting of the stage)."""
+    return [split, replicate_of(split)] if replicates(config) else [split]
+
+
+def replicated_outputs(config: Mapping[str, Any], pattern: str) -> list[str]:
+    """The output files of a job that runs a split and its replicate: ``pattern`` (with the
+    wildcard ``{split}``), then, with ``claims.replicate``, the same with ``{split}`` replaced by
+    its replicate's name."""
+    if "{split}" not in pattern:
+        raise ValueError(f"the output pattern {pattern!r} has no {{split}} wildcard")
+    if not replicates(config):
+        return [pattern]
+    return [pattern, pattern.replace("{split}", replicate_of("{split}"))]
+
+
 def with_replicate_splits(config: Mapping[str, Any]) -> dict[str, Any]:
     """``config["splits"]`` plus, with ``claims.replicate``, a replicate of every claim split."""
     splits = dict(config["splits"])

@@ -6,7 +6,7 @@ import logging
 import os
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -92,6 +92,28 @@ def load_repeats(smk: Any, standardise_features: bool,
     return SplitRepeats(read_table(smk.input.prepared), read_table(smk.input.split),
                         substitutes=read_table(smk.input.substitutes),
                         standardise_features=standardise_features, limit=limit)
+
+
+def splits_and_replicates(smk: Any, standardise_features: bool,
+                          limit: int | None = None) -> Iterator[tuple[str, Sequence[RepeatData], str]]:
+    """Each split of a job that runs a split and its replicate: its name, its repeats (as
+    :func:`load_repeats`) and the table it writes.
+
+    The job has the params ``splits`` (the split, then its replicate with
+    ``claims.replicate``), the inputs ``prepared`` (their common data set), ``split`` and
+    ``substitutes`` (one file per split, in that order; ``replicated_split_inputs`` in
+    ``workflow/rules/common.smk``), and one output per split, in that order. The two share
+    every setting of the stage, so one process runs both: it pays its start-up (Python,
+    pandas, numba's cache) once, not twice, and the data table is read once.
+    """
+    from mixlib.experiments.data import SplitRepeats
+    from mixlib.pipeline.io import read_table
+
+    prepared = read_table(smk.input.prepared)
+    for name, split, substitutes, output in zip(smk.params.splits, smk.input.split,
+                                                smk.input.substitutes, smk.output, strict=True):
+        yield name, SplitRepeats(prepared, read_table(split), substitutes=read_table(substitutes),
+                                 standardise_features=standardise_features, limit=limit), output
 
 
 def concat_tables(smk: Any) -> None:

@@ -2,6 +2,7 @@
 # parameter functions the rules share (each takes the job's wildcards).
 
 import os
+import re
 from pathlib import Path
 
 from mixlib.datasets import dataset_encoding, uses_standardisation
@@ -33,8 +34,10 @@ from mixlib.pipeline.replicates import (
     claim_repeats,
     claim_splits,
     replicate_of,
+    replicated_outputs,
     replicates,
     repeats_of,
+    split_and_replicate,
     with_replicate_splits,
 )
 
@@ -198,6 +201,23 @@ def split_inputs(wildcards):
         "split": f"results/splits/{wildcards.split}.split.tsv",
         "substitutes": f"results/impute/{wildcards.split}.substitutes.tsv",
     }
+
+
+def replicated_split_inputs(wildcards):
+    """split_inputs of a split and, with claims.replicate, of its replicate, for one job that
+    runs both (their data set's table once; the split and substitutes files in the order of
+    split_and_replicate)."""
+    splits = split_and_replicate(config, wildcards.split)
+    return {
+        "prepared": split_dataset_table(wildcards),
+        "split": [f"results/splits/{name}.split.tsv" for name in splits],
+        "substitutes": [f"results/impute/{name}.substitutes.tsv" for name in splits],
+    }
+
+
+def one_of(names):
+    """A wildcard constraint matching exactly one of ``names`` (none if it is empty)."""
+    return "|".join(re.escape(name) for name in names) if names else "(?!)"
 
 
 def standardises(wildcards):

@@ -4,17 +4,21 @@
 MIXTURE = config["mixture"]
 
 
+# A split and, with claims.replicate, its replicate in one job (they share every setting).
 rule em_trace:
     input:
-        unpack(split_inputs),
+        unpack(replicated_split_inputs),
         compiled=compiled_code("em_trace.py"),
     output:
-        "results/mixture/{split}.em_trace.tsv",
+        replicated_outputs(config, "results/mixture/{split}.em_trace.tsv"),
+    wildcard_constraints:
+        split=one_of(MIXTURE["splits"]),
     log:
         "results/logs/em_trace/{split}.log",
     benchmark:
         "results/benchmarks/em_trace/{split}.tsv"
     params:
+        splits=lambda wildcards: split_and_replicate(config, wildcards.split),
         n_components=MIXTURE["n_components"],
         n_restarts=MIXTURE["n_restarts"],
         em=EM,

@@ -6,17 +6,21 @@ KERNEL_SWEEP = config["kernel_sweep"]
 SENSITIVITY = config.get("semisupervised_sensitivity")
 
 
+# A split and, with claims.replicate, its replicate in one job (they share every setting).
 rule semisupervised_rounds:
     input:
-        unpack(split_inputs),
+        unpack(replicated_split_inputs),
         compiled=compiled_code("semisupervised_rounds.py"),
     output:
-        "results/semisupervised/{split}.rounds.tsv",
+        replicated_outputs(config, "results/semisupervised/{split}.rounds.tsv"),
+    wildcard_constraints:
+        split=one_of(SEMI["splits"]),
     log:
         "results/logs/semisupervised_rounds/{split}.log",
     benchmark:
         "results/benchmarks/semisupervised_rounds/{split}.tsv"
     params:
+        splits=lambda wildcards: split_and_replicate(config, wildcards.split),
         methods=SEMI["methods"],
         n_components=SEMI["n_components"],
         em=EM,
@@ -38,19 +42,23 @@ rule semisupervised_rounds:
         "../scripts/semisupervised_rounds.py"
 
 
-# The curves of figs. 5.4 and 5.5 of one split (every method) per job: a kernel count and its
-# repeats take a fraction of a second, less than a job's start-up.
+# The curves of figs. 5.4 and 5.5 of one split (every method) and, with claims.replicate, of
+# its replicate per job: a kernel count and its repeats take a fraction of a second, less than
+# a job's start-up.
 rule kernel_sweep_curve:
     input:
-        unpack(split_inputs),
+        unpack(replicated_split_inputs),
         compiled=compiled_code("kernel_sweep_curve.py"),
     output:
-        "results/kernel_sweep/{split}.tsv",
+        replicated_outputs(config, "results/kernel_sweep/{split}.tsv"),
+    wildcard_constraints:
+        split=one_of(KERNEL_SWEEP["splits"]),
     log:
         "results/logs/kernel_sweep_curve/{split}.log",
     benchmark:
         "results/benchmarks/kernel_sweep_curve/{split}.tsv"
     params:
+        splits=lambda wildcards: split_and_replicate(config, wildcards.split),
         methods=KERNEL_SWEEP["methods"],
         kernel_counts=KERNEL_SWEEP["n_components"],
         em=EM,

@@ -1,11 +1,11 @@
 from mixlib.experiments.mixture import em_trace_job
 from mixlib.pipeline.io import write_table
-from mixlib.pipeline.workflow import load_repeats, logged_job
+from mixlib.pipeline.workflow import logged_job, splits_and_replicates
 
 with logged_job(snakemake):
     params = snakemake.params
-    table = em_trace_job(load_repeats(snakemake, params.standardise), seed=params.seed,
-                         split=snakemake.wildcards.split, dataset=params.dataset,
-                         n_components=params.n_components, em=params.em,
-                         n_restarts=params.n_restarts, first=params.repeats, needed=params.min_n)
-    write_table(table, snakemake.output[0])
+    for split, repeats, output in splits_and_replicates(snakemake, params.standardise):
+        table = em_trace_job(repeats, seed=params.seed, split=split, dataset=params.dataset,
+                             n_components=params.n_components, em=params.em,
+                             n_restarts=params.n_restarts, first=params.repeats, needed=params.min_n)
+        write_table(table, output)
