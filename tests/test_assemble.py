@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 
 from mixlib.experiments.contract import RepeatData
-from mixlib.experiments.data import SplitRepeats, assemble, summarise_datasets
+from mixlib.experiments.data import SplitRepeats, assemble
+from mixlib.experiments.preparation import summarise_datasets
 from mixlib.core.preprocessing import standardise
 
 

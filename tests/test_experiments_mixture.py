@@ -245,7 +245,7 @@ def test_mcar_mask_is_the_plain_draw_when_every_feature_keeps_a_value():
 def test_imputation_study_runs_at_rate_099_on_the_shipped_wine():
     """``missing_rates: [0.99]`` runs to finite errors, even where a feature of the training
     rows is fully hidden and there is nothing to impute it from."""
-    from mixlib.experiments.data import fetch_dataset, prepare_dataset
+    from mixlib.experiments.preparation import fetch_dataset, prepare_dataset
 
     spec = {"source": "bundled"}
     prepared = prepare_dataset(fetch_dataset("wine", spec), "wine", spec)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mixlib.datasets import FetchError, load_source
-from mixlib.experiments.data import fetch_dataset
+from mixlib.experiments.preparation import fetch_dataset
 from mixlib.pipeline.io import write_csv
 
 # Two rows of every class: a class with one example is rejected when a data set is read.

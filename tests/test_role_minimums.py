@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mixlib.experiments.comparison import comparison_dataset_job
-from mixlib.experiments.data import prepare_dataset
+from mixlib.experiments.preparation import prepare_dataset
 from mixlib.catalogue.registry import MODELS, model_spec, resolve_params
 from mixlib.catalogue.settings import ComparisonProtocol
 from mixlib.pipeline.config_checks import check_config

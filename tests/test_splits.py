@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mixlib.experiments.data import make_split, summarise_splits
+from mixlib.experiments.preparation import make_split, summarise_splits
 from mixlib.core.seeding import generator
 from mixlib.model_selection.resampling import grouped_stratified_folds
 from mixlib.model_selection.fixed_splits import (

@@ -6,7 +6,7 @@ which its jobs check): every data set has two classes; every role of a random sp
 the comparison's folds have enough groups of rows per class when ``group_duplicates`` keeps
 identical rows together; every ``comparison.params`` value passes the estimator's own
 validation; every stage gets the rows per role and class its code needs, on the rows its jobs
-will get (the split rule's own :func:`mixlib.experiments.data.make_split`, seeded as the job
+will get (the split rule's own :func:`mixlib.experiments.preparation.make_split`, seeded as the job
 is; the comparison's folds from :func:`mixlib.model_selection.resampling.repeated_kfold_units`):
 
 - **two classes** where an estimator calls ``encode_labels(y, min_classes=2)``
@@ -195,7 +195,7 @@ def check_cv_early_stopping(config: Mapping[str, Any],
     when its ``mlp`` runs with early stopping: with at least ``n_folds`` rows (or groups) of
     every class, checked before, a fold trains on ``n_folds - 1`` of each, enough from 3 folds
     on; with 2 folds or ``max_train_rows``, every CV repeat's folds are replayed as drawn."""
-    from mixlib.experiments.data import prepare_dataset
+    from mixlib.experiments.preparation import prepare_dataset
 
     comparison = config.get("comparison")
     if not comparison or not _comparison_early_stopping(config):
@@ -262,7 +262,7 @@ def _role_needs(config: Mapping[str, Any]) -> Iterator[tuple[str, str, str, dict
 def _role_labels(config: Mapping[str, Any], split: str, table: pd.DataFrame, role: str,
                  repeats: int) -> Iterator[tuple[int, np.ndarray]]:
     """(repeat, classes of the rows of ``role``) of each repeat, as the split rule draws them."""
-    from mixlib.experiments.data import make_split
+    from mixlib.experiments.preparation import make_split
 
     classes = table[CLASS_COLUMN].astype(str).to_numpy()
     prepared = pd.DataFrame({"row_id": np.arange(len(table)), CLASS_COLUMN: classes})

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from mixlib.datasets.registry import CLASS_COLUMN
+from mixlib.core.vocabulary import CLASS_COLUMN
 from mixlib.pipeline.manifest import checked_bytes, write_manifest
 
 #: Name of the column that carries the run's hash in the stamped tables

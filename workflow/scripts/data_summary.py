@@ -1,4 +1,4 @@
-from mixlib.experiments.data import summarise_datasets
+from mixlib.experiments.preparation import summarise_datasets
 from mixlib.pipeline.io import read_table, write_table
 from mixlib.pipeline.workflow import logged_job
 

@@ -1,5 +1,5 @@
 from mixlib.datasets.notices import data_notices
-from mixlib.experiments.data import fetch_dataset
+from mixlib.experiments.preparation import fetch_dataset
 from mixlib.pipeline.io import write_csv
 from mixlib.pipeline.workflow import logged_job
 

@@ -1,6 +1,6 @@
 from mixlib.datasets.parsers import read_normalised_csv
 from mixlib.datasets import categorical_columns, sequence_column
-from mixlib.experiments.data import prepare_dataset
+from mixlib.experiments.preparation import prepare_dataset
 from mixlib.pipeline.io import write_table
 from mixlib.pipeline.workflow import logged_job
 

@@ -1,5 +1,5 @@
 from mixlib.datasets.parsers import read_normalised_csv
-from mixlib.experiments.data import make_split
+from mixlib.experiments.preparation import make_split
 from mixlib.pipeline.io import read_table, write_table
 from mixlib.pipeline.workflow import logged_job
 
