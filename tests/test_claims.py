@@ -30,7 +30,7 @@ OLD_IDS = {"em_iterations", "kernel_map_iterations", "iterative_hard_error", "it
            "iterative_unknown", "iterative_rounds", "prior_rounds", "prior_more_rounds", "prior_hard_error",
            "prior_vs_iterative_hard_error", "prior_early_flips", "prior_late_flips", "prior_unknown_error",
            "sweep_best_kernels", "sweep_equal_at_8", "sweep_prior_not_above_iterative", "sweep_iterative_32",
-           "sweep_prior_32", "sweep_test_equivalent", "mlp_mean_test_error", "mixture_vs_mlp_fit_seconds",
+           "sweep_prior_32", "sweep_test_equivalent", "mlp_mean_test_error", "mixture_vs_mlp_fit_cpu_seconds",
            "mixture_accuracy", "mixture_worse_than_mlp", "mixture_worse_than_mlp_ranks", "probabilistic_worse"}
 
 
@@ -140,7 +140,7 @@ def dna_table(splits=("dna_s", "dna_t"), n_repeats=5) -> pd.DataFrame:
         for repeat in range(n_repeats):
             for k in (1, 2, 4):
                 for metric, value in (("test_error", 0.2 + (0.3 if split == "dna_t" else 0.0)),
-                                      ("fit_seconds", 0.5)):
+                                      ("fit_seconds", 0.5), ("fit_cpu_seconds", 0.4)):
                     rows.append({"n_components": k, "class": "all", "metric": metric,
                                  "value": value + 0.01 * rng.random(), "repeat": repeat, "split": split,
                                  "encoding": "onehot", "dataset": "splice"})
@@ -153,7 +153,8 @@ def mlp_table(splits=("mlp_s", "mlp_t"), n_repeats=5) -> pd.DataFrame:
                           "value": value + (0.2 if split == "mlp_t" else 0.0) + 0.01 * rng.random(),
                           "split": split, "encoding": "onehot", "dataset": "splice"}
                          for split in splits for regime in ("plain", "weight_decay") for h in (1, 4)
-                         for r in range(n_repeats) for metric, value in (("test_error", 0.085), ("fit_seconds", 2.0))])
+                         for r in range(n_repeats) for metric, value in (("test_error", 0.085), ("fit_seconds", 2.0),
+                                                                                  ("fit_cpu_seconds", 1.9))])
 
 
 def all_tables() -> dict[str, pd.DataFrame]:

@@ -14,24 +14,28 @@ from mixlib.datasets.sources import dataset_encoding
 ROOT = Path(__file__).resolve().parents[1]
 PROBLEMS = {"chapter6": ["splice", "splice_ordinal"]}
 DATASET = {"onehot": "splice", "ordinal": "splice_ordinal"}
+#: Each model's fit times: CPU time, and a wall clock (the mixture's inflated, as a fit that
+#: waited for a CPU) that the timing claim must not read.
+FIT_SECONDS = {"mixture": {"fit_cpu_seconds": 1.0, "fit_seconds": 50.0},
+               "mlp": {"fit_cpu_seconds": 4.0, "fit_seconds": 5.0}}
 
 
 def _dna(errors: dict[str, float], n_repeats: int = 6) -> pd.DataFrame:
     """The mixture sweep: split ``dna_<coding>``, test error ``errors[coding] + r / 1000``."""
     return pd.DataFrame([{"n_components": k, "class": "all", "metric": metric,
-                          "value": (errors[coding] if metric == "test_error" else 1.0) + r / 1000,
+                          "value": {"test_error": errors[coding], **FIT_SECONDS["mixture"]}[metric] + r / 1000,
                           "repeat": r, "split": f"dna_{coding}", "encoding": coding, "dataset": DATASET[coding]}
                          for coding in errors for r in range(n_repeats) for k in (1, 4)
-                         for metric in ("test_error", "fit_seconds")])
+                         for metric in ("test_error", *FIT_SECONDS["mixture"])])
 
 
 def _mlp(errors: dict[str, float], n_repeats: int = 6) -> pd.DataFrame:
     """The MLP sweep: split ``mlp_<coding>``, test error ``errors[coding] + 2 r / 1000``."""
     return pd.DataFrame([{"regime": regime, "hidden_size": h, "repeat": r, "metric": metric,
-                          "value": (errors[coding] if metric == "test_error" else 4.0) + 2 * r / 1000,
+                          "value": {"test_error": errors[coding], **FIT_SECONDS["mlp"]}[metric] + 2 * r / 1000,
                           "split": f"mlp_{coding}", "encoding": coding, "dataset": DATASET[coding]}
                          for coding in errors for r in range(n_repeats) for regime in ("plain", "weight_decay")
-                         for h in (2, 8) for metric in ("test_error", "fit_seconds")])
+                         for h in (2, 8) for metric in ("test_error", *FIT_SECONDS["mlp"])])
 
 
 def _claims(dna: pd.DataFrame, mlp: pd.DataFrame) -> pd.DataFrame:
@@ -50,7 +54,7 @@ def test_the_mixture_is_compared_with_the_mlp_of_its_own_coding():
     assert gap.loc["dna_ordinal", "n"] == 6
     assert gap.loc["dna_ordinal", "detail"] == "ordinal coding: our reading"
     assert gap.loc["dna_onehot", "detail"] == "onehot coding: the alternative"
-    seconds = claims[claims["id"] == "mixture_vs_mlp_fit_seconds"].set_index("data")
+    seconds = claims[claims["id"] == "mixture_vs_mlp_fit_cpu_seconds"].set_index("data")
     assert seconds.loc["dna_ordinal", "reading"].endswith("mlp_split=mlp_ordinal")
     ratios = [(1.0 + r / 1000) / (4.0 + 2 * r / 1000) for r in range(6)]
     assert seconds.loc["dna_ordinal", "measured"] == pytest.approx(np.mean(ratios))

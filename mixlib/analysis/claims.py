@@ -256,11 +256,12 @@ CLAIMS: list[Claim] = [
            "On DNA the mixture generalises 'nettement' worse than the MLP (20 % vs 8.5 %): mixture "
            "mean test error minus the MLP's, both on the same coding (ch6.paired_by_coding).", HIGHER, ("dna_kernel_sweep", "mlp_sweep"),
            ch6.mixture_minus_mlp_test_error, readings=("encoding",)),
-    _claim("mixture_vs_mlp_fit_seconds", "6", "conclusion", QUALITATIVE,
-           "The mixture is fast to train ('passablement court'): mean fit time of the DNA mixtures "
-           "over the MLPs' on the same coding (a wall-clock measurement of this machine).",
+    _claim("mixture_vs_mlp_fit_cpu_seconds", "6", "conclusion", QUALITATIVE,
+           "The mixture's 'temps calcul' to build the classifier is 'passablement court': mean CPU "
+           "time of the DNA mixtures' fits over the MLPs' on the same coding (a measurement of "
+           "this machine).",
            Band(-math.inf, 1.0, "faster: a ratio below 1"), ("dna_kernel_sweep", "mlp_sweep"),
-           ch6.mixture_over_mlp_fit_seconds, readings=("encoding",)),
+           ch6.mixture_over_mlp_fit_cpu_seconds, readings=("encoding",)),
     _claim("mixture_accuracy", "5", "conclusion", ABSOLUTE,
            "The mixture is '60 %, 70 %' correct on 'les différents problèmes de test', the bacteria "
            "among them: accuracy on the test rows of the mixture fit on the 36 labelled examples "

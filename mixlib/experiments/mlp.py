@@ -8,13 +8,13 @@ one repeat (:mod:`mixlib.experiments.contract`). The figure gathers the tables o
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from mixlib.core.timing import Stopwatch
 from mixlib.experiments.contract import RepeatData, run_repeats
 from mixlib.catalogue.registry import MODELS, make_model
 from mixlib.model_selection.resampling import warm_up
@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
 TRAINING_KEYS = tuple(key for key in MODELS["mlp"].parameters
                       if key not in ("hidden_size", "regime"))
 
-METRICS = ("train_error", "test_error", "epochs_run", "best_epoch", "fit_seconds")
+METRICS = ("train_error", "test_error", "epochs_run", "best_epoch", "fit_seconds", "fit_cpu_seconds")
 
 
 def mlp_sweep_point(
@@ -64,7 +64,7 @@ def mlp_sweep_point(
     Returns
     -------
     pandas.DataFrame
-        Tidy long form, one row per metric (5 rows), no index, columns: ``regime`` (str),
+        Tidy long form, one row per metric (6 rows), no index, columns: ``regime`` (str),
         ``hidden_size`` (int), one column per training setting given (all of them whatever
         the regime, although ``weight_decay`` acts only under ``weight_decay`` and
         ``validation_fraction`` and ``patience`` only under ``early_stopping``), ``metric``
@@ -72,8 +72,9 @@ def mlp_sweep_point(
         ``train_error`` and ``test_error`` (misclassified fraction in [0, 1] of the training
         and test rows; under early stopping the training rows include the held-out validation
         rows), ``epochs_run`` and ``best_epoch`` (the epoch whose weights were kept: the best
-        validation epoch under early stopping, the last epoch otherwise) and ``fit_seconds``
-        (wall-clock time of the training).
+        validation epoch under early stopping, the last epoch otherwise), ``fit_seconds``
+        (wall-clock time of the training) and ``fit_cpu_seconds`` (its CPU time,
+        :class:`~mixlib.core.timing.Stopwatch`).
     """
     if regime not in REGIMES:
         raise ValueError(f"regime must be one of {REGIMES}, got {regime!r}.")
@@ -91,20 +92,20 @@ def mlp_sweep_point(
     # loop loaded from numba's cache) stay out of fit_seconds.
     warm_up(lambda X, warm_rng: make_model("mlp", network_params, warm_rng), X_train,
             np.asarray(y_train))
-    start = time.perf_counter()
-    model.fit(X_train, y_train)
-    fit_seconds = time.perf_counter() - start
+    with Stopwatch() as clock:
+        model.fit(X_train, y_train)
     values = {
         "train_error": 1.0 - model.score(X_train, y_train),
         "test_error": 1.0 - model.score(X_test, y_test),
         "epochs_run": float(model.n_epochs_run_),
         "best_epoch": float(model.best_epoch_),
-        "fit_seconds": fit_seconds,
+        "fit_seconds": clock.wall_seconds,
+        "fit_cpu_seconds": clock.cpu_seconds,
     }
     logger.info(
         "%s hidden=%d repeat %d: train error %.4f, test error %.4f, %d epochs (kept %d), %.1f s",
         regime, hidden_size, data.repeat, values["train_error"], values["test_error"],
-        model.n_epochs_run_, model.best_epoch_, fit_seconds,
+        model.n_epochs_run_, model.best_epoch_, clock.wall_seconds,
     )
     return pd.DataFrame([
         {"regime": regime, "hidden_size": int(hidden_size), **training, "metric": metric,

@@ -68,8 +68,8 @@ def test_every_job_wrote_its_log(test_run):
         assert re.search(r"rule \w+ done in", log.read_text()), log
 
 
-#: Figures that draw a wall-clock measurement: the claims figure shows the verdict of
-#: ``mixture_vs_mlp_fit_seconds`` (a ratio of fit times), which another run may move. The
+#: Figures that draw a timing: the claims figure shows the verdict of
+#: ``mixture_vs_mlp_fit_cpu_seconds`` (a ratio of fit times), which another run may move. The
 #: claims table they are drawn from is compared, its timed claims aside.
 TIMED_FIGURES = {"claims.png", "claims.svg"}
 #: A report page renders one table (``results/report/X.html`` the table ``X.tsv``; the landing
