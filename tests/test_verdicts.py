@@ -20,6 +20,7 @@ from mixlib.analysis.verdicts import (
     p_verdict,
     row_verdict,
     t_evidence,
+    widened,
 )
 
 
@@ -102,3 +103,22 @@ def test_median_interval_needs_enough_values_and_a_level():
         median_interval(np.ones((2, 2)))
     evidence = median_evidence([10, 12, 11, 14, 13, 15, 9, np.nan])
     assert evidence.n == 7 and evidence.measured == 12.0 and isinstance(evidence, Evidence)
+
+
+def test_a_widened_interval_moves_each_end_away_from_the_estimate_by_the_factor():
+    ratio = Evidence(1.06, 10, ci_low=0.96, ci_high=1.16, method="Student-t over repeats",
+                     pi_low=0.8, pi_high=1.3)
+    wide = widened(ratio, 1.25, "fits in different jobs")
+    assert (wide.ci_low, wide.ci_high) == pytest.approx((0.96 / 1.25, 1.16 * 1.25))
+    assert (wide.pi_low, wide.pi_high) == pytest.approx((0.8 / 1.25, 1.3 * 1.25))
+    assert (wide.measured, wide.n) == (1.06, 10)
+    assert wide.method == "Student-t over repeats, widened x1.25 (fits in different jobs)"
+    # a negative end moves away from the estimate too
+    gap = widened(Evidence(0.1, 5, ci_low=-0.2, ci_high=0.4), 2.0, "r")
+    assert (gap.ci_low, gap.ci_high) == pytest.approx((-0.4, 0.8))
+    # an interval inside the band no longer decides once widened past its edge
+    faster = Evidence(0.9, 10, ci_low=0.85, ci_high=0.95)
+    assert decide(faster, -math.inf, 1.0) == HOLDS
+    assert decide(widened(faster, 1.25, "r"), -math.inf, 1.0) == INCONCLUSIVE
+    with pytest.raises(ValueError, match="at least 1"):
+        widened(ratio, 0.8, "r")

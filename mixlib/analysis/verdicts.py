@@ -123,6 +123,32 @@ class Evidence:
         return replace(self, detail=detail)
 
 
+def widened(evidence: Evidence, factor: float, reason: str) -> Evidence:
+    """``evidence`` with its interval and prediction interval widened by a factor, for a
+    systematic error its values do not show (the same for every value, so no spread of them
+    reveals it).
+
+    Each end moves away from the estimate by the factor ``f``: a positive end ``e`` (a ratio's)
+    becomes ``e / f`` below and ``e f`` above, a negative one the other way round::
+
+        low' = min(low / f, low f),    high' = max(high f, high / f)
+
+    The method text names the factor and the reason, so the row says how its interval was made.
+    """
+    if not factor >= 1.0:
+        raise ValueError(f"a widening factor is at least 1, got {factor!r}.")
+
+    def lower(end: float) -> float:
+        return min(end / factor, end * factor)
+
+    def upper(end: float) -> float:
+        return max(end * factor, end / factor)
+
+    return replace(evidence, ci_low=lower(evidence.ci_low), ci_high=upper(evidence.ci_high),
+                   pi_low=lower(evidence.pi_low), pi_high=upper(evidence.pi_high),
+                   method=f"{evidence.method}, widened x{factor:g} ({reason})")
+
+
 def decide(evidence: Evidence, band_low: float, band_high: float) -> str:
     """The verdict of ``evidence`` on the open band ``(band_low, band_high)``.
 
