@@ -90,3 +90,22 @@ def test_the_shipped_configs_run_both_sweeps_on_the_same_codings(name):
         return sorted(dataset_encoding(config["datasets"][config["splits"][s]["dataset"]]) for s in splits)
 
     assert codings(config["mlp"]["splits"]) == codings(config["dna_kernel_sweep"]["splits"]) == ["onehot", "ordinal"]
+
+
+def test_the_timing_ratio_is_widened_by_the_configured_tolerance():
+    """claims.timing_tolerance widens the fit-time ratio's interval (each end by the factor);
+    1 leaves the repeats' t-interval as it is."""
+    dna, mlp = _dna({"ordinal": 0.22}), _mlp({"ordinal": 0.15})
+    rows = {f: build_claims({"dna_kernel_sweep": dna, "mlp_sweep": mlp}, problems=PROBLEMS, seed=0,
+                            timing_tolerance=f).set_index("id").loc["mixture_vs_mlp_fit_cpu_seconds"]
+            for f in (1.0, 1.25, 2.0)}
+    bare = rows[1.0]
+    assert bare["interval"] == "Student-t over repeats"
+    for f in (1.25, 2.0):
+        assert rows[f]["measured"] == bare["measured"]
+        assert rows[f]["ci_low"] == pytest.approx(bare["ci_low"] / f)
+        assert rows[f]["ci_high"] == pytest.approx(bare["ci_high"] * f)
+        assert f"widened x{f:g} (" in rows[f]["interval"]
+    # the default reading is the config's default
+    default = _claims(dna, mlp).set_index("id").loc["mixture_vs_mlp_fit_cpu_seconds"]
+    assert default["ci_low"] == pytest.approx(rows[1.25]["ci_low"])

@@ -120,5 +120,6 @@ def test_a_widened_interval_moves_each_end_away_from_the_estimate_by_the_factor(
     faster = Evidence(0.9, 10, ci_low=0.85, ci_high=0.95)
     assert decide(faster, -math.inf, 1.0) == HOLDS
     assert decide(widened(faster, 1.25, "r"), -math.inf, 1.0) == INCONCLUSIVE
+    assert widened(ratio, 1.0, "r") == ratio
     with pytest.raises(ValueError, match="at least 1"):
         widened(ratio, 0.8, "r")

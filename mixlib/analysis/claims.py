@@ -259,8 +259,8 @@ CLAIMS: list[Claim] = [
     _claim("mixture_vs_mlp_fit_cpu_seconds", "6", "conclusion", QUALITATIVE,
            "The mixture's 'temps calcul' to build the classifier is 'passablement court': mean CPU "
            "time of the DNA mixtures' fits over the MLPs' on the same coding (a measurement of "
-           "this machine; the interval widened x1.25, as far apart as the same fits' CPU times "
-           "come out in different jobs).",
+           "this machine; the interval widened by claims.timing_tolerance, as far apart as the same "
+           "fits' CPU times come out in different jobs).",
            Band(-math.inf, 1.0, "faster: a ratio below 1"), ("dna_kernel_sweep", "mlp_sweep"),
            ch6.mixture_over_mlp_fit_cpu_seconds, readings=("encoding",)),
     _claim("mixture_accuracy", "5", "conclusion", ABSOLUTE,

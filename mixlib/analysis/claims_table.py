@@ -17,7 +17,7 @@ import pandas as pd
 from mixlib.core.statistics import STUDY_SIGNIFICANCE_LEVEL
 from mixlib.core.vocabulary import ANY
 from mixlib.analysis.claims import ABSOLUTE, CLAIMS, Claim
-from mixlib.analysis.claims_measures import EVIDENCE, Context
+from mixlib.analysis.claims_measures import EVIDENCE, TIMING_TOLERANCE, Context
 from mixlib.analysis.claims_replicate import REPLICATE_COLUMNS, as_original, with_replicate
 from mixlib.catalogue.settings import EMSettings
 from mixlib.analysis.verdicts import VERDICTS, Evidence, decide, report_in_prediction
@@ -75,7 +75,8 @@ def _on_report_problem(table: pd.DataFrame, unit: str, names: frozenset) -> np.n
 
 def evaluate(claim: Claim, tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, frozenset],
              seed: int, extra_readings: tuple[str, ...] = (), reading_suffix: str = "",
-             em_tol: float = 1e-6, every_reading: bool = False) -> list[dict]:
+             em_tol: float = 1e-6, every_reading: bool = False,
+             timing_tolerance: float = TIMING_TOLERANCE) -> list[dict]:
     """The rows of one claim: one per split (or data set) it applies to and reading.
 
     An absolute claim keeps only the rows of the splits or data sets named for its chapter in
@@ -94,7 +95,8 @@ def evaluate(claim: Claim, tables: Mapping[str, pd.DataFrame], *, problems: Mapp
     if table.empty:
         return []
     context = Context(STUDY_SIGNIFICANCE_LEVEL, (claim.band.low, claim.band.high), seed, claim.id,
-                      {name: tables[name] for name in claim.tables[1:]}, claim.tables[0], em_tol, every_reading)
+                      {name: tables[name] for name in claim.tables[1:]}, claim.tables[0], em_tol, every_reading,
+                      timing_tolerance)
     evidence = claim.measure(table, [unit] + readings, context)
     # a measure may add readings of its own (the EM tolerance, how rounds are counted)
     readings = list(evidence.index.names[1:]) if evidence.index.nlevels > 1 else []
@@ -131,7 +133,8 @@ def _with_rule(table: pd.DataFrame, rule: str | None) -> pd.DataFrame:
 
 def build_claims(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, list[str]] | None,
                  seed: int, rule: str | None = None, floor: str = "",
-                 claims: list[Claim] | None = None, em_tol: float = 1e-6) -> pd.DataFrame:
+                 claims: list[Claim] | None = None, em_tol: float = 1e-6,
+                 timing_tolerance: float = TIMING_TOLERANCE) -> pd.DataFrame:
     """The claims table of a run under its own reading.
 
     Parameters
@@ -151,6 +154,9 @@ def build_claims(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, l
         Defaults to :data:`CLAIMS`.
     em_tol : float
         The run's EM tolerance (the EM-iteration claims' reading).
+    timing_tolerance : float
+        The factor a ratio of fit times has its interval widened by (``claims.timing_tolerance``,
+        :data:`~mixlib.analysis.claims_measures.TIMING_TOLERANCE`).
 
     Returns
     -------
@@ -163,7 +169,7 @@ def build_claims(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, l
         if all(name in tables for name in claim.tables):
             suffix = floor if claim.chapter in READ_CHAPTERS else ""
             rows += evaluate(claim, tables, problems=_problems(problems), seed=seed, reading_suffix=suffix,
-                             em_tol=em_tol)
+                             em_tol=em_tol, timing_tolerance=timing_tolerance)
     return pd.DataFrame(rows, columns=CLAIM_COLUMNS)
 
 
@@ -255,11 +261,12 @@ def short_of_min_n(claims: pd.DataFrame, min_n: int) -> pd.DataFrame:
 
 
 def claims_and_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping[str, list[str]] | None,
-                        seed: int, rule: str | None, em: EMSettings,
-                        min_n: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                        seed: int, rule: str | None, em: EMSettings, min_n: int | None = None,
+                        timing_tolerance: float = TIMING_TOLERANCE) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The claims table (our reading, with robustness counts and the replicate's verdicts) and
     the readings table; with ``min_n`` (``claims.min_n``), a chapter-3 or -5 row resting on
-    fewer repeats says so (:func:`short_of_min_n`).
+    fewer repeats says so (:func:`short_of_min_n`); ``timing_tolerance`` (``claims.timing_tolerance``)
+    widens the interval of a ratio of fit times (:func:`build_claims`).
 
     ``tables`` holds the run's tables by name, the sensitivity grid's under
     :data:`READINGS_PREFIX` + the run's name (``readings_semisupervised_rounds``, ...) and the
@@ -272,10 +279,11 @@ def claims_and_readings(tables: Mapping[str, pd.DataFrame], *, problems: Mapping
     own = {name: table for name, table in tables.items()
            if not name.startswith((READINGS_PREFIX, REPLICATE_PREFIX))}
     readings = build_readings(prefixed(READINGS_PREFIX), problems=problems, seed=seed, em_tol=em.tol)
-    claims = build_claims(own, problems=problems, seed=seed, rule=rule, floor=floor_reading(em), em_tol=em.tol)
+    claims = build_claims(own, problems=problems, seed=seed, rule=rule, floor=floor_reading(em), em_tol=em.tol,
+                          timing_tolerance=timing_tolerance)
     copies = {name: as_original(table) for name, table in prefixed(REPLICATE_PREFIX).items()}
     replicate = build_claims(copies, problems=problems, seed=seed, rule=rule, floor=floor_reading(em),
-                             em_tol=em.tol) if copies else None
+                             em_tol=em.tol, timing_tolerance=timing_tolerance) if copies else None
     claims = with_replicate(with_robustness(claims, readings), replicate)
     if min_n is not None:
         claims = short_of_min_n(claims, min_n)

@@ -133,10 +133,13 @@ def widened(evidence: Evidence, factor: float, reason: str) -> Evidence:
 
         low' = min(low / f, low f),    high' = max(high f, high / f)
 
-    The method text names the factor and the reason, so the row says how its interval was made.
+    The method text names the factor and the reason, so the row says how its interval was made;
+    a factor of 1 returns ``evidence`` as it is.
     """
     if not factor >= 1.0:
         raise ValueError(f"a widening factor is at least 1, got {factor!r}.")
+    if factor == 1.0:
+        return evidence
 
     def lower(end: float) -> float:
         return min(end / factor, end * factor)

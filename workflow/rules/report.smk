@@ -24,6 +24,7 @@ rule claims:
         rule=SEMI_SETTINGS.unclassifiable[0],
         em=EM,
         min_n=CLAIM_MIN_N,
+        timing_tolerance=config["claims"]["timing_tolerance"],
         code=fingerprint_of("claims.py"),
     threads: 1
     resources:
