@@ -160,8 +160,8 @@ def mixture_minus_mlp_test_error(dna: pd.DataFrame, mlp: pd.DataFrame, context: 
 def mixture_over_mlp_fit_cpu_seconds(dna: pd.DataFrame, mlp: pd.DataFrame, context: Context) -> Evidence | None:
     """Mean CPU time of the DNA mixtures' fits (every kernel count) over that of the MLPs'
     (every size and regime) under one coding, per repeat index: the t-interval of the ratios,
-    widened by the context's ``timing_tolerance`` (:data:`~mixlib.analysis.claims_measures.TIMING_TOLERANCE`
-    unless ``claims.timing_tolerance`` says otherwise).
+    widened by the context's ``timing_tolerance`` (``claims.timing_tolerance``, by default
+    :data:`~mixlib.analysis.claims_measures.TIMING_TOLERANCE`).
 
     CPU time (``fit_cpu_seconds``, :class:`~mixlib.core.timing.Stopwatch`), not the wall
     clock: the two stages run in different jobs, and a wall-clock fit also counts the time it

@@ -40,9 +40,8 @@ N_BOOTSTRAP = 2000
 #: this factor. The repeats of one job share its machine's state (the other jobs it runs
 #: beside, the node it lands on), so their spread does not show it. Measured on this study's
 #: two-CPU machine: a matrix-product loop running beside the MLPs' fits raised their CPU time
-#: by 18 %, and the
-#: ordinal coding's mixture-over-MLP ratio came out between 1.18 and 1.34 in five runs of the
-#: same fits under different loads.
+#: by 18 %, and the ordinal coding's mixture-over-MLP ratio came out between 1.18 and 1.34 in
+#: five runs of the same fits under different loads.
 TIMING_TOLERANCE = 1.25
 
 
@@ -50,8 +49,10 @@ TIMING_TOLERANCE = 1.25
 class Context:
     """What a measure may use besides its rows: the level, the claim's open band, the seed and
     claim (seeded generators, :meth:`rng`), a cross-table claim's other tables, the run's EM
-    tolerance, the factor a ratio of fit times is widened by (:data:`TIMING_TOLERANCE`), and whether a measure with readings of its own (the EM tolerances of
-    :mod:`mixlib.analysis.claims_em`, :data:`ROUNDS_COUNTED`) gives every reading (the readings table) or ours alone."""
+    tolerance, whether a measure with readings of its own (the EM tolerances of
+    :mod:`mixlib.analysis.claims_em`, :data:`ROUNDS_COUNTED`) gives every reading (the readings
+    table) or ours alone, and the factor a ratio of fit times is widened by
+    (:data:`TIMING_TOLERANCE`)."""
 
     significance_level: float = STUDY_SIGNIFICANCE_LEVEL
     band: tuple[float, float] = (-math.inf, math.inf)
