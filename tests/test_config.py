@@ -200,3 +200,17 @@ def test_role_column_splits_read_their_roles_from_the_csv(tmp_path):
     config["mlp"] = {"splits": ["s"]}
     with pytest.raises(ValueError, match=r"mlp.splits: split 's' has no role \['train'\] \(its role column 'fold' holds"):
         check_config(config, SCHEMA, tmp_path)
+
+
+def test_the_timing_tolerance_default_is_the_claims_codes():
+    """claims.timing_tolerance: the schema's default (a run's) and the claims code's (a library
+    call's) are one value, and an absent key takes it."""
+    from mixlib.analysis.claims_measures import TIMING_TOLERANCE
+
+    schema = yaml.safe_load(Path(SCHEMA).read_text())
+    key = schema["properties"]["claims"]["properties"]["timing_tolerance"]
+    assert key["default"] == TIMING_TOLERANCE
+    config = yaml.safe_load((ROOT / "config" / "test.yaml").read_text())
+    assert "timing_tolerance" not in config["claims"]
+    validate(config, SCHEMA)
+    assert config["claims"]["timing_tolerance"] == TIMING_TOLERANCE
